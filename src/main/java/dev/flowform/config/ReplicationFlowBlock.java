@@ -1,0 +1,64 @@
+package dev.flowform.config;
+
+import dev.flowform.diag.SourceRange;
+import dev.flowform.model.ManageMode;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A {@code replication_flow} block with every expression resolved.
+ *
+ * @param address             e.g. {@code replication_flow.east-to-west}
+ * @param name                the label; connectors are {@code <name>-source}, {@code -checkpoint}, {@code -heartbeat}
+ * @param manage              {@code own} (default) or {@code adopt}
+ * @param connectCluster      the {@code connect_cluster} label it runs on
+ * @param connectClusterRange where {@code connect_cluster} is written, for diagnostics
+ * @param source              {@code source} endpoint, or null when not declared (adopt)
+ * @param target              {@code target} endpoint, or null when not declared (adopt)
+ * @param topics              {@code topics} (regexes), or null
+ * @param topicsExclude       {@code topics_exclude} (regexes), or null
+ * @param groups              {@code groups} (regexes), or null
+ * @param exactlyOnce         {@code exactly_once}, or null when not declared (default true)
+ * @param isolationLevel      {@code isolation_level}, or null
+ * @param transactionBoundary {@code transaction_boundary}, or null
+ * @param tasksMax            {@code tasks_max} of the source connector, or null
+ * @param checkpoints         {@code checkpoints}, or null (default true)
+ * @param heartbeats          {@code heartbeats}, or null (default false)
+ * @param config              {@code config}: extra keys for every connector of the flow
+ * @param connectorConfig     {@code connector_config}: extra keys per role ({@code source}, {@code checkpoint}, {@code heartbeat})
+ * @param state               {@code state}: {@code running}, {@code paused} or {@code stopped}, or null
+ * @param sensitiveKeys       connector config keys whose values came from sensitive variables
+ * @param range               the block, for diagnostics
+ */
+public record ReplicationFlowBlock(
+        String address,
+        String name,
+        ManageMode manage,
+        String connectCluster,
+        SourceRange connectClusterRange,
+        ClusterEndpoint source,
+        ClusterEndpoint target,
+        List<String> topics,
+        List<String> topicsExclude,
+        List<String> groups,
+        Boolean exactlyOnce,
+        String isolationLevel,
+        String transactionBoundary,
+        Integer tasksMax,
+        Boolean checkpoints,
+        Boolean heartbeats,
+        Map<String, String> config,
+        Map<String, Map<String, String>> connectorConfig,
+        String state,
+        Set<String> sensitiveKeys,
+        SourceRange range) {
+    public ReplicationFlowBlock {
+        topics = topics == null ? null : List.copyOf(topics);
+        topicsExclude = topicsExclude == null ? null : List.copyOf(topicsExclude);
+        groups = groups == null ? null : List.copyOf(groups);
+        config = dev.flowform.model.Maps.copy(config);
+        connectorConfig = dev.flowform.model.Maps.copy(connectorConfig);
+        sensitiveKeys = dev.flowform.model.Maps.sortedSet(sensitiveKeys);
+    }
+}

@@ -1,0 +1,113 @@
+package dev.flowform.model;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A KafkaConnect as read from the cluster, with its PodSet, pods and config map.
+ *
+ * @param ref                 the object (its {@code apiVersion} tells v1beta2 from v1)
+ * @param resourceVersion     {@code metadata.resourceVersion}
+ * @param generation          {@code metadata.generation}
+ * @param labels              {@code metadata.labels}
+ * @param annotations         {@code metadata.annotations}
+ * @param spec                the raw {@code spec}
+ * @param config              {@code spec.config} with every value as a string
+ * @param observedGeneration  {@code status.observedGeneration}, or null when never reconciled
+ * @param conditions          {@code status.conditions}
+ * @param podSet              the StrimziPodSet {@code <name>-connect}, or null (Deployment era or missing)
+ * @param pods                worker pods ({@code strimzi.io/cluster=<name>, strimzi.io/kind=KafkaConnect}), by name
+ * @param configMap           ConfigMap {@code <name>-connect-config}, or null before Strimzi 0.46
+ * @param raw                 the whole object as JSON-like maps, for snapshots and fingerprints
+ */
+public record LiveConnectCluster(
+        ObjectRef ref,
+        String resourceVersion,
+        long generation,
+        Map<String, String> labels,
+        Map<String, String> annotations,
+        Map<String, Object> spec,
+        Map<String, String> config,
+        Long observedGeneration,
+        List<Condition> conditions,
+        LivePodSet podSet,
+        List<LivePod> pods,
+        LiveConfigMap configMap,
+        Map<String, Object> raw) {
+
+    /** Annotation that makes Strimzi manage connectors through KafkaConnector resources. */
+    public static final String CONNECTOR_RESOURCES_ANNOTATION = "strimzi.io/use-connector-resources";
+    /** Annotation that pauses reconciliation of a Strimzi resource. */
+    public static final String PAUSE_ANNOTATION = "strimzi.io/pause-reconciliation";
+
+    public LiveConnectCluster {
+        labels = Maps.sorted(labels);
+        annotations = Maps.sorted(annotations);
+        spec = Maps.copy(spec);
+        config = Maps.sorted(config);
+        conditions = List.copyOf(conditions);
+        pods = List.copyOf(pods);
+        raw = Maps.copy(raw);
+    }
+
+    /** @return the object name */
+    public String name() {
+        return ref.name();
+    }
+
+    /** @return the namespace */
+    public String namespace() {
+        return ref.namespace();
+    }
+
+    /** @return the Strimzi API version the object was read with */
+    public StrimziApi api() {
+        return StrimziApi.fromApiVersion(ref.apiVersion());
+    }
+
+    /** @return the raw {@code exactly.once.source.support} value, or null when unset */
+    public String eosValue() {
+        return config.get(EosMode.CONFIG_KEY);
+    }
+
+    /** @return the worker EOS mode in the spec; empty when the value is not a valid mode */
+    public Optional<EosMode> eosMode() {
+        return EosMode.parse(eosValue());
+    }
+
+    /** @return {@code spec.replicas}, or null */
+    public Integer replicas() {
+        Object r = spec.get("replicas");
+        return r instanceof Number n ? n.intValue() : r == null ? null : Integer.valueOf(r.toString());
+    }
+
+    /** @return {@code spec.version} (the Kafka version), or null */
+    public String version() {
+        Object v = spec.get("version");
+        return v == null ? null : v.toString();
+    }
+
+    /**
+     * @return the Connect group id: {@code spec.groupId} (v1), else {@code spec.config."group.id"}
+     *         (v1beta2), else Strimzi's v1beta2 default {@code connect-cluster}
+     */
+    public String groupId() {
+        Object g = spec.get("groupId");
+        if (g != null) {
+            return g.toString();
+        }
+        return config.getOrDefault("group.id", "connect-cluster");
+    }
+
+    /** @return true when annotation {@code strimzi.io/use-connector-resources} is {@code "true"} */
+    public boolean usesConnectorResources() {
+        return "true".equalsIgnoreCase(annotations.get(CONNECTOR_RESOURCES_ANNOTATION));
+    }
+
+    /** @return true when reconciliation is paused by annotation or condition */
+    public boolean reconciliationPaused() {
+        return "true".equalsIgnoreCase(annotations.get(PAUSE_ANNOTATION))
+                || Conditions.isTrue(conditions, "ReconciliationPaused");
+    }
+}

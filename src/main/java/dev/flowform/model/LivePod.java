@@ -1,0 +1,23 @@
+package dev.flowform.model;
+
+/**
+ * A Connect worker pod, reduced to what roll detection needs (DESIGN.md rule 7).
+ *
+ * @param name                  pod name, e.g. {@code west-connect-0}
+ * @param uid                   {@code metadata.uid}; changes when the pod is re-created
+ * @param revision              annotation {@code strimzi.io/revision}, or null
+ * @param configurationHash     annotation {@code strimzi.io/configuration-hash} (Strimzi 0.46+), or null
+ * @param ready                 condition Ready is True
+ * @param terminating           {@code metadata.deletionTimestamp} is set
+ * @param connectConfiguration  env var {@code KAFKA_CONNECT_CONFIGURATION} of the Connect container
+ *                              (Strimzi 0.45 and older), or null
+ */
+public record LivePod(
+        String name,
+        String uid,
+        String revision,
+        String configurationHash,
+        boolean ready,
+        boolean terminating,
+        String connectConfiguration) {
+}

@@ -1,0 +1,27 @@
+package dev.flowform.model;
+
+import java.util.Map;
+
+/**
+ * The StrimziPodSet {@code <name>-connect} that owns a Connect cluster's worker pods (Strimzi 0.37+).
+ *
+ * @param ref                the object
+ * @param generation         {@code metadata.generation}
+ * @param observedGeneration {@code status.observedGeneration}, or null
+ * @param podRevisions       pod name to the {@code strimzi.io/revision} its template carries, in PodSet order
+ * @param pods               {@code status.pods}, or null
+ * @param readyPods          {@code status.readyPods}, or null
+ * @param currentPods        {@code status.currentPods} (pods on the current revision), or null
+ */
+public record LivePodSet(
+        ObjectRef ref,
+        long generation,
+        Long observedGeneration,
+        Map<String, String> podRevisions,
+        Integer pods,
+        Integer readyPods,
+        Integer currentPods) {
+    public LivePodSet {
+        podRevisions = Maps.copy(podRevisions);
+    }
+}

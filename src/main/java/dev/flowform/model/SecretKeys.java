@@ -1,0 +1,30 @@
+package dev.flowform.model;
+
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * Decides which configuration keys carry credentials, so their values are masked in plan output,
+ * logs and plan files and stored only as a salted hash in state.
+ *
+ * <p>Rule (DESIGN.md section 2): keys containing {@code password}, {@code secret} or {@code token},
+ * keys ending in {@code .jaas.config} or {@code .key}, plus SSL key material
+ * ({@code ssl.keystore.key}, {@code ssl.key.password}, ...) and basic-auth user info. Kafka config
+ * provider references such as {@code ${secrets:ns/name:key}} are not secrets themselves but are
+ * masked too when their key matches, which costs nothing.
+ */
+public final class SecretKeys {
+    private static final Pattern SENSITIVE = Pattern.compile(
+            ".*(password|secret|token|credential).*|.*\\.jaas\\.config|.*\\.key|.*basic\\.auth\\.user\\.info|.*sasl\\.oauthbearer\\.assertion.*");
+
+    /** What masked values render as, everywhere (Terraform's spelling). */
+    public static final String MASK = "(sensitive value)";
+
+    private SecretKeys() {
+    }
+
+    /** @return true when values of {@code key} must never be shown or stored in clear */
+    public static boolean isSensitive(String key) {
+        return key != null && SENSITIVE.matcher(key.toLowerCase(Locale.ROOT)).matches();
+    }
+}

@@ -1,0 +1,72 @@
+package dev.flowform.plan;
+
+import dev.flowform.model.Condition;
+import dev.flowform.model.Conditions;
+import dev.flowform.model.LiveConnector;
+import dev.flowform.model.TaskStatus;
+import java.util.Optional;
+
+/**
+ * Decides whether a KafkaConnector change has settled (DESIGN.md rule 8).
+ *
+ * <p>Done means: {@code status.observedGeneration >= G}, condition {@code Ready=True}, and
+ * {@code status.connectorStatus.connector.state} and every {@code tasks[].state} equal the expected
+ * runtime state ({@code RUNNING} unless the connector is paused or stopped). Ready alone is not
+ * trusted: it has missed failed tasks (strimzi/strimzi-kafka-operator#6624). {@code UNASSIGNED} and
+ * {@code RESTARTING} are transient; {@code FAILED} is a failure.
+ */
+public final class ConnectorCheck {
+
+    private static final int TRACE_HEAD_CHARS = 400;
+
+    private ConnectorCheck() {
+    }
+
+    /**
+     * @param c             the connector as read from the cluster
+     * @param generation    the generation {@code G} the awaited change produced
+     * @param expectedState {@code RUNNING}, {@code PAUSED} or {@code STOPPED}
+     * @return complete, in progress, or failed with the connector's or task's trace head
+     */
+    public static Readiness evaluate(LiveConnector c, long generation, String expectedState) {
+        Long observed = c.observedGeneration();
+        String genText = "observedGeneration " + (observed == null ? "none" : observed) + "/" + generation;
+        int total = c.tasks().size();
+        if (observed == null || observed < generation) {
+            return new Readiness.InProgress("waiting for the operator, " + genText, 0, Math.max(total, 1));
+        }
+        if ("FAILED".equals(c.connectorState())) {
+            return new Readiness.Failed("connector " + c.name() + " is FAILED: " + head(c.connectorTrace()));
+        }
+        for (TaskStatus t : c.tasks()) {
+            if ("FAILED".equals(t.state())) {
+                return new Readiness.Failed("task " + c.name() + "-" + t.id() + " is FAILED: " + head(t.trace()));
+            }
+        }
+        Optional<Condition> notReady = Conditions.trueCondition(c.conditions(), "NotReady");
+        if (notReady.isPresent()) {
+            return new Readiness.Failed("connector " + c.name() + " is NotReady: " + head(notReady.get().message()));
+        }
+        long ok = c.tasks().stream().filter(t -> expectedState.equals(t.state())).count();
+        boolean tasksOk = "STOPPED".equals(expectedState) || (total > 0 && ok == total);
+        if (Conditions.isTrue(c.conditions(), "Ready") && expectedState.equals(c.connectorState()) && tasksOk) {
+            return new Readiness.Complete("connector " + expectedState + ", " + ok + "/" + total + " tasks "
+                    + expectedState + ", " + genText);
+        }
+        return new Readiness.InProgress("connector " + (c.connectorState() == null ? "not reported" : c.connectorState())
+                + ", " + ok + "/" + total + " tasks " + expectedState + ", " + genText, (int) ok, Math.max(total, 1));
+    }
+
+    /** @return the first line(s) of a trace, at most a few hundred characters */
+    static String head(String trace) {
+        if (trace == null || trace.isBlank()) {
+            return "(no trace reported)";
+        }
+        String t = trace.strip();
+        int nl = t.indexOf("\n\tat ");
+        if (nl > 0) {
+            t = t.substring(0, nl);
+        }
+        return t.length() > TRACE_HEAD_CHARS ? t.substring(0, TRACE_HEAD_CHARS) + "..." : t;
+    }
+}

@@ -1,0 +1,184 @@
+package dev.flowform.plan;
+
+import dev.flowform.model.Conditions;
+import dev.flowform.model.Condition;
+import dev.flowform.model.EosMode;
+import dev.flowform.model.LiveConnectCluster;
+import dev.flowform.model.LivePod;
+import dev.flowform.model.LivePodSet;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Decides whether Strimzi has finished rolling a Connect cluster's workers for a generation
+ * (DESIGN.md rule 7; Strimzi {@code KafkaConnectAssemblyOperator}, {@code StrimziPodSetController}).
+ *
+ * <p>A roll for generation {@code G} to EOS mode {@code M} is complete only when all of these hold:
+ * <ol>
+ *   <li>{@code status.observedGeneration >= G} with condition {@code Ready=True}
+ *       ({@code NotReady=True} there is a failure; {@code ReconciliationPaused} an abort);</li>
+ *   <li>the StrimziPodSet reports {@code pods == readyPods == currentPods == replicas} and has
+ *       observed its own generation;</li>
+ *   <li>every worker pod is Ready, not terminating and carries the PodSet's {@code strimzi.io/revision};</li>
+ *   <li>the workers run with {@code exactly.once.source.support=M}: on Strimzi 0.46+ the ConfigMap
+ *       {@code <name>-connect-config} contains it and every pod's {@code strimzi.io/configuration-hash}
+ *       is the SHA-1 prefix of that file; before 0.46 the pod's {@code KAFKA_CONNECT_CONFIGURATION}
+ *       contains it.</li>
+ * </ol>
+ * observedGeneration alone is not enough: Strimzi writes it even after a failed reconcile
+ * ({@code StatusUtils.setStatusConditionAndObservedGeneration}).
+ */
+public final class RollCheck {
+
+    private RollCheck() {
+    }
+
+    /**
+     * Evaluates rule 7 against one consistent read of the cluster.
+     *
+     * @param c            the KafkaConnect with its PodSet, pods and ConfigMap
+     * @param generation   the generation {@code G} the awaited change produced
+     * @param expectedMode the EOS mode the workers must end up with, or null to skip that check
+     * @return complete, in progress (with what is missing), failed (with the operator's message) or paused
+     */
+    public static Readiness evaluate(LiveConnectCluster c, long generation, EosMode expectedMode) {
+        if (c.reconciliationPaused()) {
+            return new Readiness.Paused("reconciliation of KafkaConnect " + c.name()
+                    + " is paused (strimzi.io/pause-reconciliation); the operator will not roll the workers");
+        }
+        Long observed = c.observedGeneration();
+        String genText = "observedGeneration " + (observed == null ? "none" : observed) + "/" + generation;
+        int replicas = c.replicas() == null ? 1 : c.replicas();
+        if (observed == null || observed < generation) {
+            int rolled = countRolled(c, expectedMode);
+            return new Readiness.InProgress(rolled + "/" + replicas + " workers on the new revision, " + genText,
+                    rolled, replicas);
+        }
+        Optional<Condition> notReady = Conditions.trueCondition(c.conditions(), "NotReady");
+        if (notReady.isPresent()) {
+            Condition n = notReady.get();
+            return new Readiness.Failed("the operator reported NotReady at generation " + observed
+                    + (n.reason() == null ? "" : " (" + n.reason() + ")")
+                    + (n.message() == null ? "" : ": " + n.message()));
+        }
+        if (!Conditions.isTrue(c.conditions(), "Ready")) {
+            return new Readiness.InProgress("waiting for condition Ready, " + genText, 0, replicas);
+        }
+        String podProblem = podProblem(c, replicas, expectedMode);
+        if (podProblem != null) {
+            int rolled = countRolled(c, expectedMode);
+            return new Readiness.InProgress(rolled + "/" + replicas + " workers on the new revision ("
+                    + podProblem + "), " + genText, rolled, replicas);
+        }
+        return new Readiness.Complete(replicas + "/" + replicas + " workers on the new revision"
+                + (expectedMode == null ? "" : " with " + EosMode.CONFIG_KEY + "=" + expectedMode.value())
+                + ", " + genText + ", Ready");
+    }
+
+    /** @return null when the PodSet and pods satisfy rule 7, else a short reason */
+    private static String podProblem(LiveConnectCluster c, int replicas, EosMode expectedMode) {
+        LivePodSet ps = c.podSet();
+        if (ps != null) {
+            if (ps.observedGeneration() == null || ps.observedGeneration() < ps.generation()) {
+                return "StrimziPodSet " + ps.ref().name() + " has not observed generation " + ps.generation();
+            }
+            if (!eq(ps.pods(), replicas) || !eq(ps.readyPods(), replicas) || !eq(ps.currentPods(), replicas)
+                    || ps.podRevisions().size() != replicas) {
+                return "StrimziPodSet reports pods=" + ps.pods() + " readyPods=" + ps.readyPods()
+                        + " currentPods=" + ps.currentPods() + " of " + replicas;
+            }
+        } else if (replicas > 0 && c.pods().isEmpty()) {
+            return "no StrimziPodSet " + c.name() + "-connect and no worker pods";
+        }
+        List<LivePod> live = c.pods().stream().filter(p -> !p.terminating()).toList();
+        if (live.size() != replicas || c.pods().size() != replicas) {
+            return c.pods().size() + " worker pods, " + replicas + " expected";
+        }
+        String expectedHash = configHash(c);
+        for (LivePod p : c.pods()) {
+            if (!podRolled(c, p, expectedHash, expectedMode)) {
+                return "pod " + p.name() + (p.ready() ? " not on the new revision" : " not Ready");
+            }
+        }
+        if (expectedMode != null && c.configMap() != null && !mentionsMode(c.configMap().properties(), expectedMode)) {
+            return "ConfigMap " + c.configMap().ref().name() + " does not contain "
+                    + EosMode.CONFIG_KEY + "=" + expectedMode.value();
+        }
+        return null;
+    }
+
+    private static int countRolled(LiveConnectCluster c, EosMode expectedMode) {
+        String hash = configHash(c);
+        return (int) c.pods().stream().filter(p -> podRolled(c, p, hash, expectedMode)).count();
+    }
+
+    private static boolean podRolled(LiveConnectCluster c, LivePod p, String expectedHash, EosMode expectedMode) {
+        if (!p.ready() || p.terminating()) {
+            return false;
+        }
+        if (c.podSet() != null) {
+            String want = c.podSet().podRevisions().get(p.name());
+            if (want == null || !want.equals(p.revision())) {
+                return false;
+            }
+        }
+        if (expectedHash != null) {
+            return expectedHash.equals(p.configurationHash());
+        }
+        if (expectedMode != null && p.connectConfiguration() != null) {
+            return mentionsMode(p.connectConfiguration(), expectedMode);
+        }
+        return true;
+    }
+
+    /**
+     * @return the expected {@code strimzi.io/configuration-hash}: the first 8 hex characters of the
+     *         SHA-1 of the ConfigMap's {@code kafka-connect.properties} (Strimzi 0.46+), or null when there is
+     *         no such ConfigMap
+     */
+    public static String configHash(LiveConnectCluster c) {
+        if (c.configMap() == null || c.configMap().properties() == null) {
+            return null;
+        }
+        return sha1Prefix(c.configMap().properties());
+    }
+
+    /** @return the first 8 hex characters of the SHA-1 of {@code text} (UTF-8), as Strimzi computes hashes */
+    public static String sha1Prefix(String text) {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(d).substring(0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is required by every Java platform", e);
+        }
+    }
+
+    /**
+     * @return true when the worker properties text sets {@code exactly.once.source.support} to {@code mode}
+     *         (absence counts as {@code disabled}, Kafka's default)
+     */
+    public static boolean mentionsMode(String properties, EosMode mode) {
+        if (properties == null) {
+            return mode == EosMode.DISABLED;
+        }
+        String found = null;
+        for (String line : properties.split("\\R")) {
+            String t = line.trim();
+            if (t.startsWith(EosMode.CONFIG_KEY)) {
+                String rest = t.substring(EosMode.CONFIG_KEY.length()).trim();
+                if (rest.startsWith("=") || rest.startsWith(":")) {
+                    found = rest.substring(1).trim();
+                }
+            }
+        }
+        return EosMode.parse(found).map(m -> m == mode).orElse(false);
+    }
+
+    private static boolean eq(Integer a, int b) {
+        return a != null && a == b;
+    }
+}

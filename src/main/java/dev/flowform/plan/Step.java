@@ -1,0 +1,25 @@
+package dev.flowform.plan;
+
+import dev.flowform.model.ObjectRef;
+import java.util.List;
+
+/**
+ * One ordered action of a plan.
+ *
+ * <p>The steps of one Connect cluster form a chain (each depends on the one before); chains of
+ * different clusters are independent.
+ *
+ * @param id        1-based position in the plan
+ * @param kind      what kind of work
+ * @param address   the resource address it acts on, e.g. {@code connect_cluster.west}
+ * @param object    the Kubernetes object it reads or writes
+ * @param dependsOn ids of steps that must be done first
+ * @param payload   the data to execute it
+ * @param summary   one human line, e.g. {@code exactly.once.source.support = preparing}
+ */
+public record Step(int id, StepKind kind, String address, ObjectRef object, List<Integer> dependsOn,
+                   StepPayload payload, String summary) {
+    public Step {
+        dependsOn = List.copyOf(dependsOn);
+    }
+}

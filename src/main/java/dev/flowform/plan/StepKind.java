@@ -1,0 +1,35 @@
+package dev.flowform.plan;
+
+/**
+ * The kinds of steps an apply executes (DESIGN.md section 5).
+ */
+public enum StepKind {
+    /** Create a KafkaConnect (new clusters start at {@code enabled} directly, KIP-618). */
+    CREATE_CONNECT_CLUSTER,
+    /** Change KafkaConnect spec fields other than the EOS mode; causes a rolling restart. */
+    UPDATE_CONNECT_CLUSTER,
+    /** Set {@code exactly.once.source.support} in the KafkaConnect {@code spec.config} (plus any other pending spec edits). */
+    SET_WORKER_EOS,
+    /** Add the {@code strimzi.io/use-connector-resources} annotation (no restart; destructive for REST-only connectors). */
+    ANNOTATE,
+    /** Wait until the operator has rolled every worker for a generation (rule 7). */
+    WAIT_FOR_ROLL,
+    /** Create a KafkaConnector. */
+    CREATE_CONNECTOR,
+    /** Change a KafkaConnector's spec. */
+    UPDATE_CONNECTOR,
+    /** Delete a KafkaConnector flowform manages. */
+    DELETE_CONNECTOR,
+    /** Wait until a KafkaConnector and all its tasks run at the new generation (rule 8). */
+    WAIT_FOR_CONNECTOR_READY;
+
+    /** @return true for steps that change the cluster (as opposed to waits) */
+    public boolean isMutation() {
+        return this != WAIT_FOR_ROLL && this != WAIT_FOR_CONNECTOR_READY;
+    }
+
+    /** @return true for steps whose patch makes Strimzi restart every worker */
+    public boolean causesRoll() {
+        return this == SET_WORKER_EOS || this == UPDATE_CONNECT_CLUSTER;
+    }
+}
