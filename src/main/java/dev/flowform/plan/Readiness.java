@@ -46,4 +46,12 @@ public sealed interface Readiness {
      */
     record Paused(String detail) implements Readiness {
     }
+
+    /**
+     * The wait's deadline passed first.
+     *
+     * @param detail what was still missing when time ran out
+     */
+    record TimedOut(String detail) implements Readiness {
+    }
 }

@@ -1,0 +1,221 @@
+package dev.flowform.apply;
+
+import dev.flowform.live.Fabric8ClusterReader;
+import dev.flowform.live.LiveMapper;
+import dev.flowform.live.StrimziResources;
+import dev.flowform.model.EosMode;
+import dev.flowform.model.LiveConnectCluster;
+import dev.flowform.model.ObjectRef;
+import dev.flowform.model.StrimziApi;
+import dev.flowform.plan.ConnectorCheck;
+import dev.flowform.plan.Readiness;
+import dev.flowform.plan.RollCheck;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Waits for rolls and connector changes with fabric8 informers (list + watch) on exactly the objects
+ * rule 7 / rule 8 look at. Every watch event wakes the waiter, which re-evaluates the pure check on the
+ * informers' caches; nothing polls on a timer. When the caches say the wait is over, one direct read
+ * confirms it (caches of different watches may lag each other). Informers re-list and re-watch by
+ * themselves when a watch closes. Progress is reported when the evaluation changes and at least every
+ * {@link #PROGRESS_INTERVAL}.
+ */
+public final class Fabric8RolloutWatcher implements RolloutWatcher {
+
+    /** Longest silence between two progress reports (Terraform prints "Still modifying..." every 10 s). */
+    public static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(10);
+
+    private final KubernetesClient client;
+    private final Clock clock;
+    private final Duration progressInterval;
+
+    /**
+     * @param client           client for the target API server
+     * @param clock            time source for deadlines and elapsed time
+     * @param progressInterval longest silence between progress reports (at most 10 s in production)
+     */
+    public Fabric8RolloutWatcher(KubernetesClient client, Clock clock, Duration progressInterval) {
+        this.client = client;
+        this.clock = clock;
+        this.progressInterval = progressInterval;
+    }
+
+    @Override
+    public Readiness awaitRoll(ObjectRef ref, long generation, EosMode expectedMode, Duration timeout, Progress progress)
+            throws InterruptedException {
+        StrimziApi api = StrimziApi.fromApiVersion(ref.apiVersion());
+        StrimziApi podSetApi = StrimziResources.detect(client, StrimziApi.CORE_GROUP, "StrimziPodSet");
+        String ns = ref.namespace();
+        String name = ref.name();
+        Signal signal = new Signal();
+        List<SharedIndexInformer<?>> informers = new ArrayList<>();
+        try {
+            SharedIndexInformer<GenericKubernetesResource> kc = track(informers, client.genericKubernetesResources(
+                    StrimziResources.kafkaConnect(api)).inNamespace(ns).withName(name).inform(signal.handler(), 0));
+            SharedIndexInformer<GenericKubernetesResource> ps = podSetApi == null ? null : track(informers,
+                    client.genericKubernetesResources(StrimziResources.podSet(podSetApi)).inNamespace(ns)
+                            .withName(name + "-connect").inform(signal.handler(), 0));
+            SharedIndexInformer<Pod> pods = track(informers, client.pods().inNamespace(ns)
+                    .withLabels(Map.of("strimzi.io/cluster", name, Fabric8ClusterReader.KIND_LABEL, "KafkaConnect"))
+                    .inform(signal.handler(), 0));
+            SharedIndexInformer<ConfigMap> cm = track(informers, client.configMaps().inNamespace(ns)
+                    .withName(name + "-connect-config").inform(signal.handler(), 0));
+            Supplier<Readiness> fromCache = () -> {
+                GenericKubernetesResource k = first(kc.getStore().list());
+                if (k == null) {
+                    return new Readiness.InProgress("KafkaConnect " + ns + "/" + name + " not found yet", 0, 1);
+                }
+                LiveConnectCluster c = LiveMapper.connectCluster(k, ps == null ? null : first(ps.getStore().list()),
+                        pods.getStore().list(), first(cm.getStore().list()));
+                return RollCheck.evaluate(c, generation, expectedMode);
+            };
+            Supplier<Readiness> direct = () -> directRoll(api, podSetApi, ns, name, generation, expectedMode);
+            return loop(signal, fromCache, direct, timeout, progress);
+        } finally {
+            informers.forEach(SharedIndexInformer::close);
+        }
+    }
+
+    @Override
+    public Readiness awaitConnector(ObjectRef ref, long generation, String expectedState, Duration timeout,
+                                    Progress progress) throws InterruptedException {
+        StrimziApi api = StrimziApi.fromApiVersion(ref.apiVersion());
+        Signal signal = new Signal();
+        List<SharedIndexInformer<?>> informers = new ArrayList<>();
+        try {
+            SharedIndexInformer<GenericKubernetesResource> inf = track(informers, client.genericKubernetesResources(
+                    StrimziResources.kafkaConnector(api)).inNamespace(ref.namespace()).withName(ref.name())
+                    .inform(signal.handler(), 0));
+            Supplier<Readiness> fromCache = () -> {
+                GenericKubernetesResource r = first(inf.getStore().list());
+                return r == null ? new Readiness.InProgress(ref + " not found yet", 0, 1)
+                        : ConnectorCheck.evaluate(LiveMapper.connector(r), generation, expectedState);
+            };
+            Supplier<Readiness> direct = () -> {
+                GenericKubernetesResource r = client.genericKubernetesResources(StrimziResources.kafkaConnector(api))
+                        .inNamespace(ref.namespace()).withName(ref.name()).get();
+                return r == null ? new Readiness.InProgress(ref + " not found yet", 0, 1)
+                        : ConnectorCheck.evaluate(LiveMapper.connector(r), generation, expectedState);
+            };
+            return loop(signal, fromCache, direct, timeout, progress);
+        } finally {
+            informers.forEach(SharedIndexInformer::close);
+        }
+    }
+
+    private Readiness loop(Signal signal, Supplier<Readiness> fromCache, Supplier<Readiness> direct, Duration timeout,
+                           Progress progress) throws InterruptedException {
+        Instant start = clock.instant();
+        Instant deadline = start.plus(timeout);
+        Instant nextReport = start;
+        String lastDetail = null;
+        while (true) {
+            long seen = signal.count();
+            Readiness r = fromCache.get();
+            if (!(r instanceof Readiness.InProgress)) {
+                Readiness confirmed = direct.get();
+                if (!(confirmed instanceof Readiness.InProgress)) {
+                    return confirmed;
+                }
+                r = confirmed;
+            }
+            Instant now = clock.instant();
+            if (!r.detail().equals(lastDetail) || !now.isBefore(nextReport)) {
+                progress.report(r, Duration.between(start, now));
+                lastDetail = r.detail();
+                nextReport = now.plus(progressInterval);
+            }
+            if (!now.isBefore(deadline)) {
+                return new Readiness.TimedOut("after " + dev.flowform.render.Text.duration(timeout) + ": " + r.detail());
+            }
+            Instant wakeAt = nextReport.isBefore(deadline) ? nextReport : deadline;
+            signal.awaitChange(seen, Duration.between(now, wakeAt));
+        }
+    }
+
+    private Readiness directRoll(StrimziApi api, StrimziApi podSetApi, String ns, String name, long generation,
+                                 EosMode expectedMode) {
+        try {
+            GenericKubernetesResource k = client.genericKubernetesResources(StrimziResources.kafkaConnect(api))
+                    .inNamespace(ns).withName(name).get();
+            if (k == null) {
+                return new Readiness.InProgress("KafkaConnect " + ns + "/" + name + " not found yet", 0, 1);
+            }
+            GenericKubernetesResource ps = podSetApi == null ? null : client.genericKubernetesResources(
+                    StrimziResources.podSet(podSetApi)).inNamespace(ns).withName(name + "-connect").get();
+            List<Pod> pods = client.pods().inNamespace(ns)
+                    .withLabels(Map.of("strimzi.io/cluster", name, Fabric8ClusterReader.KIND_LABEL, "KafkaConnect"))
+                    .list().getItems();
+            ConfigMap cm = client.configMaps().inNamespace(ns).withName(name + "-connect-config").get();
+            return RollCheck.evaluate(LiveMapper.connectCluster(k, ps, pods, cm), generation, expectedMode);
+        } catch (KubernetesClientException e) {
+            return new Readiness.InProgress("could not read " + ns + "/" + name + ": " + e.getMessage(), 0, 1);
+        }
+    }
+
+    private static <T> SharedIndexInformer<T> track(List<SharedIndexInformer<?>> all, SharedIndexInformer<T> inf) {
+        all.add(inf);
+        return inf;
+    }
+
+    private static <T> T first(List<T> items) {
+        return items.isEmpty() ? null : items.get(0);
+    }
+
+    /** Counts watch events and lets the waiting thread block until the next one (or a timeout). */
+    private static final class Signal {
+        private long events;
+
+        synchronized long count() {
+            return events;
+        }
+
+        synchronized void fire() {
+            events++;
+            notifyAll();
+        }
+
+        synchronized void awaitChange(long seen, Duration max) throws InterruptedException {
+            long deadline = System.nanoTime() + Math.max(0, max.toNanos());
+            while (events == seen) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                wait(Math.max(1, left / 1_000_000));
+            }
+        }
+
+        <T> ResourceEventHandler<T> handler() {
+            return new ResourceEventHandler<>() {
+                @Override
+                public void onAdd(T obj) {
+                    fire();
+                }
+
+                @Override
+                public void onUpdate(T oldObj, T newObj) {
+                    fire();
+                }
+
+                @Override
+                public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+                    fire();
+                }
+            };
+        }
+    }
+}

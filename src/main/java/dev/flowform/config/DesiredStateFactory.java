@@ -1,0 +1,213 @@
+package dev.flowform.config;
+
+import dev.flowform.diag.Diagnostic;
+import dev.flowform.diag.Diagnostics;
+import dev.flowform.model.ConnectorRole;
+import dev.flowform.model.DesiredConnectCluster;
+import dev.flowform.model.DesiredConnector;
+import dev.flowform.model.DesiredFlow;
+import dev.flowform.model.DesiredState;
+import dev.flowform.model.EosMode;
+import dev.flowform.model.ManageMode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Turns resolved configuration blocks into the Kubernetes objects flowform wants: one KafkaConnect
+ * per {@code connect_cluster} and two or three KafkaConnectors per {@code replication_flow}
+ * (DESIGN.md section 3). Pure: no I/O.
+ *
+ * <p>Mapping of a flow to MirrorMaker 2 connectors (Connect mode, as Strimzi and Cloudera CSM run them):
+ * <ul>
+ *   <li>{@code <flow>-source} ({@code MirrorSourceConnector}), {@code <flow>-checkpoint} (when
+ *       {@code checkpoints}, default true), {@code <flow>-heartbeat} (when {@code heartbeats}, default false);</li>
+ *   <li>every connector gets {@code source.cluster.alias} / {@code target.cluster.alias}; source and checkpoint
+ *       get {@code source.cluster.bootstrap.servers}, {@code source.cluster.<k>} for each {@code source.config}
+ *       entry and the same for the target; the heartbeat gets the target side only;</li>
+ *   <li>the source connector gets {@code topics} / {@code topics.exclude} (regexes joined by a comma), the
+ *       checkpoint connector {@code groups};</li>
+ *   <li>{@code config} goes to every connector, then {@code connector_config.<role>} to that one (later wins);</li>
+ *   <li>EOS on (default): the source connector gets {@code exactly.once.support: required} and
+ *       {@code source.consumer.isolation.level: read_committed} (or the declared {@code isolation_level}) and the
+ *       declared {@code transaction.boundary}. Checkpoint and heartbeat never get {@code required}: they do not
+ *       implement KIP-618's preflight API and Kafka rejects it. The Connect cluster's worker mode defaults to
+ *       {@code enabled} when any flow on it wants EOS, else {@code disabled}.</li>
+ * </ul>
+ * With {@code manage: adopt}, a connector's desired config holds only what the block declares plus the EOS
+ * keys, and EOS keys that must not be set go to {@link DesiredConnector#absentKeys()}.
+ */
+public final class DesiredStateFactory {
+
+    /** Connector key that asks for (or requires) exactly-once support (KIP-618). */
+    public static final String EXACTLY_ONCE_SUPPORT = "exactly.once.support";
+    /** Connector key for the transaction boundary (KIP-618). */
+    public static final String TRANSACTION_BOUNDARY = "transaction.boundary";
+    /** MirrorMaker 2's source-consumer isolation level (MirrorConnectorConfig.sourceConsumerConfig). */
+    public static final String SOURCE_ISOLATION_LEVEL = "source.consumer.isolation.level";
+
+    private DesiredStateFactory() {
+    }
+
+    /**
+     * Builds the desired state.
+     *
+     * @param config a configuration that loaded without errors
+     * @param diags  receives semantic errors (a flow on an undeclared cluster, EOS wanted on a cluster
+     *               declared {@code disabled}, two flows producing one connector name)
+     * @return the desired state; meaningful only when {@code diags} has no errors
+     */
+    public static DesiredState build(Configuration config, Diagnostics diags) {
+        String defaultNs = config.environment().namespace();
+        Map<String, ConnectClusterBlock> clustersByName = new LinkedHashMap<>();
+        for (ConnectClusterBlock c : config.clusters()) {
+            clustersByName.put(c.name(), c);
+        }
+        List<DesiredFlow> flows = new ArrayList<>();
+        Map<String, Boolean> eosWanted = new HashMap<>();
+        Map<String, String> connectorOwners = new HashMap<>();
+        for (ReplicationFlowBlock f : config.flows()) {
+            ConnectClusterBlock cluster = clustersByName.get(f.connectCluster());
+            if (cluster == null) {
+                diags.add(Diagnostic.error("Reference to undeclared connect cluster",
+                        "replication_flow \"" + f.name() + "\" runs on connect_cluster \"" + f.connectCluster()
+                                + "\", which is not declared. Declared: " + clustersByName.keySet() + ".",
+                        f.connectClusterRange() != null ? f.connectClusterRange() : f.range()).withAddress(f.address()));
+                continue;
+            }
+            String ns = cluster.namespace() != null ? cluster.namespace() : defaultNs;
+            DesiredFlow flow = flow(f, cluster.name(), ns);
+            for (DesiredConnector c : flow.connectors()) {
+                String key = ns + "/" + c.name();
+                String other = connectorOwners.putIfAbsent(key, f.address());
+                if (other != null) {
+                    diags.add(Diagnostic.error("Duplicate KafkaConnector name",
+                            f.address() + " and " + other + " both produce KafkaConnector " + key
+                                    + ". Rename one of the flows.", f.range()).withAddress(f.address()));
+                }
+            }
+            flows.add(flow);
+            if (flow.exactlyOnce()) {
+                eosWanted.put(cluster.name(), true);
+            }
+        }
+        List<DesiredConnectCluster> clusters = new ArrayList<>();
+        for (ConnectClusterBlock c : config.clusters()) {
+            boolean wanted = eosWanted.getOrDefault(c.name(), false);
+            EosMode eos = c.eos() != null ? c.eos() : (wanted ? EosMode.ENABLED : EosMode.DISABLED);
+            if (wanted && eos != EosMode.ENABLED) {
+                diags.add(Diagnostic.error("Exactly-once flow on a cluster without exactly-once support",
+                        "A replication flow on connect_cluster \"" + c.name() + "\" sets exactly_once (the default), but the "
+                                + "cluster declares exactly_once_source_support = \"" + eos.value() + "\". Source connectors "
+                                + "with exactly.once.support=required are rejected unless every worker runs with "
+                                + "exactly.once.source.support=enabled (KIP-618). Set the cluster to \"enabled\" or the "
+                                + "flow's exactly_once to false.", c.range()).withAddress(c.address()));
+            }
+            clusters.add(new DesiredConnectCluster(c.address(), c.name(),
+                    c.namespace() != null ? c.namespace() : defaultNs, c.manage(), eos, c.replicas(),
+                    c.bootstrapServers(), c.version(), c.config(), c.spec(), c.sensitiveKeys(), c.range()));
+        }
+        return new DesiredState(config.environment().name(), clusters, flows);
+    }
+
+    private static DesiredFlow flow(ReplicationFlowBlock f, String cluster, String ns) {
+        boolean eos = f.exactlyOnce() == null || f.exactlyOnce();
+        List<DesiredConnector> connectors = new ArrayList<>();
+        connectors.add(connector(f, ConnectorRole.SOURCE, cluster, ns, eos));
+        if (f.checkpoints() == null || f.checkpoints()) {
+            connectors.add(connector(f, ConnectorRole.CHECKPOINT, cluster, ns, eos));
+        }
+        if (f.heartbeats() != null && f.heartbeats()) {
+            connectors.add(connector(f, ConnectorRole.HEARTBEAT, cluster, ns, eos));
+        }
+        return new DesiredFlow(f.address(), f.name(), cluster, ns, f.manage(), eos, connectors, f.range());
+    }
+
+    private static DesiredConnector connector(ReplicationFlowBlock f, ConnectorRole role, String cluster, String ns,
+                                              boolean eos) {
+        Map<String, String> cfg = new LinkedHashMap<>();
+        Set<String> sensitive = new HashSet<>();
+        Set<String> absent = new HashSet<>();
+        if (f.source() != null) {
+            endpoint(cfg, sensitive, "source", f.source(), role != ConnectorRole.HEARTBEAT);
+        }
+        if (f.target() != null) {
+            endpoint(cfg, sensitive, "target", f.target(), true);
+        }
+        if (role == ConnectorRole.SOURCE) {
+            putList(cfg, "topics", f.topics());
+            putList(cfg, "topics.exclude", f.topicsExclude());
+        }
+        if (role == ConnectorRole.CHECKPOINT) {
+            putList(cfg, "groups", f.groups());
+        }
+        cfg.putAll(f.config());
+        Map<String, String> own = f.connectorConfig().get(role.suffix());
+        if (own != null) {
+            cfg.putAll(own);
+        }
+        for (String k : cfg.keySet()) {
+            if (f.sensitiveKeys().contains(k)) {
+                sensitive.add(k);
+            }
+        }
+        if (role == ConnectorRole.SOURCE) {
+            if (eos) {
+                cfg.put(EXACTLY_ONCE_SUPPORT, "required");
+                cfg.put(SOURCE_ISOLATION_LEVEL, f.isolationLevel() != null ? f.isolationLevel() : "read_committed");
+            } else {
+                absent.add(EXACTLY_ONCE_SUPPORT);
+                if (f.isolationLevel() != null) {
+                    cfg.put(SOURCE_ISOLATION_LEVEL, f.isolationLevel());
+                }
+            }
+            if (f.transactionBoundary() != null) {
+                cfg.put(TRANSACTION_BOUNDARY, f.transactionBoundary());
+            } else if (!cfg.containsKey(TRANSACTION_BOUNDARY)) {
+                absent.add(TRANSACTION_BOUNDARY);
+            }
+        } else if (!"required".equalsIgnoreCase(cfg.get(EXACTLY_ONCE_SUPPORT))) {
+            // KIP-618 preflight is only implemented by MirrorSourceConnector: never required elsewhere.
+            if (!cfg.containsKey(EXACTLY_ONCE_SUPPORT)) {
+                absent.add(EXACTLY_ONCE_SUPPORT);
+            }
+        }
+        Integer tasksMax = role == ConnectorRole.SOURCE ? f.tasksMax() : null;
+        if (f.manage() == ManageMode.OWN && tasksMax == null) {
+            tasksMax = 1;
+        }
+        return new DesiredConnector("kafka_connector." + f.name() + "-" + role.suffix(), f.address(),
+                f.name() + "-" + role.suffix(), ns, cluster, role, f.manage(), role.connectorClass(), tasksMax,
+                f.state(), cfg, f.manage() == ManageMode.ADOPT ? absent : Set.of(), sensitive, eos);
+    }
+
+    private static void endpoint(Map<String, String> cfg, Set<String> sensitive, String side, ClusterEndpoint e,
+                                 boolean withConnection) {
+        if (e.alias() != null) {
+            cfg.put(side + ".cluster.alias", e.alias());
+        }
+        if (!withConnection) {
+            return;
+        }
+        if (e.bootstrapServers() != null) {
+            cfg.put(side + ".cluster.bootstrap.servers", e.bootstrapServers());
+        }
+        for (Map.Entry<String, String> en : e.config().entrySet()) {
+            String key = side + ".cluster." + en.getKey();
+            cfg.put(key, en.getValue());
+            if (e.sensitiveKeys().contains(en.getKey())) {
+                sensitive.add(key);
+            }
+        }
+    }
+
+    private static void putList(Map<String, String> cfg, String key, List<String> values) {
+        if (values != null && !values.isEmpty()) {
+            cfg.put(key, String.join(",", values));
+        }
+    }
+}

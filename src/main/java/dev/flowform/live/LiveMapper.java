@@ -1,0 +1,233 @@
+package dev.flowform.live;
+
+import dev.flowform.model.Condition;
+import dev.flowform.model.LiveConfigMap;
+import dev.flowform.model.LiveConnectCluster;
+import dev.flowform.model.LiveConnector;
+import dev.flowform.model.LivePod;
+import dev.flowform.model.LivePodSet;
+import dev.flowform.model.ObjectRef;
+import dev.flowform.model.TaskStatus;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Maps fabric8 objects to the {@code model} records. Shared by the reader and apply's waiters so
+ * both judge the same fields the same way.
+ */
+public final class LiveMapper {
+
+    /** Pod annotation carrying the pod template revision (Strimzi PodRevision). */
+    public static final String REVISION = "strimzi.io/revision";
+    /** Pod annotation carrying the hash of the Connect configuration (Strimzi 0.46+). */
+    public static final String CONFIG_HASH = "strimzi.io/configuration-hash";
+    /** Env var holding the Connect configuration before Strimzi 0.46. */
+    public static final String CONNECT_CONFIG_ENV = "KAFKA_CONNECT_CONFIGURATION";
+
+    private LiveMapper() {
+    }
+
+    /**
+     * Assembles a KafkaConnect with its PodSet, pods and ConfigMap.
+     *
+     * @param kc        the KafkaConnect
+     * @param podSet    the StrimziPodSet {@code <name>-connect}, or null
+     * @param pods      the worker pods of this cluster
+     * @param configMap the ConfigMap {@code <name>-connect-config}, or null
+     * @return the model record
+     */
+    public static LiveConnectCluster connectCluster(GenericKubernetesResource kc, GenericKubernetesResource podSet,
+                                                    Collection<Pod> pods, ConfigMap configMap) {
+        Map<String, Object> spec = map(kc.getAdditionalProperties().get("spec"));
+        Map<String, Object> status = map(kc.getAdditionalProperties().get("status"));
+        List<LivePod> livePods = new ArrayList<>();
+        for (Pod p : pods) {
+            livePods.add(pod(p));
+        }
+        livePods.sort(java.util.Comparator.comparing(LivePod::name));
+        return new LiveConnectCluster(ref(kc), kc.getMetadata().getResourceVersion(), generation(kc),
+                strings(kc.getMetadata().getLabels()), strings(kc.getMetadata().getAnnotations()), spec,
+                stringify(map(spec.get("config"))), longOrNull(status.get("observedGeneration")),
+                conditions(status.get("conditions")), podSet == null ? null : podSet(podSet), livePods,
+                configMap == null ? null : new LiveConfigMap(
+                        new ObjectRef("v1", "ConfigMap", configMap.getMetadata().getNamespace(), configMap.getMetadata().getName()),
+                        configMap.getData() == null ? null : configMap.getData().get("kafka-connect.properties")),
+                raw(kc));
+    }
+
+    /** @return the model record of a KafkaConnector */
+    public static LiveConnector connector(GenericKubernetesResource r) {
+        Map<String, Object> spec = map(r.getAdditionalProperties().get("spec"));
+        Map<String, Object> status = map(r.getAdditionalProperties().get("status"));
+        Map<String, Object> cs = map(status.get("connectorStatus"));
+        Map<String, Object> conn = map(cs.get("connector"));
+        List<TaskStatus> tasks = new ArrayList<>();
+        if (cs.get("tasks") instanceof List<?> l) {
+            for (Object o : l) {
+                Map<String, Object> t = map(o);
+                Object id = t.get("id");
+                tasks.add(new TaskStatus(id instanceof Number n ? n.intValue() : Integer.parseInt(String.valueOf(id)),
+                        str(t.get("state")), str(t.get("trace"))));
+            }
+        }
+        Object tm = spec.get("tasksMax");
+        return new LiveConnector(ref(r), r.getMetadata().getResourceVersion(), generation(r),
+                strings(r.getMetadata().getLabels()), strings(r.getMetadata().getAnnotations()), str(spec.get("class")),
+                tm instanceof Number n ? Integer.valueOf(n.intValue()) : tm == null ? null : Integer.valueOf(tm.toString()),
+                str(spec.get("state")), stringify(map(spec.get("config"))), longOrNull(status.get("observedGeneration")),
+                conditions(status.get("conditions")), str(conn.get("state")), str(conn.get("trace")), tasks, raw(r));
+    }
+
+    /** @return the model record of a StrimziPodSet */
+    public static LivePodSet podSet(GenericKubernetesResource ps) {
+        Map<String, Object> spec = map(ps.getAdditionalProperties().get("spec"));
+        Map<String, Object> status = map(ps.getAdditionalProperties().get("status"));
+        Map<String, String> revisions = new LinkedHashMap<>();
+        if (spec.get("pods") instanceof List<?> l) {
+            for (Object o : l) {
+                Map<String, Object> md = map(map(o).get("metadata"));
+                revisions.put(str(md.get("name")), str(map(md.get("annotations")).get(REVISION)));
+            }
+        }
+        return new LivePodSet(ref(ps), generation(ps), longOrNull(status.get("observedGeneration")), revisions,
+                intOrNull(status.get("pods")), intOrNull(status.get("readyPods")), intOrNull(status.get("currentPods")));
+    }
+
+    /** @return the model record of a worker pod */
+    public static LivePod pod(Pod p) {
+        Map<String, String> ann = p.getMetadata().getAnnotations() == null ? Map.of() : p.getMetadata().getAnnotations();
+        boolean ready = false;
+        if (p.getStatus() != null && p.getStatus().getConditions() != null) {
+            for (PodCondition c : p.getStatus().getConditions()) {
+                if ("Ready".equals(c.getType()) && "True".equalsIgnoreCase(c.getStatus())) {
+                    ready = true;
+                }
+            }
+        }
+        String env = null;
+        if (p.getSpec() != null && p.getSpec().getContainers() != null) {
+            for (Container c : p.getSpec().getContainers()) {
+                if (c.getEnv() != null) {
+                    for (EnvVar e : c.getEnv()) {
+                        if (CONNECT_CONFIG_ENV.equals(e.getName())) {
+                            env = e.getValue();
+                        }
+                    }
+                }
+            }
+        }
+        return new LivePod(p.getMetadata().getName(), p.getMetadata().getUid(), ann.get(REVISION), ann.get(CONFIG_HASH),
+                ready, p.getMetadata().getDeletionTimestamp() != null, env);
+    }
+
+    /** @return the object's identity */
+    public static ObjectRef ref(HasMetadata r) {
+        return new ObjectRef(r.getApiVersion(), r.getKind(), r.getMetadata().getNamespace(), r.getMetadata().getName());
+    }
+
+    /** @return {@code Kind namespace/name}: the key of fingerprints and snapshots */
+    public static String key(HasMetadata r) {
+        return r.getKind() + " " + r.getMetadata().getNamespace() + "/" + r.getMetadata().getName();
+    }
+
+    /**
+     * A content fingerprint of an object: SHA-256 over its labels, annotations, generation, spec and
+     * status, ignoring volatile metadata (resourceVersion, uid, timestamps, managedFields).
+     *
+     * <p>Used to tell whether an object changed since a plan read it. Unlike the resourceVersion it
+     * also survives the embedded cluster being reloaded from disk, and it ignores writes that changed
+     * nothing.
+     *
+     * @return 64 hex characters
+     */
+    public static String fingerprint(GenericKubernetesResource r) {
+        Map<String, Object> m = new TreeMap<>();
+        m.put("labels", new TreeMap<>(strings(r.getMetadata().getLabels())));
+        m.put("annotations", new TreeMap<>(strings(r.getMetadata().getAnnotations())));
+        m.put("generation", generation(r));
+        m.put("spec", r.getAdditionalProperties().get("spec"));
+        m.put("status", r.getAdditionalProperties().get("status"));
+        String canonical = Serialization.jsonMapper().writer()
+                .with(tools.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).writeValueAsString(m);
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+        }
+    }
+
+    /** @return the object as JSON-like maps */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> raw(HasMetadata r) {
+        return Serialization.jsonMapper().convertValue(r, LinkedHashMap.class);
+    }
+
+    private static long generation(HasMetadata r) {
+        Long g = r.getMetadata().getGeneration();
+        return g == null ? 0 : g;
+    }
+
+    /** @return {@code o} as a map, or an empty map when it is not one */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> map(Object o) {
+        return o instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    }
+
+    private static Map<String, String> strings(Map<String, String> m) {
+        return m == null ? Map.of() : m;
+    }
+
+    /**
+     * @return the map with every scalar value as the string Kafka would see ({@code 3}, {@code true});
+     *         nested values rendered as JSON
+     */
+    public static Map<String, String> stringify(Map<String, Object> m) {
+        Map<String, String> out = new TreeMap<>();
+        m.forEach((k, v) -> {
+            if (v != null) {
+                out.put(k, v instanceof Map<?, ?> || v instanceof List<?>
+                        ? Serialization.asJson(v) : v.toString());
+            }
+        });
+        return out;
+    }
+
+    private static List<Condition> conditions(Object o) {
+        List<Condition> out = new ArrayList<>();
+        if (o instanceof List<?> l) {
+            for (Object c : l) {
+                Map<String, Object> m = map(c);
+                out.add(new Condition(str(m.get("type")), str(m.get("status")), str(m.get("reason")), str(m.get("message"))));
+            }
+        }
+        return out;
+    }
+
+    private static String str(Object o) {
+        return o == null ? null : o.toString();
+    }
+
+    private static Long longOrNull(Object o) {
+        return o instanceof Number n ? n.longValue() : o == null ? null : Long.valueOf(o.toString());
+    }
+
+    private static Integer intOrNull(Object o) {
+        return o instanceof Number n ? n.intValue() : o == null ? null : Integer.valueOf(o.toString());
+    }
+}

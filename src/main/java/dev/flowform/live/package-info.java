@@ -1,0 +1,11 @@
+/**
+ * Reading the live cluster with fabric8: Strimzi KafkaConnect/KafkaConnector resources, their
+ * StrimziPodSets, worker pods and Connect config maps, mapped to the {@code model} records.
+ *
+ * <p>Edge package: it talks to the Kubernetes API. It reads with one list request per kind and
+ * namespace (never one request per object), detects which Strimzi API version the server serves
+ * ({@code kafka.strimzi.io/v1} preferred over {@code v1beta2}) through API discovery, and uses
+ * {@link io.fabric8.kubernetes.api.model.GenericKubernetesResource} so no Strimzi model jar (and its
+ * Jackson 2) is needed.
+ */
+package dev.flowform.live;

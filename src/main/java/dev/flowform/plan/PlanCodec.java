@@ -1,0 +1,314 @@
+package dev.flowform.plan;
+
+import dev.flowform.diag.Diagnostic;
+import dev.flowform.diag.Severity;
+import dev.flowform.diag.SourcePos;
+import dev.flowform.diag.SourceRange;
+import dev.flowform.model.EosMode;
+import dev.flowform.model.ObjectRef;
+import dev.flowform.model.SecretKeys;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.UnaryOperator;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The versioned JSON form of a {@link Plan}: what {@code plan --json} prints, what {@code plan --out}
+ * writes, what the state database keeps per run, and what the human rendering is checked against.
+ *
+ * <p>Secrets never reach the document in clear: every sensitive value (a {@link FieldEdit} marked
+ * sensitive, a sensitive {@code spec.config} key of a manifest, a sensitive attribute) is passed through
+ * the caller's encoder (the state's salted hash, or the {@code (sensitive value)} mask).
+ * Format version {@value Plan#FORMAT_VERSION}; a document with a newer version is refused on decode.
+ */
+public final class PlanCodec {
+
+    /** Encoder that replaces a sensitive value by {@link SecretKeys#MASK}. */
+    public static final UnaryOperator<String> MASK = v -> SecretKeys.MASK;
+
+    private PlanCodec() {
+    }
+
+    /**
+     * Encodes a plan.
+     *
+     * @param plan            the plan
+     * @param flowformVersion the version of flowform that made it
+     * @param secrets         maps each sensitive value to what the document stores instead
+     * @return the JSON document
+     */
+    public static ObjectNode encode(Plan plan, String flowformVersion, UnaryOperator<String> secrets) {
+        ObjectNode root = Json.MAPPER.createObjectNode();
+        root.put("format_version", plan.formatVersion());
+        root.put("flowform_version", flowformVersion);
+        root.put("environment", plan.environment());
+        root.put("created_at", plan.createdAt().toString());
+        if (plan.basedOn() == null) {
+            root.putNull("based_on");
+        } else {
+            ObjectNode b = root.putObject("based_on");
+            b.put("lineage", plan.basedOn().lineage());
+            b.put("serial", plan.basedOn().serial());
+        }
+        ObjectNode live = root.putObject("live_objects");
+        plan.liveFingerprints().forEach(live::put);
+        ArrayNode changes = root.putArray("changes");
+        for (Change c : plan.changes()) {
+            ObjectNode n = changes.addObject();
+            n.put("address", c.address());
+            n.set("object", ref(c.object()));
+            n.put("action", c.action().jsonName());
+            n.put("reason", c.reason());
+            ArrayNode attrs = n.putArray("attributes");
+            for (AttributeChange a : c.attributes()) {
+                ObjectNode an = attrs.addObject();
+                an.put("path", a.path());
+                an.put("before", a.sensitive() && a.before() != null ? secrets.apply(a.before()) : a.before());
+                an.put("after", a.sensitive() && a.after() != null ? secrets.apply(a.after()) : a.after());
+                an.put("sensitive", a.sensitive());
+            }
+        }
+        ArrayNode steps = root.putArray("steps");
+        for (Step s : plan.steps()) {
+            ObjectNode n = steps.addObject();
+            n.put("id", s.id());
+            n.put("kind", s.kind().name());
+            n.put("address", s.address());
+            n.set("object", ref(s.object()));
+            ArrayNode deps = n.putArray("depends_on");
+            s.dependsOn().forEach(deps::add);
+            n.put("summary", s.summary());
+            n.set("payload", payload(s.payload(), secrets));
+        }
+        ArrayNode diags = root.putArray("diagnostics");
+        for (Diagnostic d : plan.diagnostics()) {
+            diags.add(diagnostic(d));
+        }
+        PlanSummary sum = plan.summary();
+        ObjectNode summary = root.putObject("summary");
+        summary.put("add", sum.add());
+        summary.put("change", sum.change());
+        summary.put("destroy", sum.destroy());
+        summary.put("rolling_restarts", sum.rolls());
+        root.put("applyable", plan.isApplyable());
+        root.put("has_changes", plan.hasChanges());
+        return root;
+    }
+
+    /** @return {@link #encode} as pretty-printed text with a trailing newline */
+    public static String toJson(Plan plan, String flowformVersion, UnaryOperator<String> secrets) {
+        return Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(encode(plan, flowformVersion, secrets)) + "\n";
+    }
+
+    /**
+     * Decodes a plan document.
+     *
+     * @param json the document text
+     * @return the plan (sensitive values are whatever the encoder stored)
+     * @throws IllegalArgumentException when the text is not a plan document or has an unsupported format version
+     */
+    public static Plan decode(String json) {
+        JsonNode root;
+        try {
+            root = Json.MAPPER.readTree(json);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("not a JSON document: " + e.getMessage(), e);
+        }
+        if (root == null || !root.isObject() || !root.has("format_version") || !root.has("steps")) {
+            throw new IllegalArgumentException("not a flowform plan document (no format_version/steps)");
+        }
+        int version = root.get("format_version").asInt();
+        if (version > Plan.FORMAT_VERSION) {
+            throw new IllegalArgumentException("plan format version " + version + " is newer than this flowform supports ("
+                    + Plan.FORMAT_VERSION + ")");
+        }
+        JsonNode b = root.path("based_on");
+        StateRef basedOn = b.isObject() ? new StateRef(b.get("lineage").asString(), b.get("serial").asLong()) : null;
+        Map<String, String> live = new LinkedHashMap<>();
+        root.path("live_objects").properties().forEach(e -> live.put(e.getKey(), e.getValue().asString()));
+        List<Change> changes = new ArrayList<>();
+        for (JsonNode n : root.path("changes")) {
+            List<AttributeChange> attrs = new ArrayList<>();
+            for (JsonNode a : n.path("attributes")) {
+                attrs.add(new AttributeChange(a.get("path").asString(), text(a.get("before")), text(a.get("after")),
+                        a.path("sensitive").asBoolean(false)));
+            }
+            changes.add(new Change(n.get("address").asString(), ref(n.get("object")), Action.fromJson(n.get("action").asString()),
+                    attrs, text(n.get("reason"))));
+        }
+        List<Step> steps = new ArrayList<>();
+        for (JsonNode n : root.path("steps")) {
+            List<Integer> deps = new ArrayList<>();
+            n.path("depends_on").forEach(d -> deps.add(d.asInt()));
+            steps.add(new Step(n.get("id").asInt(), StepKind.valueOf(n.get("kind").asString()), n.get("address").asString(),
+                    ref(n.get("object")), deps, payload(n.get("payload")), text(n.get("summary"))));
+        }
+        List<Diagnostic> diags = new ArrayList<>();
+        for (JsonNode d : root.path("diagnostics")) {
+            diags.add(diagnostic(d));
+        }
+        return new Plan(version, root.get("environment").asString(), Instant.parse(root.get("created_at").asString()),
+                basedOn, live, changes, steps, diags);
+    }
+
+    private static String text(JsonNode n) {
+        return n == null || n.isNull() || n.isMissingNode() ? null : n.asString();
+    }
+
+    private static ObjectNode ref(ObjectRef r) {
+        ObjectNode n = Json.MAPPER.createObjectNode();
+        n.put("api_version", r.apiVersion());
+        n.put("kind", r.kind());
+        n.put("namespace", r.namespace());
+        n.put("name", r.name());
+        return n;
+    }
+
+    private static ObjectRef ref(JsonNode n) {
+        return new ObjectRef(text(n.get("api_version")), n.get("kind").asString(), n.get("namespace").asString(),
+                n.get("name").asString());
+    }
+
+    private static ObjectNode payload(StepPayload p, UnaryOperator<String> secrets) {
+        ObjectNode n = Json.MAPPER.createObjectNode();
+        if (p instanceof StepPayload.CreateObject c) {
+            n.put("type", "create_object");
+            n.set("manifest", Json.MAPPER.valueToTree(maskManifest(c.manifest(), c.sensitiveConfigKeys(), secrets)));
+            ArrayNode keys = n.putArray("sensitive_config_keys");
+            c.sensitiveConfigKeys().forEach(keys::add);
+        } else if (p instanceof StepPayload.PatchObject po) {
+            n.put("type", "patch_object");
+            n.set("edits", edits(po.edits(), secrets));
+        } else if (p instanceof StepPayload.SetWorkerEos s) {
+            n.put("type", "set_worker_eos");
+            n.put("mode", s.mode().value());
+            n.set("edits", edits(s.edits(), secrets));
+        } else if (p instanceof StepPayload.WaitForRoll w) {
+            n.put("type", "wait_for_roll");
+            n.put("expected_mode", w.expectedMode().value());
+            n.put("generation", w.generation());
+        } else if (p instanceof StepPayload.WaitForConnector w) {
+            n.put("type", "wait_for_connector");
+            n.put("expected_state", w.expectedState());
+            n.put("generation", w.generation());
+        } else {
+            n.put("type", "delete_object");
+        }
+        return n;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> maskManifest(Map<String, Object> manifest, Set<String> sensitive,
+                                                    UnaryOperator<String> secrets) {
+        Map<String, Object> copy = new LinkedHashMap<>(manifest);
+        Object spec = copy.get("spec");
+        if (spec instanceof Map<?, ?> s && s.get("config") instanceof Map<?, ?> cfg) {
+            Map<String, Object> specCopy = new LinkedHashMap<>((Map<String, Object>) s);
+            Map<String, Object> cfgCopy = new LinkedHashMap<>();
+            ((Map<String, Object>) cfg).forEach((k, v) -> cfgCopy.put(k,
+                    (sensitive.contains(k) || SecretKeys.isSensitive(k)) && v != null ? secrets.apply(String.valueOf(v)) : v));
+            specCopy.put("config", cfgCopy);
+            copy.put("spec", specCopy);
+        }
+        return copy;
+    }
+
+    private static ArrayNode edits(List<FieldEdit> edits, UnaryOperator<String> secrets) {
+        ArrayNode a = Json.MAPPER.createArrayNode();
+        for (FieldEdit e : edits) {
+            ObjectNode n = a.addObject();
+            ArrayNode path = n.putArray("path");
+            e.path().forEach(path::add);
+            if (e.remove()) {
+                n.put("remove", true);
+            } else {
+                Object v = e.sensitive() && e.value() != null ? secrets.apply(String.valueOf(e.value())) : e.value();
+                n.set("value", Json.MAPPER.valueToTree(v));
+            }
+            n.put("sensitive", e.sensitive());
+        }
+        return a;
+    }
+
+    private static StepPayload payload(JsonNode n) {
+        String type = n.get("type").asString();
+        return switch (type) {
+            case "create_object" -> {
+                Set<String> keys = new TreeSet<>();
+                n.path("sensitive_config_keys").forEach(k -> keys.add(k.asString()));
+                yield new StepPayload.CreateObject(toMap(n.get("manifest")), keys);
+            }
+            case "patch_object" -> new StepPayload.PatchObject(edits(n.get("edits")));
+            case "set_worker_eos" -> new StepPayload.SetWorkerEos(
+                    EosMode.parse(n.get("mode").asString()).orElseThrow(), edits(n.get("edits")));
+            case "wait_for_roll" -> new StepPayload.WaitForRoll(
+                    EosMode.parse(n.get("expected_mode").asString()).orElseThrow(), longOrNull(n.get("generation")));
+            case "wait_for_connector" -> new StepPayload.WaitForConnector(n.get("expected_state").asString(),
+                    longOrNull(n.get("generation")));
+            case "delete_object" -> new StepPayload.DeleteObject();
+            default -> throw new IllegalArgumentException("unknown step payload type " + type);
+        };
+    }
+
+    private static Long longOrNull(JsonNode n) {
+        return n == null || n.isNull() ? null : n.asLong();
+    }
+
+    private static List<FieldEdit> edits(JsonNode a) {
+        List<FieldEdit> out = new ArrayList<>();
+        for (JsonNode n : a) {
+            List<String> path = new ArrayList<>();
+            n.get("path").forEach(p -> path.add(p.asString()));
+            boolean sensitive = n.path("sensitive").asBoolean(false);
+            if (n.path("remove").asBoolean(false)) {
+                out.add(FieldEdit.remove(path, sensitive));
+            } else {
+                out.add(FieldEdit.set(path, Json.MAPPER.convertValue(n.get("value"), Object.class), sensitive));
+            }
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> toMap(JsonNode n) {
+        return Json.MAPPER.convertValue(n, LinkedHashMap.class);
+    }
+
+    private static ObjectNode diagnostic(Diagnostic d) {
+        ObjectNode n = Json.MAPPER.createObjectNode();
+        n.put("severity", d.severity().jsonName());
+        n.put("summary", d.summary());
+        n.put("detail", d.detail());
+        n.put("address", d.address());
+        if (d.range() != null) {
+            ObjectNode r = n.putObject("range");
+            r.put("filename", d.range().filename());
+            ObjectNode s = r.putObject("start");
+            s.put("line", d.range().start().line());
+            s.put("column", d.range().start().column());
+            ObjectNode e = r.putObject("end");
+            e.put("line", d.range().end().line());
+            e.put("column", d.range().end().column());
+        }
+        return n;
+    }
+
+    private static Diagnostic diagnostic(JsonNode n) {
+        SourceRange range = null;
+        JsonNode r = n.get("range");
+        if (r != null && r.isObject()) {
+            range = new SourceRange(r.get("filename").asString(),
+                    new SourcePos(r.path("start").path("line").asInt(), r.path("start").path("column").asInt()),
+                    new SourcePos(r.path("end").path("line").asInt(), r.path("end").path("column").asInt()));
+        }
+        return new Diagnostic("error".equals(n.get("severity").asString()) ? Severity.ERROR : Severity.WARNING,
+                n.get("summary").asString(), text(n.get("detail")), range, text(n.get("address")));
+    }
+}
