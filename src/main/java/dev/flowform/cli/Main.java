@@ -1,2 +1,51 @@
 package dev.flowform.cli;
-public final class Main { public static void main(String[] a) { System.out.println("hi"); } }
+
+import picocli.CommandLine;
+
+/**
+ * Entry point of {@code flowform}: builds the command line, maps usage errors to exit 1 (2 is reserved
+ * for {@code plan --detailed-exitcode}), and turns unexpected exceptions into a one-line error without a
+ * stack trace (set {@code FLOWFORM_DEBUG=1} to see it).
+ */
+public final class Main {
+
+    private Main() {
+    }
+
+    /** Runs flowform with the process's arguments and exits with its exit code. */
+    public static void main(String[] args) {
+        System.exit(run(CliContext.system(), args));
+    }
+
+    /**
+     * Runs flowform in-process (tests use this with their own writers through {@link #commandLine}).
+     *
+     * @return the exit code
+     */
+    public static int run(CliContext context, String... args) {
+        return commandLine(context).execute(args);
+    }
+
+    /** @return the configured command line, so callers can set its out/err writers */
+    public static CommandLine commandLine(CliContext context) {
+        CommandLine cl = new CommandLine(new FlowformCommand(context));
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine c = ex.getCommandLine();
+            c.getErr().println("Error: " + ex.getMessage());
+            if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, c.getErr())) {
+                c.getErr().println("Run '" + c.getCommandSpec().qualifiedName() + " --help' for usage.");
+            }
+            return 1;
+        });
+        cl.setExecutionExceptionHandler((ex, c, parseResult) -> {
+            if ("1".equals(context.env().get("FLOWFORM_DEBUG"))) {
+                ex.printStackTrace(c.getErr());
+            }
+            c.getErr().println("Error: " + ex.getClass().getSimpleName() + ": " + ex.getMessage());
+            c.getErr().println("This is a bug in flowform; run with FLOWFORM_DEBUG=1 for details.");
+            return 1;
+        });
+        return cl;
+    }
+}

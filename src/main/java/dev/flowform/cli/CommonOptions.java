@@ -1,0 +1,42 @@
+package dev.flowform.cli;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/**
+ * Options every command that reads configuration shares. GNU spellings first, Terraform's single-dash
+ * spellings accepted as aliases ({@code -chdir}, {@code -var}, {@code -no-color}).
+ */
+public final class CommonOptions {
+
+    @Option(names = {"-e", "--env"}, paramLabel = "NAME",
+            description = "Environment to use (required when more than one is declared).")
+    String environment;
+
+    @Option(names = {"--dir", "-chdir"}, paramLabel = "DIR", defaultValue = ".",
+            description = "Configuration folder holding *.flow.json files (default: ${DEFAULT-VALUE}).")
+    Path dir;
+
+    @Option(names = {"--state-dir"}, paramLabel = "DIR", defaultValue = "state",
+            description = "Where environment state lives, one database per environment (default: ./${DEFAULT-VALUE}).")
+    Path stateDir;
+
+    @Option(names = {"--var", "-var"}, paramLabel = "NAME=VALUE", mapFallbackValue = "",
+            description = "Set a variable; repeatable; the last value wins.")
+    Map<String, String> vars = new LinkedHashMap<>();
+
+    @Option(names = {"--no-color", "-no-color"}, description = "Do not colour the output.")
+    boolean noColor;
+
+    /** @return the configuration folder */
+    public Path dir() {
+        return dir;
+    }
+
+    /** @return the state folder */
+    public Path stateDir() {
+        return stateDir;
+    }
+}
