@@ -27,7 +27,7 @@ import tools.jackson.core.json.JsonFactory;
  *
  * <p>Strict RFC 8259 JSON (no comments, no trailing commas, no single quotes, no {@code NaN}); the
  * only extension the HCL JSON syntax needs, repeated property names, is kept in order. Bad input
- * never throws: invalid UTF-8, syntax errors, numbers longer than 1000 digits and nesting deeper
+ * never throws: invalid UTF-8, syntax errors, numbers longer than {@value #MAX_NUMBER_LENGTH} characters and nesting deeper
  * than {@value #MAX_DEPTH} levels each become one located error diagnostic, and parsing of that
  * file stops there. Pure: works on bytes or text handed in.
  */
@@ -36,13 +36,16 @@ public final class JsonSourceParser {
     /** Deepest nesting of objects and arrays accepted; the root object is level 1. */
     public static final int MAX_DEPTH = 64;
 
+    /** Longest number literal accepted, in characters. */
+    public static final int MAX_NUMBER_LENGTH = 1000;
+
     /** Summary of every syntax diagnostic. */
     static final String SYNTAX_ERROR = "Invalid JSON syntax";
 
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder()
                     .maxNestingDepth(MAX_DEPTH + 16)
-                    .maxNumberLength(1000)
+                    .maxNumberLength(Integer.MAX_VALUE)
                     .build())
             .build();
 
@@ -104,8 +107,8 @@ public final class JsonSourceParser {
         }
         try (JsonParser parser = FACTORY.createParser(ObjectReadContext.empty(), source.text())) {
             TreeReader reader = new TreeReader(parser, source);
-            ConfigNode value = reader.read(parser.nextToken(), 1);
-            JsonToken extra = parser.nextToken();
+            ConfigNode value = reader.read(reader.next(), 1);
+            JsonToken extra = reader.next();
             if (extra != null) {
                 throw reader.stop("Extra characters after the end of the JSON value: a file holds exactly one value.",
                         source.point(reader.offset(parser.currentTokenLocation())));
@@ -155,12 +158,6 @@ public final class JsonSourceParser {
         if (loc != null && loc.getCharOffset() >= 0) {
             return source.point(loc.getCharOffset());
         }
-        if (e.processor() instanceof JsonParser parser) {
-            TokenStreamLocation current = parser.currentLocation();
-            if (current != null && current.getCharOffset() >= 0) {
-                return source.point(current.getCharOffset());
-            }
-        }
         return source.point(source.text().length());
     }
 
@@ -202,6 +199,22 @@ public final class JsonSourceParser {
             this.source = source;
         }
 
+        /**
+         * Advances the parser. Jackson reports some errors (stream constraints such as an overlong
+         * number) without a location; those are located at the token being read.
+         */
+        JsonToken next() {
+            try {
+                return parser.nextToken();
+            } catch (JacksonException e) {
+                TokenStreamLocation loc = e.getLocation();
+                if (loc != null && loc.getCharOffset() >= 0) {
+                    throw e;
+                }
+                throw stop(cleanMessage(e.getOriginalMessage()), source.point(offset(parser.currentTokenLocation())));
+            }
+        }
+
         long offset(TokenStreamLocation location) {
             return location == null ? 0 : Math.max(0, location.getCharOffset());
         }
@@ -230,6 +243,10 @@ public final class JsonSourceParser {
                 case VALUE_NUMBER_FLOAT: {
                     String literal = parser.getText();
                     SourceRange range = source.range(start, start + literal.length());
+                    if (literal.length() > MAX_NUMBER_LENGTH) {
+                        throw stop("The number is " + literal.length() + " characters long; at most " + MAX_NUMBER_LENGTH
+                                + " are accepted.", range);
+                    }
                     try {
                         return new ConfigNode.NumberNode(new BigDecimal(literal), literal, range);
                     } catch (NumberFormatException | ArithmeticException e) {
@@ -258,7 +275,7 @@ public final class JsonSourceParser {
         private ConfigNode.ObjectNode readObject(long start, int depth) {
             List<ConfigNode.Entry> entries = new ArrayList<>();
             while (true) {
-                JsonToken token = parser.nextToken();
+                JsonToken token = next();
                 if (token == JsonToken.END_OBJECT) {
                     long end = offset(parser.currentTokenLocation()) + 1;
                     return new ConfigNode.ObjectNode(entries, source.range(start, end));
@@ -269,7 +286,7 @@ public final class JsonSourceParser {
                 String key = parser.currentName();
                 long keyStart = offset(parser.currentTokenLocation());
                 SourceRange keyRange = source.range(keyStart, stringEnd(keyStart));
-                ConfigNode value = read(parser.nextToken(), depth + 1);
+                ConfigNode value = read(next(), depth + 1);
                 entries.add(new ConfigNode.Entry(key, keyRange, value));
             }
         }
@@ -277,7 +294,7 @@ public final class JsonSourceParser {
         private ConfigNode.ArrayNode readArray(long start, int depth) {
             List<ConfigNode> items = new ArrayList<>();
             while (true) {
-                JsonToken token = parser.nextToken();
+                JsonToken token = next();
                 if (token == JsonToken.END_ARRAY) {
                     long end = offset(parser.currentTokenLocation()) + 1;
                     return new ConfigNode.ArrayNode(items, source.range(start, end));
