@@ -24,6 +24,8 @@ final class Arguments {
     private final Function<ConfigNode, Value> evaluate;
     private final Sink sink;
     private final Set<String> sensitive = new TreeSet<>();
+    private final Map<String, Value> evaluated = new LinkedHashMap<>();
+    private final Set<String> nulls = new TreeSet<>();
 
     /**
      * @param content  the decoded body
@@ -52,19 +54,36 @@ final class Arguments {
         return Collections.unmodifiableSet(sensitive);
     }
 
-    /** @return the evaluated argument, or null when absent, null or failed */
+    /**
+     * @return true when the argument is not written or its value is null (Terraform treats both as
+     *     "not set"); false when it has a value or its evaluation failed (already reported)
+     */
+    boolean unset(String name) {
+        if (!has(name)) {
+            return true;
+        }
+        value(name);
+        return nulls.contains(name);
+    }
+
+    /** @return the evaluated argument, or null when absent, null or failed; evaluated once */
     Value value(String name) {
         ConfigNode.Entry e = content.attributes().get(name);
         if (e == null) {
             return null;
         }
-        Value v = evaluate.apply(e.value());
-        if (v == null || v instanceof Value.NullValue) {
-            return null;
+        if (evaluated.containsKey(name)) {
+            return evaluated.get(name);
         }
-        if (v.anySensitive()) {
+        Value v = evaluate.apply(e.value());
+        if (v instanceof Value.NullValue) {
+            nulls.add(name);
+            v = null;
+        }
+        if (v != null && v.anySensitive()) {
             sensitive.add(name);
         }
+        evaluated.put(name, v);
         return v;
     }
 

@@ -388,12 +388,12 @@ final class ConfigDecoder {
         }
 
         ManageMode mode = manage == null ? ManageMode.OWN : ManageMode.parse(manage).orElse(ManageMode.OWN);
-        if (mode == ManageMode.OWN && !args.has("bootstrap_servers")) {
+        if (mode == ManageMode.OWN && args.unset("bootstrap_servers")) {
             s.error("Missing required argument", "The argument \"bootstrap_servers\" is required in a connect_cluster with "
                     + "manage = \"own\" (the default): flowform creates the KafkaConnect and must know its Kafka cluster. "
                     + "Use manage = \"adopt\" for an existing KafkaConnect.", b.labelRange());
         }
-        if (namespace == null && !args.has("namespace") && environment != null) {
+        if (args.unset("namespace") && environment != null) {
             namespace = environment.namespace();
             if (namespace == null) {
                 s.error("Missing namespace", "connect_cluster \"" + b.name() + "\" sets no namespace and environment \""
@@ -427,7 +427,7 @@ final class ConfigDecoder {
         ManageMode mode = manage == null ? ManageMode.OWN : ManageMode.parse(manage).orElse(ManageMode.OWN);
         String connectCluster = args.string("connect_cluster");
         SourceRange connectClusterRange = content.attribute("connect_cluster").map(e -> e.value().range()).orElse(null);
-        if (!args.has("connect_cluster")) {
+        if (args.unset("connect_cluster")) {
             s.error("Missing required argument", "The argument \"connect_cluster\" is required: it names the connect_cluster "
                     + "block the flow's connectors run on.", b.labelRange());
         } else if (connectCluster != null && !clusterNames.contains(connectCluster)) {
@@ -496,7 +496,7 @@ final class ConfigDecoder {
         Map<String, String> config = args.stringMap("config", sensitiveKeys);
         if (mode == ManageMode.OWN) {
             for (String required : List.of("alias", "bootstrap_servers")) {
-                if (!args.has(required)) {
+                if (args.unset(required)) {
                     s.error("Missing required argument", "The argument \"" + required + "\" is required in " + role
                             + " when the flow has manage = \"own\" (the default).", block.typeRange());
                 }
