@@ -43,10 +43,10 @@ final class Arguments {
         return content.attributes().containsKey(name);
     }
 
-    /** @return where the argument's name is written, or null when absent */
-    SourceRange keyRange(String name) {
+    /** @return where the argument's value is written, or null when absent */
+    SourceRange valueRange(String name) {
         ConfigNode.Entry e = content.attributes().get(name);
-        return e == null ? null : e.keyRange();
+        return e == null ? null : e.value().range();
     }
 
     /** @return the names of arguments whose value was (or contained) a sensitive value */

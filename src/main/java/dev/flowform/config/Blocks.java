@@ -195,6 +195,11 @@ final class Blocks {
         return new Content(block, attributes, blocks);
     }
 
+    /** @return "An" before a vowel, else "A" */
+    static String article(String word) {
+        return !word.isEmpty() && "aeiou".indexOf(Character.toLowerCase(word.charAt(0))) >= 0 ? "An" : "A";
+    }
+
     /**
      * @return the only nested block of {@code type}, or null; further ones are reported as duplicates
      */
@@ -203,7 +208,7 @@ final class Blocks {
         for (int i = 1; i < found.size(); i++) {
             Block again = found.get(i);
             SourceRange at = again.typeRange().equals(found.get(0).typeRange()) ? again.body().range() : again.typeRange();
-            sink.error("Duplicate " + type + " block", "A " + type + " block was already declared at "
+            sink.error("Duplicate " + type + " block", article(type) + " " + type + " block was already declared at "
                     + found.get(0).typeRange() + "; only one is allowed.", at);
         }
         return found.isEmpty() ? null : found.get(0);

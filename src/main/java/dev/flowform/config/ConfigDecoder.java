@@ -187,8 +187,9 @@ final class ConfigDecoder {
             checkName(b, namePattern, type);
             Blocks.Block first = out.putIfAbsent(b.name(), b);
             if (first != null) {
-                sink.at(address(type, b.name())).error("Duplicate " + type + " block", "A " + type + " named \"" + b.name()
-                        + "\" was already declared at " + first.labelRange() + ". Names must be unique.", b.labelRange());
+                sink.at(address(type, b.name())).error("Duplicate " + type + " block", Blocks.article(type) + " " + type + " named \"" + b.name()
+                        + "\" was already declared at " + first.labelRange() + ". Names must be unique.",
+                        b.labelRange().equals(first.labelRange()) ? b.body().range() : b.labelRange());
             }
         }
         return out;
@@ -240,7 +241,7 @@ final class ConfigDecoder {
                 }
             }
         }
-        boolean failed = sink.errorCount() > errorsBefore;
+        boolean failed = sink.errorCount() > errorsBefore || !IDENTIFIER.matcher(b.name()).matches();
         return new InputVariables.Declaration(b.name(), b, type, defaultValue, Boolean.TRUE.equals(sensitive), failed);
     }
 
@@ -409,7 +410,7 @@ final class ConfigDecoder {
         if (value != null && (!KUBERNETES_NAME.matcher(value).matches() || value.length() > KUBERNETES_NAME_MAX)) {
             s.error("Invalid value for argument", "\"" + abbreviate(value) + "\" is not a valid Kubernetes " + argument
                     + ": use at most " + KUBERNETES_NAME_MAX + " lower case letters, digits and '-', starting and ending with "
-                    + "a letter or digit.", args.keyRange(argument));
+                    + "a letter or digit.", args.valueRange(argument));
         }
     }
 

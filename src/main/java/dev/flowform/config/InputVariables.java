@@ -131,7 +131,15 @@ final class InputVariables implements Evaluator.Scope {
     private static Source fromCommandLine(Map<String, Declaration> declarations, Map<String, String> cliValues, Sink sink) {
         Map<String, Value> values = new LinkedHashMap<>();
         Set<String> failed = new TreeSet<>();
-        for (Map.Entry<String, String> e : new TreeMap<>(cliValues).entrySet()) {
+        Map<String, String> named = new TreeMap<>();
+        cliValues.forEach((k, v) -> {
+            if (k == null || k.isEmpty()) {
+                sink.error("Invalid --var", "Every --var needs a variable name: write --var name=value.", null);
+            } else {
+                named.put(k, v);
+            }
+        });
+        for (Map.Entry<String, String> e : named.entrySet()) {
             String name = e.getKey();
             String text = e.getValue() == null ? "" : e.getValue();
             Declaration d = declarations.get(name);

@@ -27,7 +27,8 @@ import tools.jackson.core.json.JsonFactory;
  *
  * <p>Strict RFC 8259 JSON (no comments, no trailing commas, no single quotes, no {@code NaN}); the
  * only extension the HCL JSON syntax needs, repeated property names, is kept in order. Bad input
- * never throws: invalid UTF-8, syntax errors, numbers longer than {@value #MAX_NUMBER_LENGTH} characters and nesting deeper
+ * never throws: invalid UTF-8, syntax errors, numbers longer than {@value #MAX_NUMBER_LENGTH} characters, property
+ * names longer than {@value #MAX_NAME_LENGTH} characters and nesting deeper
  * than {@value #MAX_DEPTH} levels each become one located error diagnostic, and parsing of that
  * file stops there. Pure: works on bytes or text handed in.
  */
@@ -35,6 +36,9 @@ public final class JsonSourceParser {
 
     /** Deepest nesting of objects and arrays accepted; the root object is level 1. */
     public static final int MAX_DEPTH = 64;
+
+    /** Longest property name accepted, in characters. */
+    public static final int MAX_NAME_LENGTH = 1000;
 
     /** Longest number literal accepted, in characters. */
     public static final int MAX_NUMBER_LENGTH = 1000;
@@ -46,6 +50,7 @@ public final class JsonSourceParser {
             .streamReadConstraints(StreamReadConstraints.builder()
                     .maxNestingDepth(MAX_DEPTH + 16)
                     .maxNumberLength(Integer.MAX_VALUE)
+                    .maxNameLength(MAX_NAME_LENGTH)
                     .build())
             .build();
 
@@ -174,7 +179,9 @@ public final class JsonSourceParser {
         m = m.replaceAll("\\s*\\(code \\d+\\)", "")
                 .replaceAll(": enable `[^`]*` to allow", "")
                 .replaceAll(", from `[^`]*`", "")
-                .replace("(CTRL-CHAR)", "control character");
+                .replace("(CTRL-CHAR)", "control character")
+                .replaceAll("^Name length \\(\\d+\\) exceeds the maximum allowed \\((\\d+)\\)",
+                        "A property name is longer than the maximum of $1 characters");
         m = m.isEmpty() ? "The file is not valid JSON." : Character.toUpperCase(m.charAt(0)) + m.substring(1);
         return m.endsWith(".") ? m : m + ".";
     }

@@ -259,6 +259,23 @@ class LoaderErrorsTest {
                         .main("{\n  \"variable\": {\"topics\": {\"type\": \"list(string)\", \"default\": []}},\n" + ENV + "  \"//\": \"\"\n}")
                         .vars("topics", "a,b")
                         .expect("", "Invalid value for input variable", "--var topics must be JSON for the type list(string)"),
+                c("--var without a name")
+                        .main("{\n" + ENV + "  \"//\": \"\"\n}")
+                        .vars("", "x")
+                        .expect("", "Invalid --var", "Every --var needs a variable name"),
+                c("namespace that is not a Kubernetes name").main("""
+                        {
+                          "environment": {"demo": {"namespace": "Kafka_NS"}}
+                        }""")
+                        .expect("main.flow.json:2:41", "Invalid value for argument", "\"Kafka_NS\" is not a valid Kubernetes namespace"),
+                c("same name twice through the array form").main("""
+                        {
+                          "environment": {
+                            "demo": [{"namespace": "a"}, {"namespace": "b"}]
+                          }
+                        }""")
+                        .expect("main.flow.json:3:34", "Duplicate environment block",
+                                "An environment named \"demo\" was already declared at main.flow.json:3:5."),
                 c("unknown environment")
                         .main("{\"environment\": {\"demo\": {\"namespace\": \"a\"}, \"prod\": {\"namespace\": \"b\"}}}")
                         .env("prd")
