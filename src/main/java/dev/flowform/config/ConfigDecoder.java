@@ -125,20 +125,14 @@ final class ConfigDecoder {
 
         List<ConnectClusterBlock> clusters = new ArrayList<>();
         for (Blocks.Block b : unique(blocks.get("connect_cluster"), KUBERNETES_NAME, "connect_cluster").values()) {
-            ConnectClusterBlock c = cluster(b, evaluator, selected == null ? null : selected.block());
-            if (c != null) {
-                clusters.add(c);
-            }
+            clusters.add(cluster(b, evaluator, selected == null ? null : selected.block()));
         }
         Set<String> clusterNames = new TreeSet<>();
         blocks.get("connect_cluster").forEach(b -> clusterNames.add(b.name()));
 
         List<ReplicationFlowBlock> flows = new ArrayList<>();
         for (Blocks.Block b : unique(blocks.get("replication_flow"), KUBERNETES_NAME, "replication_flow").values()) {
-            ReplicationFlowBlock f = flow(b, evaluator, clusterNames);
-            if (f != null) {
-                flows.add(f);
-            }
+            flows.add(flow(b, evaluator, clusterNames));
         }
 
         if (selected != null) {

@@ -248,7 +248,7 @@ public final class JsonSourceParser {
                 }
                 case VALUE_NUMBER_INT:
                 case VALUE_NUMBER_FLOAT: {
-                    String literal = parser.getText();
+                    String literal = parser.getString();
                     SourceRange range = source.range(start, start + literal.length());
                     if (literal.length() > MAX_NUMBER_LENGTH) {
                         throw stop("The number is " + literal.length() + " characters long; at most " + MAX_NUMBER_LENGTH

@@ -42,11 +42,7 @@ final class Numbers {
         try {
             return value.longValueExact();
         } catch (ArithmeticException e) {
-            try {
-                return value.stripTrailingZeros().longValueExact();
-            } catch (ArithmeticException again) {
-                return null;
-            }
+            return null;
         }
     }
 

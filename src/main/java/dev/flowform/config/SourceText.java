@@ -77,7 +77,10 @@ public final class SourceText {
         return new SourceRange(filename, pos(start), pos(Math.max(start, end)));
     }
 
-    /** @return a zero-width range at {@code offset} */
+    /**
+     * @param offset a UTF-16 offset into {@link #text()}
+     * @return a zero-width range at {@code offset}
+     */
     public SourceRange point(long offset) {
         SourcePos p = pos(offset);
         return new SourceRange(filename, p, p);

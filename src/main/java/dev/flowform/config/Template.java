@@ -2,7 +2,6 @@ package dev.flowform.config;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -10,7 +9,7 @@ import java.util.regex.Pattern;
  *
  * <p>Rules:
  * <ul>
- *   <li>{@code $${} is an escape: it produces a literal {@code ${}, and what follows is plain text.</li>
+ *   <li><code>$${</code> is an escape: it produces a literal <code>${</code>, and what follows is plain text.</li>
  *   <li>{@code ${...}} whose content starts with one of flowform's reference roots ({@code var},
  *       {@code local}, {@code module}, {@code environment}) is an interpolation: a {@link Reference}.
  *       Only dotted names are accepted ({@code ${var.name}}); functions, operators and indexes are
@@ -18,15 +17,12 @@ import java.util.regex.Pattern;
  *   <li>Anything else inside {@code ${...}}, notably Kafka config provider placeholders such as
  *       {@code ${secrets:ns/name:key}}, {@code ${file:/path:key}} or {@code ${strimzidir:...}}, is
  *       plain text and passes through verbatim.</li>
- *   <li>{@code %{} has no meaning (template directives are not part of the language).</li>
+ *   <li><code>%{</code> has no meaning (template directives are not part of the language).</li>
  * </ul>
  *
  * @param parts the literal text and references, in order (adjacent literals merged)
  */
 record Template(List<Part> parts) {
-
-    /** The roots a reference may start with; the others are reserved for later versions. */
-    static final Set<String> ROOTS = Set.of("var", "local", "module", "environment");
 
     private static final Pattern IDENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");
     private static final Pattern ROOT_START = Pattern.compile("^\\s*(var|local|module|environment)\\s*(\\.|$)");

@@ -67,7 +67,7 @@
  *       number variable gives a number, a list variable a list).</li>
  *   <li>Inside a longer string the value is converted to a string and concatenated:
  *       {@code "${var.prefix}-orders"}. Lists, objects and null cannot be concatenated.</li>
- *   <li>{@code $${} produces a literal {@code ${}.</li>
+ *   <li><code>$${</code> produces a literal <code>${</code>.</li>
  *   <li>Only {@code var}, {@code local}, {@code module} and {@code environment} are flowform's
  *       reference roots (only {@code var} works yet). Anything else inside {@code ${...}}, such as
  *       the Kafka config provider placeholders {@code ${secrets:ns/name:key}},
