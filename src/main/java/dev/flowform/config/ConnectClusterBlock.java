@@ -11,7 +11,8 @@ import java.util.Set;
  *
  * @param address          e.g. {@code connect_cluster.west}
  * @param name             the label: the KafkaConnect name
- * @param namespace        the {@code namespace} argument, or null to use the environment's
+ * @param namespace        the {@code namespace} argument, else the selected environment's namespace (the loader
+ *                         fills it in and reports an error when neither is set)
  * @param manage           {@code own} (default) or {@code adopt}
  * @param eos              {@code exactly_once_source_support}, or null to derive it from the flows on the cluster
  * @param replicas         {@code replicas}, or null

@@ -28,7 +28,10 @@ import java.util.Set;
  * @param config              {@code config}: extra keys for every connector of the flow
  * @param connectorConfig     {@code connector_config}: extra keys per role ({@code source}, {@code checkpoint}, {@code heartbeat})
  * @param state               {@code state}: {@code running}, {@code paused} or {@code stopped}, or null
- * @param sensitiveKeys       connector config keys whose values came from sensitive variables
+ * @param sensitiveKeys       connector config keys whose values came from sensitive variables: keys of {@code config}
+ *                            and of {@code connector_config}, {@code source.cluster.<key>} / {@code target.cluster.<key>}
+ *                            for the endpoints' {@code config} keys, {@code alias} and {@code bootstrap.servers}, and
+ *                            {@code topics}, {@code topics.exclude}, {@code groups}
  * @param range               the block, for diagnostics
  */
 public record ReplicationFlowBlock(
