@@ -45,8 +45,9 @@ public final class ConfigLoader {
     public LoadResult load(Path dir, String environment, Map<String, String> cliVars) {
         Diagnostics diagnostics = new Diagnostics();
         Configuration configuration = null;
+        Map<String, String> sources = new java.util.TreeMap<>();
         try {
-            LoadResult result = loadUnsorted(dir, environment, cliVars == null ? Map.of() : cliVars);
+            LoadResult result = loadUnsorted(dir, environment, cliVars == null ? Map.of() : cliVars, sources);
             diagnostics.addAll(result.diagnostics());
             configuration = result.configuration();
         } catch (RuntimeException e) {
@@ -57,10 +58,10 @@ public final class ConfigLoader {
         }
         Diagnostics sorted = new Diagnostics();
         sorted.addAll(new LinkedHashSet<>(diagnostics.sorted()));
-        return new LoadResult(sorted.hasErrors() ? null : configuration, sorted);
+        return new LoadResult(sorted.hasErrors() ? null : configuration, sorted, sources);
     }
 
-    private LoadResult loadUnsorted(Path dir, String environment, Map<String, String> cliVars) {
+    private LoadResult loadUnsorted(Path dir, String environment, Map<String, String> cliVars, Map<String, String> sources) {
         Diagnostics diagnostics = new Diagnostics();
         if (dir == null) {
             diagnostics.add(Diagnostic.error("No configuration folder", "A configuration folder is required."));
@@ -110,6 +111,7 @@ public final class ConfigLoader {
                 ParsedFile parsed = JsonSourceParser.parse(filename, path.getParent(), Files.readAllBytes(path));
                 diagnostics.addAll(parsed.diagnostics());
                 files.add(parsed);
+                sources.put(filename, parsed.text().text());
             } catch (IOException e) {
                 diagnostics.add(Diagnostic.error("Cannot read configuration file", filename + ": " + e.getMessage()));
             }
