@@ -16,7 +16,13 @@ import java.util.Optional;
  */
 public record Interrupted(RunRecord run, Optional<StepRecord> openStep) {
 
-    /** Checks that both parts are present (the step as an Optional). */
+    /**
+     * Checks that the components that are never absent are present.
+     *
+     * @param run      the run
+     * @param openStep its newest step still {@link StepStatus#STARTED}, if any
+     * @throws NullPointerException when a required component is null
+     */
     public Interrupted {
         Objects.requireNonNull(run, "run");
         Objects.requireNonNull(openStep, "openStep");

@@ -12,9 +12,13 @@ import java.util.Objects;
  */
 public final class LockHeldException extends RuntimeException {
 
-    private final LockInfo holder;
+    /** The lock found held (transient: LockInfo is not serializable; exceptions are not persisted). */
+    private final transient LockInfo holder;
+    /** Age of the lock when the attempt failed. */
     private final Duration age;
+    /** Time since the holder's last heartbeat when the attempt failed. */
     private final Duration sinceHeartbeat;
+    /** How long the caller waited before giving up. */
     private final Duration waited;
 
     /**

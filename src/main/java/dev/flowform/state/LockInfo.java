@@ -41,7 +41,19 @@ public record LockInfo(String id, String environment, String operation, String w
     /** How often a lock holder should call {@link StateStore#heartbeat(String)}: every 15 seconds. */
     public static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(15);
 
-    /** Checks the fields that are never absent. */
+    /**
+     * Checks that the components that are never absent are present.
+     *
+     * @param id          random UUID; the nonce {@code force-unlock} asks for
+     * @param environment the environment locked (Terraform's Path)
+     * @param operation   what the holder is doing, e.g. {@code apply}
+     * @param who         {@code user@host} of the holder
+     * @param version     flowform version of the holder
+     * @param created     when the lock was taken
+     * @param heartbeat   when the holder last showed it is alive
+     * @param info        free text from the holder (e.g. the plan file), or null
+     * @throws NullPointerException when a required component is null
+     */
     public LockInfo {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(environment, "environment");
