@@ -1,0 +1,45 @@
+package dev.flowform.state;
+
+import dev.flowform.plan.StateRef;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * The environment row of a state database (the secret salt is deliberately not part of it).
+ *
+ * <p>{@code lineage} and {@code serial} follow Terraform's state file ({@code statefile/file.go}):
+ * the lineage "is set when a new, blank state is created and then never updated", and the serial
+ * "is incremented on any operation that modifies the State".
+ *
+ * @param name          the environment name, e.g. {@code prod}
+ * @param lineage       UUID chosen when the database was created; never changes
+ * @param serial        0 for a new environment, +1 on every change to the state
+ * @param kubeServer    Kubernetes API server URL last applied to, or null before the first apply
+ * @param kubeNamespace namespace last applied to, or null
+ * @param createdAt     when the environment's state was created
+ */
+public record EnvironmentRecord(String name, String lineage, long serial, String kubeServer,
+                                String kubeNamespace, Instant createdAt) {
+
+    /**
+     * Checks that the components that are never absent are present.
+     *
+     * @param name          the environment name, e.g. {@code prod}
+     * @param lineage       UUID chosen when the database was created; never changes
+     * @param serial        0 for a new environment, +1 on every change to the state
+     * @param kubeServer    Kubernetes API server URL last applied to, or null before the first apply
+     * @param kubeNamespace namespace last applied to, or null
+     * @param createdAt     when the environment's state was created
+     * @throws NullPointerException when a required component is null
+     */
+    public EnvironmentRecord {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(lineage, "lineage");
+        Objects.requireNonNull(createdAt, "createdAt");
+    }
+
+    /** @return lineage and serial, as saved plans record them */
+    public StateRef stateRef() {
+        return new StateRef(lineage, serial);
+    }
+}

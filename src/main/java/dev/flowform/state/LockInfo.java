@@ -1,0 +1,120 @@
+package dev.flowform.state;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * Who holds an environment's state lock, and since when: Terraform's {@code LockInfo}
+ * ({@code internal/states/statemgr/locker.go}: ID, Operation, Who, Version, Created, Info, Path)
+ * plus a heartbeat.
+ *
+ * <p>Terraform's pg backend relies on session advisory locks that vanish with the holder's
+ * connection; a lock row in H2 outlives a killed process, so the holder refreshes
+ * {@code heartbeat} (see {@link StateStore#heartbeat(String)}) and a heartbeat older than
+ * {@link #STALE_AFTER} marks the lock as probably abandoned. Staleness is advice shown to the user,
+ * never a reason to take the lock over: only the holder ({@link StateStore#unlock(String)}) or a
+ * force-unlock naming the {@code id} ({@link StateStore#forceUnlock(String)}) releases it.
+ *
+ * @param id          random UUID; the nonce {@code force-unlock} asks for
+ * @param environment the environment locked (Terraform's Path)
+ * @param operation   what the holder is doing, e.g. {@code apply}
+ * @param who         {@code user@host} of the holder
+ * @param version     flowform version of the holder
+ * @param created     when the lock was taken
+ * @param heartbeat   when the holder last showed it is alive
+ * @param info        free text from the holder (e.g. the plan file), or null
+ */
+public record LockInfo(String id, String environment, String operation, String who, String version,
+                       Instant created, Instant heartbeat, String info) {
+
+    /**
+     * How old a heartbeat may get before the lock counts as probably stale: 2 minutes. A holder
+     * heartbeats far more often (every {@link #HEARTBEAT_INTERVAL}), so missing several in a row
+     * means the process is most likely gone (killed, machine lost).
+     */
+    public static final Duration STALE_AFTER = Duration.ofMinutes(2);
+
+    /** How often a lock holder should call {@link StateStore#heartbeat(String)}: every 15 seconds. */
+    public static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(15);
+
+    /**
+     * Checks that the components that are never absent are present.
+     *
+     * @param id          random UUID; the nonce {@code force-unlock} asks for
+     * @param environment the environment locked (Terraform's Path)
+     * @param operation   what the holder is doing, e.g. {@code apply}
+     * @param who         {@code user@host} of the holder
+     * @param version     flowform version of the holder
+     * @param created     when the lock was taken
+     * @param heartbeat   when the holder last showed it is alive
+     * @param info        free text from the holder (e.g. the plan file), or null
+     * @throws NullPointerException when a required component is null
+     */
+    public LockInfo {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(environment, "environment");
+        Objects.requireNonNull(operation, "operation");
+        Objects.requireNonNull(who, "who");
+        Objects.requireNonNull(version, "version");
+        Objects.requireNonNull(created, "created");
+        Objects.requireNonNull(heartbeat, "heartbeat");
+    }
+
+    /**
+     * @param clock the current time
+     * @return how long the lock has been held: now minus {@code created}, never negative
+     */
+    public Duration age(Clock clock) {
+        return nonNegative(Duration.between(created, clock.instant()));
+    }
+
+    /**
+     * @param clock the current time
+     * @return how long since the last heartbeat: now minus {@code heartbeat}, never negative
+     */
+    public Duration sinceHeartbeat(Clock clock) {
+        return nonNegative(Duration.between(heartbeat, clock.instant()));
+    }
+
+    /**
+     * @param clock the current time
+     * @return true when the last heartbeat is more than {@link #STALE_AFTER} old, i.e. the holder
+     *         has most likely died; a hint for the user, who decides whether to force-unlock
+     */
+    public boolean isProbablyStale(Clock clock) {
+        return sinceHeartbeat(clock).compareTo(STALE_AFTER) > 0;
+    }
+
+    /**
+     * The {@code who} value for locks and runs started by this process, Terraform's
+     * {@code user@host}.
+     *
+     * @return {@code user.name} system property, {@code @}, and the local host name (from
+     *         {@link InetAddress#getLocalHost()}, else the {@code HOSTNAME} or {@code COMPUTERNAME}
+     *         environment variable, else {@code localhost})
+     */
+    public static String localWho() {
+        String user = System.getProperty("user.name", "unknown");
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException | SecurityException e) {
+            host = System.getenv("HOSTNAME");
+            if (host == null || host.isBlank()) {
+                host = System.getenv("COMPUTERNAME");
+            }
+            if (host == null || host.isBlank()) {
+                host = "localhost";
+            }
+        }
+        return user + "@" + host;
+    }
+
+    private static Duration nonNegative(Duration d) {
+        return d.isNegative() ? Duration.ZERO : d;
+    }
+}

@@ -1,0 +1,70 @@
+package dev.flowform.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * When the process serving an H2 auto-server file exits, the other processes' connections break.
+ * Shutting the database down from a second connection produces the same failure inside one JVM.
+ */
+class ReconnectTest {
+
+    private final MutableClock clock = MutableClock.at("2026-03-01T10:00:00Z");
+
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void aStoreReconnectsAfterTheDatabaseWentAwayAndRepeatsTheUncommittedCall() throws Exception {
+        try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
+            long run = store.startRun("apply", null, "alice@host", "0.1.0");
+            LockInfo lock = store.lock("apply", "alice@host", "0.1.0");
+            String lineage = store.stateRef().lineage();
+
+            shutDown();
+
+            long step = store.journalIntent(run, 0, 1, "ANNOTATE", "connect_cluster.eu", null);
+            assertThat(store.steps(run)).extracting(StepRecord::id).containsExactly(step);
+            assertThat(store.stateRef().serial()).isEqualTo(2);
+            assertThat(store.stateRef().lineage()).isEqualTo(lineage);
+            assertThat(store.currentLock()).contains(lock);
+
+            shutDown();
+            assertThat(store.runs()).singleElement().extracting(RunRecord::id).isEqualTo(run);
+        }
+    }
+
+    @Test
+    void connectionLossIsRecognisedByH2ErrorCode() {
+        assertThat(StateDatabase.isConnectionLost(new SQLException("Connection is broken", "90067", 90067))).isTrue();
+        assertThat(StateDatabase.isConnectionLost(new SQLException("Database is already closed", "90121", 90121))).isTrue();
+        assertThat(StateDatabase.isConnectionLost(new SQLException("Unique index violation", "23505", 23505))).isFalse();
+    }
+
+    @Test
+    void inMemoryStoresDoNotReconnectToAFreshEmptyDatabase() {
+        StateStore store = StateStore.inMemory("prod", clock);
+        try {
+            store.startRun("apply", null, "alice@host", "0.1.0");
+            store.close();
+            assertThatThrownBy(store::runs).isInstanceOf(IllegalStateException.class);
+        } finally {
+            store.close();
+        }
+    }
+
+    private void shutDown() throws SQLException {
+        try (Connection c = DriverManager.getConnection(StateStore.jdbcUrl(stateDir, "prod"), "sa", "");
+             Statement s = c.createStatement()) {
+            s.execute("SHUTDOWN");
+        }
+    }
+}

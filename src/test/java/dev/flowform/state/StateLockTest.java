@@ -1,0 +1,188 @@
+package dev.flowform.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StateLockTest {
+
+    private final MutableClock clock = MutableClock.at("2026-03-01T10:00:00Z");
+
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void lockRecordsTerraformLockInfo() {
+        try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
+            LockInfo lock = store.lock("apply", "alice@host", "0.1.0", "plan file prod.plan");
+            assertThat(lock.id()).matches("[0-9a-f-]{36}");
+            assertThat(lock.environment()).isEqualTo("prod");
+            assertThat(lock.operation()).isEqualTo("apply");
+            assertThat(lock.who()).isEqualTo("alice@host");
+            assertThat(lock.version()).isEqualTo("0.1.0");
+            assertThat(lock.created()).isEqualTo(Instant.parse("2026-03-01T10:00:00Z"));
+            assertThat(lock.heartbeat()).isEqualTo(lock.created());
+            assertThat(lock.info()).isEqualTo("plan file prod.plan");
+            assertThat(store.currentLock()).contains(lock);
+        }
+        try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
+            assertThat(store.currentLock()).isPresent().get()
+                    .extracting(LockInfo::who).isEqualTo("alice@host");
+        }
+    }
+
+    @Test
+    void aHeldLockIsRefusedWithTheHoldersInfoAndAge() {
+        try (StateStore alice = StateStore.open(stateDir, "prod", clock);
+             StateStore bob = StateStore.open(stateDir, "prod", clock)) {
+            LockInfo held = alice.lock("apply", "alice@host", "0.1.0");
+            clock.advance(Duration.ofSeconds(90));
+
+            LockHeldException e = catchThrowableOfType(LockHeldException.class,
+                    () -> bob.lock("apply", "bob@laptop", "0.1.0"));
+            assertThat(e.holder()).isEqualTo(held);
+            assertThat(e.age()).isEqualTo(Duration.ofSeconds(90));
+            assertThat(e.sinceHeartbeat()).isEqualTo(Duration.ofSeconds(90));
+            assertThat(e.waited()).isZero();
+            assertThat(e.isProbablyStale()).isFalse();
+            assertThat(e.getMessage())
+                    .startsWith("Error acquiring the state lock: environment \"prod\" is locked.")
+                    .contains("ID:        " + held.id())
+                    .contains("Operation: apply")
+                    .contains("Who:       alice@host")
+                    .contains("Created:   2026-03-01T10:00:00Z (1m30s ago)")
+                    .contains("Wait for the other run to finish");
+        }
+    }
+
+    @Test
+    void heartbeatKeepsALockFreshAndSilenceMakesItProbablyStale() {
+        try (StateStore alice = StateStore.open(stateDir, "prod", clock);
+             StateStore bob = StateStore.open(stateDir, "prod", clock)) {
+            LockInfo held = alice.lock("apply", "alice@host", "0.1.0");
+            clock.advance(Duration.ofMinutes(5));
+            alice.heartbeat(held.id());
+            clock.advance(Duration.ofSeconds(30));
+            LockInfo fresh = bob.currentLock().orElseThrow();
+            assertThat(fresh.heartbeat()).isEqualTo(Instant.parse("2026-03-01T10:05:00Z"));
+            assertThat(fresh.age(clock)).isEqualTo(Duration.ofSeconds(330));
+            assertThat(fresh.isProbablyStale(clock)).isFalse();
+
+            clock.advance(LockInfo.STALE_AFTER);
+            LockInfo silent = bob.currentLock().orElseThrow();
+            assertThat(silent.isProbablyStale(clock)).isTrue();
+            LockHeldException e = catchThrowableOfType(LockHeldException.class,
+                    () -> bob.lock("apply", "bob@laptop", "0.1.0"));
+            assertThat(e.isProbablyStale()).isTrue();
+            assertThat(e.getMessage()).contains("has probably stopped").contains("force-unlock");
+            // staleness is advice only: the lock is still alice's
+            assertThat(bob.currentLock()).map(LockInfo::id).contains(held.id());
+        }
+    }
+
+    @Test
+    void unlockReleasesOnlyWithTheMatchingId() {
+        try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
+            LockInfo held = store.lock("apply", "alice@host", "0.1.0");
+            assertThat(store.unlock("00000000-0000-0000-0000-000000000000")).isFalse();
+            assertThat(store.currentLock()).contains(held);
+            assertThat(store.unlock(held.id())).isTrue();
+            assertThat(store.currentLock()).isEmpty();
+            assertThat(store.unlock(held.id())).isFalse();
+            assertThatThrownBy(() -> store.heartbeat(held.id()))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("no longer held");
+        }
+    }
+
+    @Test
+    void forceUnlockRefusesAWrongIdAndReleasesWithTheRightOne() {
+        try (StateStore crashed = StateStore.open(stateDir, "prod", clock);
+             StateStore operator = StateStore.open(stateDir, "prod", clock)) {
+            LockInfo held = crashed.lock("apply", "ci@runner-7", "0.1.0");
+
+            assertThatThrownBy(() -> operator.forceUnlock("not-the-id"))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("does not match")
+                    .hasMessageContaining("ci@runner-7")
+                    .hasMessageContaining("nothing was unlocked")
+                    .message().doesNotContain(held.id());
+            assertThat(operator.currentLock()).contains(held);
+
+            assertThat(operator.forceUnlock(held.id())).isTrue();
+            assertThat(operator.currentLock()).isEmpty();
+            assertThat(operator.forceUnlock(held.id())).isFalse();
+            // the old holder learns it lost the lock at its next heartbeat
+            assertThatThrownBy(() -> crashed.heartbeat(held.id())).isInstanceOf(IllegalStateException.class);
+            assertThat(operator.lock("apply", "op@desk", "0.1.0").who()).isEqualTo("op@desk");
+        }
+    }
+
+    @Test
+    void racingStoresOnOneFileNeverBothWin() throws Exception {
+        int racers = 4;
+        List<StateStore> stores = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(racers);
+        try {
+            for (int i = 0; i < racers; i++) {
+                stores.add(StateStore.open(stateDir, "prod", clock));
+            }
+            for (int round = 0; round < 15; round++) {
+                CyclicBarrier start = new CyclicBarrier(racers);
+                List<Future<Object>> results = new ArrayList<>();
+                for (int i = 0; i < racers; i++) {
+                    StateStore store = stores.get(i);
+                    String who = "racer" + i + "@host";
+                    Callable<Object> attempt = () -> {
+                        start.await(10, TimeUnit.SECONDS);
+                        try {
+                            return store.lock("apply", who, "0.1.0");
+                        } catch (LockHeldException e) {
+                            return e;
+                        }
+                    };
+                    results.add(pool.submit(attempt));
+                }
+                List<LockInfo> winners = new ArrayList<>();
+                List<LockHeldException> losers = new ArrayList<>();
+                for (Future<Object> f : results) {
+                    Object r = f.get(30, TimeUnit.SECONDS);
+                    if (r instanceof LockInfo l) {
+                        winners.add(l);
+                    } else {
+                        losers.add((LockHeldException) r);
+                    }
+                }
+                assertThat(winners).as("round %d winners", round).hasSize(1);
+                LockInfo winner = winners.get(0);
+                assertThat(losers).hasSize(racers - 1)
+                        .allSatisfy(e -> assertThat(e.holder()).isEqualTo(winner));
+                assertThat(stores.get(0).currentLock()).contains(winner);
+                assertThat(stores.get(0).unlock(winner.id())).isTrue();
+            }
+        } finally {
+            pool.shutdownNow();
+            for (StateStore s : stores) {
+                s.close();
+            }
+        }
+    }
+
+    @Test
+    void localWhoIsUserAtHost() {
+        assertThat(LockInfo.localWho()).startsWith(System.getProperty("user.name") + "@").doesNotEndWith("@");
+    }
+}

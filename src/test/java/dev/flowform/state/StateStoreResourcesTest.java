@@ -1,0 +1,58 @@
+package dev.flowform.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StateStoreResourcesTest {
+
+    private final MutableClock clock = MutableClock.at("2026-03-01T10:00:00Z");
+
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void snapshotsAreSavedReplacedListedAndDeleted() {
+        try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
+            ResourceSnapshot saved = store.saveResource(
+                    ResourceSnapshot.of("kafka_connector.orders-source", "KafkaConnector", "kafka", "orders-source", "{\"v\":1}"));
+            assertThat(saved.updatedSerial()).isEqualTo(1);
+            assertThat(saved.updatedAt()).isEqualTo(Instant.parse("2026-03-01T10:00:00Z"));
+            store.saveResource(ResourceSnapshot.of("connect_cluster.eu", "KafkaConnect", "kafka", "eu", "{}"));
+
+            clock.advance(Duration.ofMinutes(1));
+            ResourceSnapshot replaced = store.saveResource(
+                    ResourceSnapshot.of("kafka_connector.orders-source", "KafkaConnector", "kafka", "orders-source", "{\"v\":2}"));
+            assertThat(replaced.updatedSerial()).isEqualTo(3);
+
+            assertThat(store.resources()).extracting(ResourceSnapshot::address)
+                    .containsExactly("connect_cluster.eu", "kafka_connector.orders-source");
+            assertThat(store.resource("kafka_connector.orders-source")).contains(replaced);
+            assertThat(replaced.bodyJson()).isEqualTo("{\"v\":2}");
+            assertThat(replaced.updatedAt()).isEqualTo(Instant.parse("2026-03-01T10:01:00Z"));
+
+            assertThat(store.deleteResource("connect_cluster.eu")).isTrue();
+            assertThat(store.deleteResource("connect_cluster.eu")).isFalse();
+            assertThat(store.resource("connect_cluster.eu")).isEmpty();
+        }
+        try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
+            assertThat(store.resources()).singleElement()
+                    .satisfies(r -> assertThat(r.bodyJson()).isEqualTo("{\"v\":2}"));
+        }
+    }
+
+    @Test
+    void largeBodiesAreStoredWhole() {
+        String big = "{\"pad\":\"" + "x".repeat(3_000_000) + "\"}";
+        try (StateStore store = StateStore.inMemory("prod", clock)) {
+            store.saveResource(ResourceSnapshot.of("connect_cluster.big", "KafkaConnect", "kafka", "big", big));
+            long run = store.startRun("apply", big, "a@h", "1");
+            assertThat(store.resource("connect_cluster.big").orElseThrow().bodyJson()).hasSize(big.length());
+            assertThat(store.planJson(run).orElseThrow()).isEqualTo(big);
+        }
+    }
+}
