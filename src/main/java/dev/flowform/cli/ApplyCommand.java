@@ -16,6 +16,7 @@ import dev.flowform.plan.PlanCodec;
 import dev.flowform.plan.PlanSummary;
 import dev.flowform.render.PlanRenderer;
 import dev.flowform.render.Text;
+import dev.flowform.state.LockHeartbeat;
 import dev.flowform.state.LockHeldException;
 import dev.flowform.state.LockInfo;
 import dev.flowform.state.ResourceSnapshot;
@@ -26,7 +27,6 @@ import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -76,9 +76,7 @@ public final class ApplyCommand implements Callable<Integer> {
                 t.setDaemon(true);
                 return t;
             });
-            try {
-                long every = LockInfo.HEARTBEAT_INTERVAL.toMillis();
-                heartbeat.scheduleAtFixedRate(() -> state.heartbeat(lock.id()), every, every, TimeUnit.MILLISECONDS);
+            try (LockHeartbeat beat = LockHeartbeat.start(state, lock.id(), heartbeat, LockInfo.HEARTBEAT_INTERVAL)) {
                 return applyLocked(session, term, ctx);
             } finally {
                 heartbeat.shutdownNow();
