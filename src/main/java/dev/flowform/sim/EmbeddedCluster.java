@@ -155,7 +155,8 @@ public final class EmbeddedCluster implements AutoCloseable {
         }
         url = "http://127.0.0.1:" + server.getPort() + "/";
         internalClient = new KubernetesClientBuilder().withKubernetesSerialization(SERIALIZATION)
-                .withConfig(new ConfigBuilder(config()).withUserAgent(SimDispatcher.SIM_USER_AGENT).build()).build();
+                .withConfig(new ConfigBuilder(config()).withUserAgent(SimDispatcher.SIM_USER_AGENT)
+                        .withWatchReconnectInterval(100).build()).build();
         client = newClient(config());
         for (CustomResourceDefinition crd : StrimziCrds.definitions(api)) {
             internalClient.apiextensions().v1().customResourceDefinitions().resource(crd).create();

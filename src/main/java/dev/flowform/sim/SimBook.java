@@ -42,10 +42,12 @@ final class SimBook {
      * @param className {@code connector.class}
      * @param config    its configuration
      * @param state     {@code RUNNING}, {@code PAUSED} or {@code STOPPED}
+     * @param topics    the topics Kafka Connect reports as active for it ({@code GET /connectors/{name}/topics})
      */
-    record RuntimeConnector(String className, Map<String, String> config, String state) {
+    record RuntimeConnector(String className, Map<String, String> config, String state, List<String> topics) {
         RuntimeConnector {
             config = Map.copyOf(config);
+            topics = topics == null ? List.of() : List.copyOf(topics);
         }
     }
 
@@ -61,6 +63,7 @@ final class SimBook {
                 m.put("class", c.className());
                 m.put("state", c.state());
                 m.put("config", new TreeMap<>(c.config()));
+                m.put("topics", c.topics());
                 cs.put(name, m);
             });
             rt.put(cluster, cs);
@@ -91,8 +94,10 @@ final class SimBook {
                         if (raw != null) {
                             raw.forEach((k, v) -> cfg.put(k, String.valueOf(v)));
                         }
+                        List<String> topics = new ArrayList<>();
+                        Json.list(m == null ? null : m.get("topics")).forEach(t -> topics.add(String.valueOf(t)));
                         target.put(name, new RuntimeConnector(m == null ? null : Json.str(m, "class"), cfg,
-                                m == null ? "RUNNING" : String.valueOf(m.getOrDefault("state", "RUNNING"))));
+                                m == null ? "RUNNING" : String.valueOf(m.getOrDefault("state", "RUNNING")), topics));
                     });
                 }
             });

@@ -157,7 +157,7 @@ public final class StrimziSimulator implements AutoCloseable {
      * KafkaConnector the operator would act on has been observed at its current generation (paused ones count
      * as done). The check re-reads the API server and must hold for a short quiet period, so it also covers a
      * change whose watch event is still on its way. Annotation-only changes are not generation-tracked: wait
-     * for their effect instead.
+     * for their effect instead. After {@link #close()} the simulator counts as idle.
      *
      * @param timeout the longest time to wait
      * @return true when idle, false when {@code timeout} passed first
@@ -165,6 +165,9 @@ public final class StrimziSimulator implements AutoCloseable {
     public boolean awaitIdle(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
+            if (closed.get()) {
+                return true;
+            }
             long before = activity.get();
             if (pending.get() == 0 && settledOnServer()) {
                 waitForActivity(QUIET, before);
@@ -231,7 +234,7 @@ public final class StrimziSimulator implements AutoCloseable {
     public void putRuntimeConnector(String namespace, String cluster, String name, String connectorClass,
                                     Map<String, String> config) {
         book.runtime.computeIfAbsent(namespace + "/" + cluster, k -> new ConcurrentHashMap<>())
-                .put(name, new SimBook.RuntimeConnector(connectorClass, config, "RUNNING"));
+                .put(name, new SimBook.RuntimeConnector(connectorClass, config, "RUNNING", List.of()));
     }
 
     /** @return connectors the operator deleted from Kafka Connect, as {@code namespace/cluster/connector}, oldest first */
@@ -360,9 +363,11 @@ public final class StrimziSimulator implements AutoCloseable {
                 continue;
             }
             Map<String, Object> spec = spec(c);
+            List<String> topics = new ArrayList<>();
+            Json.list(Json.at(c.getAdditionalProperties(), "status", "topics")).forEach(t -> topics.add(String.valueOf(t)));
             book.runtime.computeIfAbsent(c.getMetadata().getNamespace() + "/" + cluster, k -> new ConcurrentHashMap<>())
                     .put(c.getMetadata().getName(), new SimBook.RuntimeConnector(Json.str(spec, "class"),
-                            stringMap(Json.map(spec.get("config"))), "FAILED".equals(state) ? "RUNNING" : state));
+                            stringMap(Json.map(spec.get("config"))), "FAILED".equals(state) ? "RUNNING" : state, topics));
         }
     }
 
@@ -1098,9 +1103,12 @@ public final class StrimziSimulator implements AutoCloseable {
                 return;
             }
             String state = desiredState(spec);
-            book.runtime.computeIfAbsent(ns + "/" + cluster, k -> new ConcurrentHashMap<>())
-                    .put(name, new SimBook.RuntimeConnector(className, config, state));
-            writeConnectorStatus(c, connectorReady(c, g, spec, state, readyPods, workerId));
+            Map<String, SimBook.RuntimeConnector> rt = book.runtime.computeIfAbsent(ns + "/" + cluster, k -> new ConcurrentHashMap<>());
+            SimBook.RuntimeConnector before = rt.get(name);
+            SimBook.RuntimeConnector now = new SimBook.RuntimeConnector(className, config, state,
+                    before == null ? List.of() : before.topics());
+            rt.put(name, now);
+            writeConnectorStatus(c, connectorReady(c, g, spec, now, readyPods, workerId));
         } catch (KubernetesClientException e) {
             LOG.log(Level.FINE, "reconcile of KafkaConnector " + ns + "/" + name + " failed, retrying", e);
             if (!closed.get()) {
@@ -1112,16 +1120,17 @@ public final class StrimziSimulator implements AutoCloseable {
         }
     }
 
-    private Map<String, Object> connectorReady(GenericKubernetesResource c, long g, Map<String, Object> spec, String state,
-                                               List<Pod> readyPods, String workerId) {
+    private Map<String, Object> connectorReady(GenericKubernetesResource c, long g, Map<String, Object> spec,
+                                               SimBook.RuntimeConnector runtime, List<Pod> readyPods, String workerId) {
         Map<String, Object> previous = Json.map(c.getAdditionalProperties().get("status"));
+        String state = runtime.state();
         int tasksMax = spec.get("tasksMax") instanceof Number n ? n.intValue() : 1;
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("conditions", List.of(condition("Ready", null, null, previous)));
         status.put("observedGeneration", g);
         status.put("tasksMax", tasksMax);
-        if (previous != null && previous.get("topics") != null) {
-            status.put("topics", previous.get("topics"));
+        if (!runtime.topics().isEmpty()) {
+            status.put("topics", runtime.topics());
         }
         Map<String, Object> connector = new LinkedHashMap<>();
         connector.put("state", state);
@@ -1171,7 +1180,7 @@ public final class StrimziSimulator implements AutoCloseable {
             if (!desired.contains(name)) {
                 rt.remove(name);
                 book.deletedRuntimeConnectors.add(ns + "/" + cluster + "/" + name);
-                LOG.info(() -> "deleted connector " + name + " from Kafka Connect " + ns + "/" + cluster
+                LOG.fine(() -> "deleted connector " + name + " from Kafka Connect " + ns + "/" + cluster
                         + ": it has no KafkaConnector and " + USE_RESOURCES + " is true");
             }
         }
@@ -1291,7 +1300,7 @@ public final class StrimziSimulator implements AutoCloseable {
                 }
             }
             return true;
-        } catch (KubernetesClientException e) {
+        } catch (RuntimeException e) {
             return closed.get();
         }
     }
