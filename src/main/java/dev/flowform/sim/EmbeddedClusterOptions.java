@@ -17,7 +17,14 @@ import java.nio.file.Path;
  */
 public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi api, SimSettings settings) {
 
-    /** Replaces a null {@code settings} with {@link SimSettings#fast()}. */
+    /**
+     * Replaces a null {@code settings} with {@link SimSettings#fast()}.
+     *
+     * @param persistFile the persist file, or null
+     * @param seedDir     the seed folder, or null
+     * @param api         the served Strimzi API version, or null to detect it
+     * @param settings    simulator timing, or null for {@link SimSettings#fast()}
+     */
     public EmbeddedClusterOptions {
         settings = settings == null ? SimSettings.fast() : settings;
     }

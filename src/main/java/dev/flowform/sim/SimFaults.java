@@ -111,7 +111,10 @@ public final class SimFaults {
         }
     }
 
-    /** @return true when {@code podName} is held not Ready */
+    /**
+     * @param podName the pod name
+     * @return true when {@code podName} is held not Ready
+     */
     public boolean isStuck(String podName) {
         return stuckPods.contains(podName);
     }

@@ -12,7 +12,8 @@ import java.util.Objects;
  *                       simulated kubelet reports it Running and Ready
  * @param connectorDelay delay before a KafkaConnector change (or the re-PUT after a Connect reconcile)
  *                       is validated and its status written
- * @param stuckTimeout   how long a roll waits for a pod that never becomes Ready (see
+ * @param stuckTimeout   how much longer than {@code podReadyDelay} (plus any {@link SimFaults#slowRoll(Duration)}
+ *                       delay) a roll waits for a pod that does not become Ready (see
  *                       {@link SimFaults#stuckPod(String)}) before the reconcile ends with
  *                       {@code NotReady}/{@code TimeoutException}; Strimzi waits
  *                       {@code operationTimeoutMs} (300000 ms) here
@@ -22,6 +23,10 @@ public record SimSettings(Duration reconcileDelay, Duration podReadyDelay, Durat
     /**
      * Validates the durations.
      *
+     * @param reconcileDelay see {@link #reconcileDelay()}
+     * @param podReadyDelay  see {@link #podReadyDelay()}
+     * @param connectorDelay see {@link #connectorDelay()}
+     * @param stuckTimeout   see {@link #stuckTimeout()}
      * @throws NullPointerException     when a duration is null
      * @throws IllegalArgumentException when a duration is negative
      */
@@ -46,12 +51,13 @@ public record SimSettings(Duration reconcileDelay, Duration podReadyDelay, Durat
     }
 
     /**
-     * Settings for tests: every step takes tens of milliseconds, a stuck pod fails the reconcile after 400 ms.
+     * Settings for tests: every step takes tens of milliseconds; a stuck pod fails the reconcile 1 s after it
+     * should have become Ready (tests of that fault usually shorten it with {@link #withStuckTimeout(Duration)}).
      *
      * @return fast settings
      */
     public static SimSettings fast() {
-        return new SimSettings(Duration.ofMillis(20), Duration.ofMillis(30), Duration.ofMillis(20), Duration.ofMillis(400));
+        return new SimSettings(Duration.ofMillis(20), Duration.ofMillis(30), Duration.ofMillis(20), Duration.ofSeconds(1));
     }
 
     /**

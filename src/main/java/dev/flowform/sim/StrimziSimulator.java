@@ -91,6 +91,7 @@ public final class StrimziSimulator implements AutoCloseable {
             .withZone(ZoneOffset.UTC);
     private static final Duration QUIET = Duration.ofMillis(30);
     private static final Duration MIN_RETRY = Duration.ofMillis(100);
+    private static final int DEFAULT_REPLICAS = 3;
 
     private final KubernetesClient client;
     private final StrimziApi api;
@@ -986,7 +987,10 @@ public final class StrimziSimulator implements AutoCloseable {
                 onPodReady(ns, cluster, podName);
             }
         } catch (KubernetesClientException e) {
-            LOG.log(Level.FINE, "kubelet could not mark " + k + " Ready", e);
+            LOG.log(Level.FINE, "kubelet could not mark " + k + " Ready, retrying", e);
+            if (!closed.get()) {
+                kubeletTimers.put(k, schedule(max(settings.podReadyDelay(), MIN_RETRY), () -> kubeletReady(ns, podName, uid)));
+            }
         }
     }
 
@@ -1528,19 +1532,20 @@ public final class StrimziSimulator implements AutoCloseable {
         return spec == null ? Map.of() : spec;
     }
 
+    /** @return {@code spec.replicas}, or Strimzi's default of 3 when absent or negative ({@code KafkaConnectCluster.fromSpec}) */
     private static int replicas(Map<String, Object> spec) {
         Object r = spec.get("replicas");
+        int value = DEFAULT_REPLICAS;
         if (r instanceof Number n) {
-            return Math.max(0, n.intValue());
-        }
-        if (r != null) {
+            value = n.intValue();
+        } else if (r != null) {
             try {
-                return Math.max(0, Integer.parseInt(r.toString().trim()));
+                value = Integer.parseInt(r.toString().trim());
             } catch (NumberFormatException e) {
-                return 1;
+                value = DEFAULT_REPLICAS;
             }
         }
-        return 1;
+        return value >= 0 ? value : DEFAULT_REPLICAS;
     }
 
     private static Map<String, String> stringMap(Map<String, Object> m) {

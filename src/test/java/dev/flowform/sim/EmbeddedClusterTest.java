@@ -138,6 +138,8 @@ class EmbeddedClusterTest extends SimTestSupport {
         awaitIdle();
         Readiness readiness = RollCheck.evaluate(live(NS), generation, EosMode.PREPARING);
         assertThat(readiness).as(readiness.detail()).isInstanceOf(Readiness.Complete.class);
+        assertThat(objectKeys(new ClusterStore(cluster.client(), api()).dump())).as("same objects after the reload")
+                .isEqualTo(objectKeys(persistedObjects(state)));
         cluster.close();
 
         cluster = EmbeddedCluster.start(options);
@@ -146,11 +148,24 @@ class EmbeddedClusterTest extends SimTestSupport {
         assertThat(cluster.simulator().reconcileCount()).as("a finished roll is not redone").isZero();
     }
 
-    private static Map<String, Long> persistedGenerations(Path state) throws IOException {
+    private static List<Object> persistedObjects(Path state) throws IOException {
         Map<String, Object> file = Json.map(Json.MAPPER.readValue(Files.readAllBytes(state), Map.class));
         assertThat(file).containsEntry("format", "flowform-sim/1").containsEntry("strimziApi", "v1beta2");
+        return Json.list(file.get("objects"));
+    }
+
+    private static java.util.Set<String> objectKeys(List<?> objects) {
+        java.util.Set<String> keys = new java.util.TreeSet<>();
+        for (Object o : objects) {
+            Map<String, Object> m = Json.map(o);
+            keys.add(m.get("kind") + " " + Json.str(m, "metadata", "namespace") + "/" + Json.str(m, "metadata", "name"));
+        }
+        return keys;
+    }
+
+    private static Map<String, Long> persistedGenerations(Path state) throws IOException {
         Map<String, Long> out = new java.util.TreeMap<>();
-        for (Object o : Json.list(file.get("objects"))) {
+        for (Object o : persistedObjects(state)) {
             Map<String, Object> m = Json.map(o);
             Long g = Json.lng(m, "metadata", "generation");
             if (g != null) {

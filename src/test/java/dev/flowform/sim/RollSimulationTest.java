@@ -127,7 +127,7 @@ class RollSimulationTest extends SimTestSupport {
         PodRecorder recorder = new PodRecorder(3, workers(NS));
         try (Watch ignored = watchWorkers(NS, recorder)) {
             long preparing = setWorkerEos(NS, "preparing");
-            await().atMost(Duration.ofSeconds(5)).until(() -> cluster.simulator().podsCreated() >= 1);
+            await().pollInterval(Duration.ofMillis(5)).atMost(Duration.ofSeconds(5)).until(() -> cluster.simulator().podsCreated() >= 1);
             long enabled = setWorkerEos(NS, "enabled");
             assertThat(enabled).isEqualTo(preparing + 1);
             awaitIdle();

@@ -86,7 +86,7 @@ class SimFaultsTest extends SimTestSupport {
 
     @Test
     void aStuckPodEndsTheReconcileWithStrimzisTimeoutAndRecoversWhenReleased() {
-        startSeeded("v1beta2");
+        startSeeded("v1beta2", SimSettings.fast().withStuckTimeout(Duration.ofMillis(300)));
         cluster.faults().stuckPod("dr-connect-connect-1");
         long generation = setWorkerEos(NS, "preparing");
         awaitIdle();
