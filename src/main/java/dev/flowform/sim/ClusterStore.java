@@ -1,0 +1,286 @@
+package dev.flowform.sim;
+
+import dev.flowform.model.StrimziApi;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import tools.jackson.core.JsonParser;
+import tools.jackson.databind.MappingIterator;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+/**
+ * Moves objects between files and the embedded API server: reads seed manifests, creates objects with their
+ * stored generation and status, and dumps the persisted kinds.
+ *
+ * <p>The mock resets {@code metadata.generation} to 1 and drops {@code status} on create. Generations are
+ * restored by {@code generation - 1} spec-changing updates (a temporary marker field in {@code spec}, removed
+ * by the last update), then the status is written through the status subresource. {@code resourceVersion},
+ * {@code uid} and {@code creationTimestamp} are assigned anew by the server.
+ */
+final class ClusterStore {
+    /** Kinds the cluster persists, in the order they are created. */
+    static final List<String> KINDS = List.of("Namespace", "ConfigMap", "Secret", StrimziCrds.KAFKA_CONNECT,
+            StrimziCrds.STRIMZI_POD_SET, "Pod", StrimziCrds.KAFKA_CONNECTOR);
+    private static final String SEED_MARKER = "flowformSimSeedStep";
+    private static final YAMLMapper YAML = YAMLMapper.builder().build();
+
+    private final KubernetesClient client;
+    private final StrimziApi api;
+
+    ClusterStore(KubernetesClient client, StrimziApi api) {
+        this.client = client;
+        this.api = api;
+    }
+
+    /**
+     * Reads every {@code *.yaml} / {@code *.yml} file of {@code dir}, in file-name order, each possibly
+     * holding several documents; empty documents are skipped, {@code kind: List} is flattened.
+     *
+     * @param dir the seed folder
+     * @return the objects as JSON-like maps, in file order
+     * @throws UncheckedIOException     when a file cannot be read
+     * @throws IllegalArgumentException when a document is not a Kubernetes object
+     */
+    static List<Map<String, Object>> readSeedDir(Path dir) {
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.filter(p -> {
+                String n = p.getFileName().toString();
+                return Files.isRegularFile(p) && (n.endsWith(".yaml") || n.endsWith(".yml"));
+            }).sorted(Comparator.comparing(p -> p.getFileName().toString())).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list seed folder " + dir, e);
+        }
+        List<Map<String, Object>> out = new ArrayList<>();
+        ObjectReader reader = YAML.readerFor(Map.class);
+        for (Path f : files) {
+            try (InputStream in = Files.newInputStream(f); JsonParser parser = YAML.createParser(in);
+                 MappingIterator<Object> it = reader.readValues(parser)) {
+                int doc = 0;
+                while (it.hasNextValue()) {
+                    doc++;
+                    Object value = it.nextValue();
+                    Map<String, Object> m = Json.map(value);
+                    if (m == null || m.isEmpty()) {
+                        continue;
+                    }
+                    if ("List".equals(m.get("kind")) || String.valueOf(m.get("kind")).endsWith("List")) {
+                        Json.list(m.get("items")).forEach(i -> out.add(checkObject(Json.map(i), f, -1)));
+                    } else {
+                        out.add(checkObject(m, f, doc));
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read seed file " + f, e);
+            } catch (RuntimeException e) {
+                if (e instanceof IllegalArgumentException) {
+                    throw e;
+                }
+                throw new IllegalArgumentException("seed file " + f + " is not valid YAML: " + e.getMessage(), e);
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, Object> checkObject(Map<String, Object> m, Path file, int doc) {
+        String where = file + (doc > 0 ? " document " + doc : "");
+        if (m == null || m.get("kind") == null || m.get("apiVersion") == null || Json.str(m, "metadata", "name") == null) {
+            throw new IllegalArgumentException(where + ": not a Kubernetes object (apiVersion, kind and metadata.name are required)");
+        }
+        if (!KINDS.contains(m.get("kind").toString())) {
+            throw new IllegalArgumentException(where + ": kind " + m.get("kind") + " is not supported by the embedded cluster "
+                    + "(supported: " + String.join(", ", KINDS) + ")");
+        }
+        return m;
+    }
+
+    /**
+     * @param objects seed or persisted objects
+     * @return the Strimzi API version their Strimzi objects use, or null when there are none
+     * @throws IllegalArgumentException when they mix versions
+     */
+    static StrimziApi detectApi(List<Map<String, Object>> objects) {
+        Set<StrimziApi> found = new LinkedHashSet<>();
+        for (Map<String, Object> o : objects) {
+            String av = String.valueOf(o.get("apiVersion"));
+            if (av.startsWith(StrimziApi.KAFKA_GROUP + "/") || av.startsWith(StrimziApi.CORE_GROUP + "/")) {
+                StrimziApi a = StrimziApi.fromApiVersion(av);
+                if (a == null) {
+                    throw new IllegalArgumentException("unsupported Strimzi apiVersion " + av + " (use v1beta2 or v1)");
+                }
+                found.add(a);
+            }
+        }
+        if (found.size() > 1) {
+            throw new IllegalArgumentException("objects mix Strimzi API versions " + found
+                    + "; the embedded cluster serves exactly one version");
+        }
+        return found.isEmpty() ? null : found.iterator().next();
+    }
+
+    /**
+     * Creates {@code objects} on the server: namespaces first (also the ones only referenced), then the other
+     * kinds in {@link #KINDS} order, restoring generations and statuses.
+     *
+     * @param objects objects as JSON-like maps
+     * @throws IllegalArgumentException when a Strimzi object does not use the served API version
+     */
+    void load(List<Map<String, Object>> objects) {
+        for (Map<String, Object> o : objects) {
+            String kind = String.valueOf(o.get("kind"));
+            if (kind.equals(StrimziCrds.KAFKA_CONNECT) || kind.equals(StrimziCrds.KAFKA_CONNECTOR)
+                    || kind.equals(StrimziCrds.STRIMZI_POD_SET)) {
+                StrimziApi a = StrimziApi.fromApiVersion(String.valueOf(o.get("apiVersion")));
+                if (a != api) {
+                    throw new IllegalArgumentException(kind + " " + Json.str(o, "metadata", "name") + " uses apiVersion "
+                            + o.get("apiVersion") + " but the embedded cluster serves " + api.version());
+                }
+            }
+        }
+        Set<String> namespaces = new LinkedHashSet<>();
+        Map<String, Map<String, Object>> explicit = new LinkedHashMap<>();
+        for (Map<String, Object> o : objects) {
+            if ("Namespace".equals(o.get("kind"))) {
+                explicit.put(Json.str(o, "metadata", "name"), o);
+                namespaces.add(Json.str(o, "metadata", "name"));
+            } else {
+                namespaces.add(namespaceOf(o));
+            }
+        }
+        for (String ns : namespaces) {
+            Map<String, Object> body = explicit.get(ns);
+            Namespace n = body == null ? new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()
+                    : Json.convert(strip(body), Namespace.class);
+            n.setStatus(null);
+            client.namespaces().resource(n).create();
+        }
+        for (String kind : KINDS.subList(1, KINDS.size())) {
+            for (Map<String, Object> o : objects) {
+                if (kind.equals(o.get("kind"))) {
+                    create(o);
+                }
+            }
+        }
+    }
+
+    private void create(Map<String, Object> original) {
+        String kind = String.valueOf(original.get("kind"));
+        String ns = namespaceOf(original);
+        Map<String, Object> body = strip(original);
+        Json.map(body.get("metadata")).put("namespace", ns);
+        switch (kind) {
+            case "ConfigMap" -> client.configMaps().inNamespace(ns).resource(Json.convert(body, ConfigMap.class)).create();
+            case "Secret" -> client.secrets().inNamespace(ns).resource(Json.convert(body, Secret.class)).create();
+            case "Pod" -> {
+                // the mock keeps a Pod's status on create (Pods have no status subresource there)
+                if (original.get("status") != null) {
+                    body.put("status", Json.deepCopy(original.get("status")));
+                }
+                client.pods().inNamespace(ns).resource(Json.convert(body, Pod.class)).create();
+            }
+            default -> createCustom(kind, ns, original, body);
+        }
+    }
+
+    private void createCustom(String kind, String ns, Map<String, Object> original, Map<String, Object> body) {
+        ResourceDefinitionContext ctx = switch (kind) {
+            case StrimziCrds.KAFKA_CONNECT -> StrimziCrds.kafkaConnect(api);
+            case StrimziCrds.KAFKA_CONNECTOR -> StrimziCrds.kafkaConnector(api);
+            default -> StrimziCrds.podSet(api);
+        };
+        var op = client.genericKubernetesResources(ctx).inNamespace(ns);
+        Long storedGeneration = Json.lng(original, "metadata", "generation");
+        long generation = storedGeneration == null ? 1 : Math.max(1, storedGeneration);
+        Object status = original.get("status");
+        Map<String, Object> spec = Json.map(body.get("spec"));
+        boolean restore = generation > 1 && spec != null;
+        if (restore) {
+            Map<String, Object> marked = new LinkedHashMap<>(spec);
+            marked.put(SEED_MARKER, 0);
+            body.put("spec", marked);
+        }
+        GenericKubernetesResource current = op.resource(Json.convert(body, GenericKubernetesResource.class)).create();
+        if (restore) {
+            for (long step = 1; step < generation - 1; step++) {
+                Map<String, Object> marked = new LinkedHashMap<>(spec);
+                marked.put(SEED_MARKER, step);
+                current.setAdditionalProperty("spec", marked);
+                current = op.resource(current).update();
+            }
+            current.setAdditionalProperty("spec", spec);
+            current = op.resource(current).update();
+        }
+        if (status != null) {
+            current.setAdditionalProperty("status", status);
+            op.resource(current).updateStatus();
+        }
+    }
+
+    /**
+     * Lists every persisted kind on the server.
+     *
+     * @return the objects without server-assigned fields ({@code resourceVersion}, {@code uid},
+     *         {@code creationTimestamp}, {@code managedFields}), sorted by kind, namespace and name
+     */
+    List<Map<String, Object>> dump() {
+        List<HasMetadata> all = new ArrayList<>();
+        all.addAll(client.namespaces().list().getItems());
+        all.addAll(client.configMaps().inAnyNamespace().list().getItems());
+        all.addAll(client.secrets().inAnyNamespace().list().getItems());
+        all.addAll(client.genericKubernetesResources(StrimziCrds.kafkaConnect(api)).inAnyNamespace().list().getItems());
+        all.addAll(client.genericKubernetesResources(StrimziCrds.podSet(api)).inAnyNamespace().list().getItems());
+        all.addAll(client.pods().inAnyNamespace().list().getItems());
+        all.addAll(client.genericKubernetesResources(StrimziCrds.kafkaConnector(api)).inAnyNamespace().list().getItems());
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (HasMetadata o : all) {
+            Map<String, Object> m = Json.toMap(o);
+            Map<String, Object> meta = Json.map(m.get("metadata"));
+            if (meta != null) {
+                for (String k : List.of("resourceVersion", "uid", "creationTimestamp", "managedFields", "selfLink")) {
+                    meta.remove(k);
+                }
+            }
+            out.add(m);
+        }
+        out.sort(Comparator.comparing((Map<String, Object> m) -> KINDS.indexOf(String.valueOf(m.get("kind"))))
+                .thenComparing(m -> String.valueOf(Json.str(m, "metadata", "namespace")))
+                .thenComparing(m -> String.valueOf(Json.str(m, "metadata", "name"))));
+        return out;
+    }
+
+    private static Map<String, Object> strip(Map<String, Object> original) {
+        Map<String, Object> body = Json.deepCopy(original);
+        body.remove("status");
+        Map<String, Object> meta = Json.map(body.get("metadata"));
+        for (String k : List.of("resourceVersion", "uid", "creationTimestamp", "managedFields", "selfLink", "generation",
+                "deletionTimestamp", "deletionGracePeriodSeconds", "ownerReferences")) {
+            meta.remove(k);
+        }
+        return body;
+    }
+
+    private static String namespaceOf(Map<String, Object> o) {
+        String ns = Json.str(o, "metadata", "namespace");
+        return ns == null ? "default" : ns;
+    }
+}

@@ -1,0 +1,406 @@
+package dev.flowform.sim;
+
+import dev.flowform.model.StrimziApi;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * An in-process Kubernetes API server with the Strimzi CRDs and a simulated Strimzi operator: the cluster
+ * that tests, benchmarks and the demo environment run flowform against (DESIGN.md section 7).
+ *
+ * <p>It is the fabric8 {@code KubernetesMockServer} in CRUD mode, plain HTTP on 127.0.0.1 and a random port,
+ * serving KafkaConnect, KafkaConnector and StrimziPodSet for exactly one Strimzi API version. Objects come
+ * from a persist file (when it exists) or a seed folder; with a persist file every change is written back
+ * (debounced by 50 ms, atomically via a temporary file and a rename) and again on {@link #close()}.
+ *
+ * <pre>{@code
+ * try (EmbeddedCluster cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(seed).build())) {
+ *     KubernetesClient client = cluster.client();
+ *     ...
+ *     cluster.simulator().awaitIdle(Duration.ofSeconds(10));
+ * }
+ * }</pre>
+ */
+public final class EmbeddedCluster implements AutoCloseable {
+    /** Name of the cluster, user and context in {@link #writeKubeconfig(Path)}. */
+    public static final String CONTEXT = "flowform-embedded";
+    /** Format tag of the persist file. */
+    static final String FORMAT = "flowform-sim/1";
+    private static final Logger LOG = Logger.getLogger(EmbeddedCluster.class.getName());
+    /** Strong reference: the mock logs every request at INFO, and an unreferenced logger's level may be lost. */
+    private static final Logger MOCK_LOGGER = Logger.getLogger("io.fabric8.mockwebserver");
+
+    /**
+     * Strong reference: when the mock server's Vert.x shuts down, netty logs "Failed to submit a listener
+     * notification task. Event loop shut down?" at SEVERE for listeners of already closed channels. Only that
+     * exact message is filtered; everything else from that logger still shows.
+     */
+    private static final Logger NETTY_PROMISE_LOGGER = Logger.getLogger("io.netty.util.concurrent.DefaultPromise.rejectedExecution");
+
+    static {
+        MOCK_LOGGER.setLevel(Level.WARNING);
+        NETTY_PROMISE_LOGGER.setFilter(r -> r.getMessage() == null
+                || !r.getMessage().startsWith("Failed to submit a listener notification task"));
+    }
+
+    /**
+     * One serializer for every client the embedded clusters create: Jackson caches (de)serializers per mapper,
+     * and warming them up again for each new client costs up to ~100 ms per type.
+     */
+    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+    private final EmbeddedClusterOptions options;
+    private final Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+    private final SimDispatcher dispatcher;
+    private final SimFaults faults;
+    private final SimBook book = new SimBook();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicBoolean persistScheduled = new AtomicBoolean();
+    private final Object persistLock = new Object();
+    private volatile boolean persistEnabled;
+    private KubernetesMockServer server;
+    private MockWebServer webServer;
+    private String url;
+    private StrimziApi api;
+    private KubernetesClient internalClient;
+    private KubernetesClient client;
+    private StrimziSimulator simulator;
+    private ScheduledExecutorService persister;
+
+    private EmbeddedCluster(EmbeddedClusterOptions options) {
+        this.options = options;
+        this.dispatcher = new SimDispatcher(new KubernetesMixedDispatcher(responses));
+        this.faults = new SimFaults(dispatcher::dropWatches);
+        dispatcher.faults(faults);
+    }
+
+    /**
+     * Starts a cluster: API server, CRDs, objects (persist file, else seed folder), simulator.
+     *
+     * @param options where the objects come from, which API version to serve and the simulator timing
+     * @return the running cluster; close it to persist and stop
+     * @throws IllegalArgumentException when the seed or persist file is invalid or its API version
+     *                                  contradicts {@link EmbeddedClusterOptions#api()}
+     * @throws UncheckedIOException     when a file cannot be read
+     */
+    public static EmbeddedCluster start(EmbeddedClusterOptions options) {
+        EmbeddedCluster cluster = new EmbeddedCluster(options);
+        try {
+            cluster.boot();
+            return cluster;
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    private void boot() {
+        List<Map<String, Object>> objects = List.of();
+        StrimziApi detected = null;
+        boolean fromPersistFile = options.persistFile() != null && Files.exists(options.persistFile());
+        if (fromPersistFile) {
+            Map<String, Object> state = readPersistFile(options.persistFile());
+            objects = Json.list(state.get("objects")).stream().map(Json::map).toList();
+            String version = String.valueOf(state.get("strimziApi"));
+            detected = StrimziApi.fromApiVersion("x/" + version);
+            book.load(Json.map(state.get("simulator")));
+        } else if (options.seedDir() != null) {
+            objects = ClusterStore.readSeedDir(options.seedDir());
+            detected = ClusterStore.detectApi(objects);
+        }
+        if (options.api() != null && detected != null && options.api() != detected) {
+            throw new IllegalArgumentException((fromPersistFile ? "persist file " + options.persistFile()
+                    : "seed folder " + options.seedDir()) + " holds Strimzi " + detected.version()
+                    + " objects but the cluster was asked to serve " + options.api().version());
+        }
+        api = options.api() != null ? options.api() : detected != null ? detected : StrimziApi.V1BETA2;
+
+        webServer = new MockWebServer();
+        server = new KubernetesMockServer(new io.fabric8.mockwebserver.Context(Json.MAPPER), webServer, responses,
+                dispatcher, false);
+        dispatcher.onRequest(this::drainRecordedRequests);
+        try {
+            server.init(InetAddress.getByName("127.0.0.1"), 0);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("127.0.0.1 does not resolve", e);
+        }
+        url = "http://127.0.0.1:" + server.getPort() + "/";
+        internalClient = new KubernetesClientBuilder().withKubernetesSerialization(SERIALIZATION)
+                .withConfig(new ConfigBuilder(config()).withUserAgent(SimDispatcher.SIM_USER_AGENT)
+                        .withWatchReconnectInterval(100).build()).build();
+        client = newClient(config());
+        for (CustomResourceDefinition crd : StrimziCrds.definitions(api)) {
+            internalClient.apiextensions().v1().customResourceDefinitions().resource(crd).create();
+        }
+        new ClusterStore(internalClient, api).load(objects);
+        simulator = new StrimziSimulator(internalClient, api, options.settings(), faults, book);
+        simulator.start(!fromPersistFile);
+
+        if (options.persistFile() != null) {
+            persister = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "flowform-sim-persist");
+                t.setDaemon(true);
+                return t;
+            });
+            persistEnabled = true;
+            persist();
+        }
+        dispatcher.onWrite(this::requestPersist);
+    }
+
+    /**
+     * @return a fresh client configuration for this cluster (master URL, token, HTTP/1.1), to build clients
+     *         with other settings, e.g. {@code new ConfigBuilder(cluster.config()).withRequestRetryBackoffLimit(0)}
+     */
+    public Config config() {
+        return new ConfigBuilder(Config.empty())
+                .withMasterUrl(url)
+                .withOauthToken(CONTEXT)
+                .withNamespace("default")
+                .withTrustCerts(true)
+                .withHttp2Disable(true)
+                .build();
+    }
+
+    /**
+     * Builds an extra client for this cluster, e.g. with other retry settings; the caller closes it.
+     *
+     * @param clientConfig usually derived from {@link #config()}
+     * @return a new client
+     */
+    public KubernetesClient newClient(Config clientConfig) {
+        return new KubernetesClientBuilder().withKubernetesSerialization(SERIALIZATION).withConfig(clientConfig).build();
+    }
+
+    /** @return a client for this cluster, owned by the cluster (do not close it) */
+    public KubernetesClient client() {
+        return client;
+    }
+
+    /** @return the master URL, {@code http://127.0.0.1:<port>/} */
+    public String url() {
+        return url;
+    }
+
+    /** @return the Strimzi API version this cluster serves */
+    public StrimziApi api() {
+        return api;
+    }
+
+    /** @return the simulated Strimzi operator */
+    public StrimziSimulator simulator() {
+        return simulator;
+    }
+
+    /** @return the fault switches */
+    public SimFaults faults() {
+        return faults;
+    }
+
+    /** @return HTTP requests the server has served since start, from every client (the simulator's included) */
+    public long requestCount() {
+        return dispatcher.requestCount();
+    }
+
+    /** @return HTTP requests from clients other than the simulator's own (what flowform and tests sent) */
+    public long clientRequestCount() {
+        return dispatcher.clientRequestCount();
+    }
+
+    /** @return watch WebSockets open right now (informers and watches of every client) */
+    public int openWatchCount() {
+        return dispatcher.openWatchCount();
+    }
+
+    /**
+     * Writes the persist file now (atomically: temporary file in the same folder, then a rename). Does nothing
+     * when the cluster has no persist file.
+     *
+     * @throws UncheckedIOException when the file cannot be written
+     */
+    public void persist() {
+        if (options.persistFile() == null || !persistEnabled) {
+            return;
+        }
+        synchronized (persistLock) {
+            Map<String, Object> state = new LinkedHashMap<>();
+            state.put("format", FORMAT);
+            state.put("strimziApi", api.version());
+            state.put("objects", new ClusterStore(internalClient, api).dump());
+            state.put("simulator", book.toJson());
+            byte[] bytes = Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(state);
+            writeAtomically(options.persistFile(), bytes);
+        }
+    }
+
+    /**
+     * Writes a kubeconfig (cluster, token user and context all named {@value #CONTEXT}, plain HTTP) so another
+     * process can connect, e.g. {@code KUBECONFIG=<file> flowform plan}.
+     *
+     * @param file where to write; parent folders are created
+     * @return {@code file}
+     * @throws UncheckedIOException when the file cannot be written
+     */
+    public Path writeKubeconfig(Path file) {
+        String yaml = "apiVersion: v1\n"
+                + "kind: Config\n"
+                + "clusters:\n"
+                + "- name: " + CONTEXT + "\n"
+                + "  cluster:\n"
+                + "    server: " + url.substring(0, url.length() - 1) + "\n"
+                + "users:\n"
+                + "- name: " + CONTEXT + "\n"
+                + "  user:\n"
+                + "    token: " + CONTEXT + "\n"
+                + "contexts:\n"
+                + "- name: " + CONTEXT + "\n"
+                + "  context:\n"
+                + "    cluster: " + CONTEXT + "\n"
+                + "    user: " + CONTEXT + "\n"
+                + "    namespace: default\n"
+                + "current-context: " + CONTEXT + "\n"
+                + "preferences: {}\n";
+        writeAtomically(file, yaml.getBytes(StandardCharsets.UTF_8));
+        return file;
+    }
+
+    /**
+     * Stops the simulator, writes the persist file (if any), closes the clients and stops the server.
+     * Idempotent; a roll in progress is persisted as it stands and resumed by the next start.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        dispatcher.onWrite(() -> { });
+        if (simulator != null) {
+            simulator.close();
+        }
+        if (persister != null) {
+            persister.shutdownNow();
+            try {
+                persister.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        try {
+            persist();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "could not write the persist file on close", e);
+        }
+        persistEnabled = false;
+        if (client != null) {
+            client.close();
+        }
+        if (internalClient != null) {
+            internalClient.close();
+        }
+        try {
+            if (server != null) {
+                server.destroy();
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "mock server did not stop cleanly", e);
+        }
+    }
+
+    private void requestPersist() {
+        if (!persistEnabled || persister == null || !persistScheduled.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            persister.schedule(() -> {
+                persistScheduled.set(false);
+                try {
+                    persist();
+                } catch (RuntimeException e) {
+                    if (!closed.get()) {
+                        LOG.log(Level.WARNING, "could not write the persist file " + options.persistFile(), e);
+                    }
+                }
+            }, 50, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            persistScheduled.set(false);
+        }
+    }
+
+    /** The mock keeps every request in an unbounded queue; drop them so a long demo does not grow without bound. */
+    private void drainRecordedRequests() {
+        if (webServer == null) {
+            return;
+        }
+        try {
+            while (webServer.takeRequest(0, TimeUnit.NANOSECONDS) != null) {
+                // discard
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static Map<String, Object> readPersistFile(Path file) {
+        Map<String, Object> state;
+        try {
+            state = Json.map(Json.MAPPER.readValue(Files.readAllBytes(file), Map.class));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read persist file " + file, e);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("persist file " + file + " is not valid JSON: " + e.getMessage(), e);
+        }
+        if (state == null || !FORMAT.equals(state.get("format"))) {
+            throw new IllegalArgumentException("persist file " + file + " is not a " + FORMAT + " file");
+        }
+        return state;
+    }
+
+    private static void writeAtomically(Path file, byte[] bytes) {
+        try {
+            Path dir = file.toAbsolutePath().getParent();
+            Files.createDirectories(dir);
+            Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
+            try {
+                Files.write(tmp, bytes);
+                try {
+                    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                } catch (AtomicMoveNotSupportedException e) {
+                    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+                }
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package dev.flowform.sim;
+
+import dev.flowform.model.StrimziApi;
+import java.nio.file.Path;
+
+/**
+ * How to start an {@link EmbeddedCluster}.
+ *
+ * @param persistFile JSON file holding every object of the cluster; reloaded on start when it exists and
+ *                    rewritten (atomically) about 50 ms after each change and on close; null keeps the
+ *                    cluster in memory only
+ * @param seedDir     folder whose {@code *.yaml} / {@code *.yml} files (name order, multi-document) are
+ *                    loaded when {@code persistFile} is null or does not exist yet; null for an empty cluster
+ * @param api         the single Strimzi API version to serve; null detects it from the seed objects'
+ *                    {@code apiVersion} (or the persist file), falling back to {@link StrimziApi#V1BETA2}
+ * @param settings    simulator timing; null means {@link SimSettings#fast()}
+ */
+public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi api, SimSettings settings) {
+
+    /**
+     * Replaces a null {@code settings} with {@link SimSettings#fast()}.
+     *
+     * @param persistFile the persist file, or null
+     * @param seedDir     the seed folder, or null
+     * @param api         the served Strimzi API version, or null to detect it
+     * @param settings    simulator timing, or null for {@link SimSettings#fast()}
+     */
+    public EmbeddedClusterOptions {
+        settings = settings == null ? SimSettings.fast() : settings;
+    }
+
+    /** @return a builder starting from an empty in-memory cluster with fast settings */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Fluent builder for {@link EmbeddedClusterOptions}. */
+    public static final class Builder {
+        private Path persistFile;
+        private Path seedDir;
+        private StrimziApi api;
+        private SimSettings settings;
+
+        private Builder() {
+        }
+
+        /**
+         * @param file the persist file, or null
+         * @return this builder
+         */
+        public Builder persistFile(Path file) {
+            this.persistFile = file;
+            return this;
+        }
+
+        /**
+         * @param dir the seed folder, or null
+         * @return this builder
+         */
+        public Builder seedDir(Path dir) {
+            this.seedDir = dir;
+            return this;
+        }
+
+        /**
+         * @param strimziApi the served Strimzi API version, or null to detect it
+         * @return this builder
+         */
+        public Builder api(StrimziApi strimziApi) {
+            this.api = strimziApi;
+            return this;
+        }
+
+        /**
+         * @param simSettings simulator timing, or null for {@link SimSettings#fast()}
+         * @return this builder
+         */
+        public Builder settings(SimSettings simSettings) {
+            this.settings = simSettings;
+            return this;
+        }
+
+        /** @return the options */
+        public EmbeddedClusterOptions build() {
+            return new EmbeddedClusterOptions(persistFile, seedDir, api, settings);
+        }
+    }
+}

@@ -1,0 +1,252 @@
+package dev.flowform.sim;
+
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.ByteString;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.http.Response;
+import io.fabric8.mockwebserver.http.WebSocket;
+import io.fabric8.mockwebserver.http.WebSocketListener;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Wraps the mock's CRUD dispatcher: counts requests, injects write faults, tracks open watch WebSockets so
+ * they can be dropped, reports successful writes (for persistence) and turns handler exceptions into a
+ * 422 {@code Status} instead of a hung connection (the bare mock hangs until the client times out).
+ *
+ * <p>It also works around a deadlock in the mock (fabric8 8.0.0): {@code WatchEventsListener.onClosed} runs
+ * on the server's event loop and waits up to a minute for its send executor, whose pending send needs that
+ * same event loop. The close callbacks are therefore handed to a separate thread.
+ */
+final class SimDispatcher extends Dispatcher {
+    /** User agent of the simulator's own client; write faults never hit it. */
+    static final String SIM_USER_AGENT = "flowform-sim";
+
+    private static final Pattern STRIMZI_WRITE_PATH = Pattern.compile(
+            "^/apis/kafka\\.strimzi\\.io/[^/]+/(?:namespaces/[^/]+/)?(kafkaconnects|kafkaconnectors)(?:/([^/]+))?(?:/.*)?$");
+
+    private final Dispatcher delegate;
+    private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong clientRequests = new AtomicLong();
+    private final Set<WebSocket> openWatches = ConcurrentHashMap.newKeySet();
+    private final ExecutorService offload = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "flowform-sim-watch-close");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile SimFaults faults;
+    private volatile Runnable onWrite = () -> { };
+    private volatile Runnable onRequest = () -> { };
+
+    SimDispatcher(Dispatcher delegate) {
+        this.delegate = delegate;
+    }
+
+    void faults(SimFaults f) {
+        this.faults = f;
+    }
+
+    void onRequest(Runnable r) {
+        this.onRequest = r;
+    }
+
+    void onWrite(Runnable r) {
+        this.onWrite = r;
+    }
+
+    long requestCount() {
+        return requests.get();
+    }
+
+    long clientRequestCount() {
+        return clientRequests.get();
+    }
+
+    int openWatchCount() {
+        return openWatches.size();
+    }
+
+    /** Closes the server side of every open watch. @return how many were closed */
+    int dropWatches() {
+        int n = 0;
+        for (WebSocket ws : Set.copyOf(openWatches)) {
+            openWatches.remove(ws);
+            if (ws.close(1000, "watch dropped by the flowform embedded cluster")) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    @Override
+    public void shutdown() {
+        delegate.shutdown();
+        offload.shutdown();
+    }
+
+    @Override
+    public void releaseResources() {
+        delegate.releaseResources();
+    }
+
+    /** Runs {@code r} off the event loop; a fresh daemon thread when the pool is already shut down. */
+    private void offload(Runnable r) {
+        try {
+            offload.execute(r);
+        } catch (RejectedExecutionException e) {
+            Thread t = new Thread(r, "flowform-sim-watch-close");
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+        requests.incrementAndGet();
+        onRequest.run();
+        boolean internal = SIM_USER_AGENT.equals(request.getHeader("User-Agent"));
+        if (!internal) {
+            clientRequests.incrementAndGet();
+        }
+        HttpMethod method = request.method();
+        boolean write = method == HttpMethod.POST || method == HttpMethod.PUT || method == HttpMethod.PATCH
+                || method == HttpMethod.DELETE;
+        String path = request.getPath() == null ? "" : request.getPath();
+        String bare = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
+        SimFaults f = faults;
+        if (!internal && f != null && write && method != HttpMethod.DELETE) {
+            Matcher m = STRIMZI_WRITE_PATH.matcher(bare);
+            if (m.matches()) {
+                int status = f.takeWriteFailure();
+                if (status != 0) {
+                    return status(status, m.group(1), m.group(2));
+                }
+            }
+        }
+        MockResponse response;
+        try {
+            response = delegate.dispatch(request);
+        } catch (RuntimeException e) {
+            return statusResponse(422, "Invalid", "the mock API server could not handle " + method + " " + bare + ": " + e,
+                    null, null);
+        }
+        if (response.getWebSocketListener() != null) {
+            response.withWebSocketUpgrade(new TrackingListener(response.getWebSocketListener()));
+        } else if (write && response.code() >= 200 && response.code() < 300) {
+            onWrite.run();
+        }
+        return response;
+    }
+
+    private static MockResponse status(int code, String plural, String name) {
+        String reason = switch (code) {
+            case 400 -> "BadRequest";
+            case 401 -> "Unauthorized";
+            case 403 -> "Forbidden";
+            case 404 -> "NotFound";
+            case 409 -> "Conflict";
+            case 410 -> "Expired";
+            case 422 -> "Invalid";
+            case 429 -> "TooManyRequests";
+            case 500 -> "InternalError";
+            case 503 -> "ServiceUnavailable";
+            case 504 -> "Timeout";
+            default -> "Unknown";
+        };
+        String resource = plural + ".kafka.strimzi.io";
+        String message = code == 409
+                ? "Operation cannot be fulfilled on " + resource + " \"" + (name == null ? "" : name)
+                        + "\": the object has been modified; please apply your changes to the latest version and try again"
+                : "Internal error occurred: injected fault " + code + " (flowform embedded cluster)";
+        return statusResponse(code, reason, message, name, plural);
+    }
+
+    private static MockResponse statusResponse(int code, String reason, String message, String name, String plural) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("kind", "Status");
+        body.put("apiVersion", "v1");
+        body.put("metadata", Map.of());
+        body.put("status", "Failure");
+        body.put("message", message);
+        body.put("reason", reason);
+        if (plural != null) {
+            Map<String, Object> details = new LinkedHashMap<>();
+            if (name != null) {
+                details.put("name", name);
+            }
+            details.put("group", "kafka.strimzi.io");
+            details.put("kind", plural);
+            body.put("details", details);
+        }
+        body.put("code", code);
+        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json")
+                .setBody(Json.MAPPER.writeValueAsString(body));
+    }
+
+    /** Delegates every callback and remembers the socket while it is open. */
+    private final class TrackingListener extends WebSocketListener {
+        private final WebSocketListener inner;
+
+        TrackingListener(WebSocketListener inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public void onBeforeAccept(WebSocket webSocket, Response response) {
+            openWatches.add(webSocket);
+            inner.onBeforeAccept(webSocket, response);
+        }
+
+        @Override
+        public void onOpen(WebSocket webSocket, Response response) {
+            inner.onOpen(webSocket, response);
+        }
+
+        @Override
+        public void onMessage(WebSocket webSocket, String text) {
+            inner.onMessage(webSocket, text);
+        }
+
+        @Override
+        public void onMessage(WebSocket webSocket, ByteString bytes) {
+            inner.onMessage(webSocket, bytes);
+        }
+
+        @Override
+        public void onMessage(WebSocket webSocket, byte[] bytes) {
+            inner.onMessage(webSocket, bytes);
+        }
+
+        @Override
+        public void onPing(WebSocket webSocket, byte[] bytes) {
+            inner.onPing(webSocket, bytes);
+        }
+
+        @Override
+        public void onClosing(WebSocket webSocket, int code, String reason) {
+            inner.onClosing(webSocket, code, reason);
+        }
+
+        @Override
+        public void onClosed(WebSocket webSocket, int code, String reason) {
+            openWatches.remove(webSocket);
+            offload(() -> inner.onClosed(webSocket, code, reason));
+        }
+
+        @Override
+        public void onFailure(WebSocket webSocket, Throwable t, Response response) {
+            openWatches.remove(webSocket);
+            offload(() -> inner.onFailure(webSocket, t, response));
+        }
+    }
+}

@@ -1,0 +1,199 @@
+package dev.flowform.sim;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntSupplier;
+
+/**
+ * Fault switches of one {@link EmbeddedCluster}, for reliability tests (DESIGN.md section 7). Thread-safe;
+ * every switch takes effect at once.
+ *
+ * <p>Write faults hit only requests from clients other than the simulator's own (told apart by the
+ * {@code User-Agent} header), so the simulated operator never trips over them.
+ */
+public final class SimFaults {
+    private final AtomicInteger failWrites = new AtomicInteger();
+    private final AtomicInteger failWriteStatus = new AtomicInteger(500);
+    private final Set<String> stuckPods = ConcurrentHashMap.newKeySet();
+    private final AtomicReference<String> failReconcileMessage = new AtomicReference<>();
+    private volatile boolean operatorPaused;
+    private volatile Duration slowRollExtra = Duration.ZERO;
+    private final CopyOnWriteArrayList<Listener> listeners = new CopyOnWriteArrayList<>();
+    private final IntSupplier watchDropper;
+
+    /** Callbacks for the simulator, which must react when a switch is turned off. */
+    interface Listener {
+        /** Called after {@link SimFaults#pauseOperator(boolean)} changed the state. */
+        void operatorPaused(boolean paused);
+
+        /** Called after {@link SimFaults#unstickPod(String)} released {@code podName}. */
+        void podUnstuck(String podName);
+    }
+
+    /** @param watchDropper closes the server side of every open watch and returns how many it closed */
+    SimFaults(IntSupplier watchDropper) {
+        this.watchDropper = Objects.requireNonNull(watchDropper);
+    }
+
+    void addListener(Listener l) {
+        listeners.add(l);
+    }
+
+    /**
+     * Makes the API server answer the next {@code count} POST/PUT/PATCH requests to {@code kafkaconnects} or
+     * {@code kafkaconnectors} (status subresource included) with {@code httpStatus} and a Kubernetes
+     * {@code Status} body (reason {@code Conflict} for 409, {@code InternalError} for 500, ...). Calls add up
+     * the count; the last status wins. Note that fabric8 clients retry 5xx answers on their own
+     * ({@code requestRetryBackoffLimit}), which consumes several injected failures per call.
+     *
+     * @param count      number of writes to fail, at least 0 (0 clears the switch)
+     * @param httpStatus the HTTP status to answer with, 400..599
+     * @throws IllegalArgumentException on a negative count or a status outside 400..599
+     */
+    public void failNextWrites(int count, int httpStatus) {
+        if (count < 0 || httpStatus < 400 || httpStatus > 599) {
+            throw new IllegalArgumentException("count must be >= 0 and httpStatus 400..599, got " + count + "/" + httpStatus);
+        }
+        failWriteStatus.set(httpStatus);
+        if (count == 0) {
+            failWrites.set(0);
+        } else {
+            failWrites.addAndGet(count);
+        }
+    }
+
+    /** @return how many injected write failures are still pending */
+    public int pendingWriteFailures() {
+        return failWrites.get();
+    }
+
+    /** @return the status to fail this write with, or 0 when it should pass (consumes one failure) */
+    int takeWriteFailure() {
+        while (true) {
+            int n = failWrites.get();
+            if (n <= 0) {
+                return 0;
+            }
+            if (failWrites.compareAndSet(n, n - 1)) {
+                return failWriteStatus.get();
+            }
+        }
+    }
+
+    /**
+     * Makes the named worker pod never become Ready once it is (re-)created: a roll that reaches it ends after
+     * {@link SimSettings#stuckTimeout()} with condition {@code NotReady}, reason {@code TimeoutException}
+     * (Strimzi's message, "Exceeded timeout of 300000ms while waiting for Pods resource ... to be ready").
+     * A pod that is Ready now stays Ready until it is re-created.
+     *
+     * @param podName e.g. {@code repl-connect-connect-1} (pod names are matched in every namespace)
+     */
+    public void stuckPod(String podName) {
+        stuckPods.add(Objects.requireNonNull(podName));
+    }
+
+    /**
+     * Releases a pod stuck by {@link #stuckPod(String)}: if it exists and is not Ready, the simulated kubelet
+     * reports it Ready after {@link SimSettings#podReadyDelay()}. A reconcile that already failed is not
+     * retried (Strimzi would retry at its next periodic reconcile; see
+     * {@link StrimziSimulator#triggerReconcile(String, String)}).
+     *
+     * @param podName the pod name
+     */
+    public void unstickPod(String podName) {
+        if (stuckPods.remove(podName)) {
+            listeners.forEach(l -> l.podUnstuck(podName));
+        }
+    }
+
+    /**
+     * @param podName the pod name
+     * @return true when {@code podName} is held not Ready
+     */
+    public boolean isStuck(String podName) {
+        return stuckPods.contains(podName);
+    }
+
+    /**
+     * Makes the next KafkaConnect reconcile (of any cluster) fail before it touches a pod: the status gets
+     * {@code observedGeneration} = the generation it read and condition {@code NotReady} with reason
+     * {@code RuntimeException} and this message, as Strimzi does after a failed reconcile.
+     *
+     * @param message the condition message
+     */
+    public void failNextReconcile(String message) {
+        failReconcileMessage.set(Objects.requireNonNull(message));
+    }
+
+    /** @return the pending reconcile failure message, consuming it, or null */
+    String takeReconcileFailure() {
+        return failReconcileMessage.getAndSet(null);
+    }
+
+    /**
+     * Stops or restarts the simulated operator, as if its pod were down: while paused it ignores every
+     * event and abandons an in-flight roll (pods already Pending still become Ready: that is the kubelet's
+     * job). On resume it reconciles every KafkaConnect and every unobserved KafkaConnector, as Strimzi does
+     * at start-up.
+     *
+     * @param paused true to stop the operator, false to start it again
+     */
+    public void pauseOperator(boolean paused) {
+        boolean changed = operatorPaused != paused;
+        operatorPaused = paused;
+        if (changed) {
+            listeners.forEach(l -> l.operatorPaused(paused));
+        }
+    }
+
+    /** @return true while the operator is paused */
+    public boolean operatorPaused() {
+        return operatorPaused;
+    }
+
+    /**
+     * Slows every roll: each re-created worker pod becomes Ready {@code extraPerPod} later than
+     * {@link SimSettings#podReadyDelay()}.
+     *
+     * @param extraPerPod additional readiness delay per pod, not negative ({@link Duration#ZERO} clears it)
+     * @throws IllegalArgumentException when negative
+     */
+    public void slowRoll(Duration extraPerPod) {
+        if (extraPerPod.isNegative()) {
+            throw new IllegalArgumentException("extraPerPod must not be negative");
+        }
+        slowRollExtra = extraPerPod;
+    }
+
+    /** @return the extra readiness delay per pod set by {@link #slowRoll(Duration)} */
+    public Duration slowRollExtra() {
+        return slowRollExtra;
+    }
+
+    /**
+     * Closes the server side of every open watch WebSocket (close code 1000), as an API server restart or a
+     * load balancer timeout would. fabric8 watches and informers then reconnect on their own; the mock
+     * re-sends ADDED for every current object (it never answers 410 Gone).
+     *
+     * @return the number of watches closed
+     */
+    public int dropWatches() {
+        return watchDropper.getAsInt();
+    }
+
+    /** Turns every switch off: no write failures, no stuck pods, no reconcile failure, operator running, no slow roll. */
+    public void clear() {
+        failWrites.set(0);
+        failReconcileMessage.set(null);
+        slowRollExtra = Duration.ZERO;
+        for (String pod : Set.copyOf(stuckPods)) {
+            unstickPod(pod);
+        }
+        pauseOperator(false);
+    }
+}

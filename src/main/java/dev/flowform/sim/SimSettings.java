@@ -1,0 +1,78 @@
+package dev.flowform.sim;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Timing of the simulated Strimzi operator and kubelet.
+ *
+ * @param reconcileDelay delay between a KafkaConnect change being seen and its reconcile starting
+ *                       (Strimzi queues watch events; a real operator also reconciles every 120 s)
+ * @param podReadyDelay  time a re-created worker pod stays {@code Pending}/not Ready before the
+ *                       simulated kubelet reports it Running and Ready
+ * @param connectorDelay delay before a KafkaConnector change (or the re-PUT after a Connect reconcile)
+ *                       is validated and its status written
+ * @param stuckTimeout   how much longer than {@code podReadyDelay} (plus any {@link SimFaults#slowRoll(Duration)}
+ *                       delay) a roll waits for a pod that does not become Ready (see
+ *                       {@link SimFaults#stuckPod(String)}) before the reconcile ends with
+ *                       {@code NotReady}/{@code TimeoutException}; Strimzi waits
+ *                       {@code operationTimeoutMs} (300000 ms) here
+ */
+public record SimSettings(Duration reconcileDelay, Duration podReadyDelay, Duration connectorDelay, Duration stuckTimeout) {
+
+    /**
+     * Validates the durations.
+     *
+     * @param reconcileDelay see {@link #reconcileDelay()}
+     * @param podReadyDelay  see {@link #podReadyDelay()}
+     * @param connectorDelay see {@link #connectorDelay()}
+     * @param stuckTimeout   see {@link #stuckTimeout()}
+     * @throws NullPointerException     when a duration is null
+     * @throws IllegalArgumentException when a duration is negative
+     */
+    public SimSettings {
+        for (Duration d : new Duration[] {reconcileDelay, podReadyDelay, connectorDelay, stuckTimeout}) {
+            Objects.requireNonNull(d, "durations must not be null");
+            if (d.isNegative()) {
+                throw new IllegalArgumentException("durations must not be negative: " + d);
+            }
+        }
+    }
+
+    /**
+     * Settings for the user demo: reconcile after 300 ms, pods Ready 700 ms after re-creation (so a
+     * 3-worker roll takes a few seconds and can be watched), connectors validated after 300 ms, a
+     * stuck pod fails the reconcile after 30 s.
+     *
+     * @return demo settings
+     */
+    public static SimSettings demo() {
+        return new SimSettings(Duration.ofMillis(300), Duration.ofMillis(700), Duration.ofMillis(300), Duration.ofSeconds(30));
+    }
+
+    /**
+     * Settings for tests: every step takes tens of milliseconds; a stuck pod fails the reconcile 1 s after it
+     * should have become Ready (tests of that fault usually shorten it with {@link #withStuckTimeout(Duration)}).
+     *
+     * @return fast settings
+     */
+    public static SimSettings fast() {
+        return new SimSettings(Duration.ofMillis(20), Duration.ofMillis(30), Duration.ofMillis(20), Duration.ofSeconds(1));
+    }
+
+    /**
+     * @param timeout the new stuck-pod timeout
+     * @return a copy with {@link #stuckTimeout()} replaced
+     */
+    public SimSettings withStuckTimeout(Duration timeout) {
+        return new SimSettings(reconcileDelay, podReadyDelay, connectorDelay, timeout);
+    }
+
+    /**
+     * @param delay the new pod readiness delay
+     * @return a copy with {@link #podReadyDelay()} replaced
+     */
+    public SimSettings withPodReadyDelay(Duration delay) {
+        return new SimSettings(reconcileDelay, delay, connectorDelay, stuckTimeout);
+    }
+}

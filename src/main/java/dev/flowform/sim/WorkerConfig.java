@@ -1,0 +1,173 @@
+package dev.flowform.sim;
+
+import dev.flowform.model.EosMode;
+import dev.flowform.model.StrimziApi;
+import dev.flowform.plan.RollCheck;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Renders Kafka Connect worker properties from a KafkaConnect {@code spec}, the way the Strimzi cluster
+ * operator does ({@code KafkaConnectConfiguration}, {@code KafkaConnectCluster}), and derives the pod
+ * revision from them.
+ *
+ * <p>Order: {@code bootstrap.servers}, {@code group.id}, the three storage topics, then every other
+ * {@code spec.config} entry sorted by key. Keys Strimzi forbids in {@code spec.config} are dropped, as the
+ * operator does ("Configuration option ... is forbidden and will be ignored"). In {@code v1} the group id and
+ * topics come from {@code spec.groupId} / {@code spec.*StorageTopic}; in {@code v1beta2} from
+ * {@code spec.config} with the {@code connect-cluster} defaults.
+ */
+final class WorkerConfig {
+    /** Data key of the worker configuration in ConfigMap {@code <name>-connect-config} (Strimzi 0.46+). */
+    static final String PROPERTIES_KEY = "kafka-connect.properties";
+    /** Environment variable carrying the worker configuration in Strimzi 0.45 and older. */
+    static final String CONFIGURATION_ENV = "KAFKA_CONNECT_CONFIGURATION";
+
+    private static final String HEADER =
+            "# Do not change this generated file. Logging can be configured in the corresponding Kubernetes resource.\n";
+    private static final String FOOTER = "rest.advertised.host.name=${strimzidir:/opt/kafka/init:pod.ip}\n"
+            + "rest.advertised.port=8083\n"
+            + "plugin.path=/opt/kafka/plugins\n";
+    private static final List<String> FORBIDDEN_PREFIXES = List.of("ssl.", "sasl.", "security.", "listeners",
+            "plugin.path", "rest.", "bootstrap.servers", "consumer.interceptor.classes", "producer.interceptor.classes",
+            "prometheus.metrics.reporter.");
+    private static final List<String> FORBIDDEN_EXCEPTIONS = List.of("ssl.endpoint.identification.algorithm",
+            "ssl.cipher.suites", "ssl.protocol", "ssl.enabled.protocols");
+    private static final List<String> GROUP_KEYS = List.of("group.id", "config.storage.topic", "offset.storage.topic",
+            "status.storage.topic");
+
+    private WorkerConfig() {
+    }
+
+    /**
+     * The rendered worker configuration of one KafkaConnect spec.
+     *
+     * @param body     the properties, one {@code key=value} per line (the env var form of Strimzi 0.45)
+     * @param fileText the ConfigMap file form: generated-file header, {@code body}, REST and plugin-path lines
+     */
+    record Rendered(String body, String fileText) {
+        /** @return {@code strimzi.io/configuration-hash} of the file form: first 8 hex chars of its SHA-1 */
+        String configurationHash() {
+            return RollCheck.sha1Prefix(fileText);
+        }
+    }
+
+    /**
+     * @param spec the KafkaConnect {@code spec}
+     * @param api  the API version the object was read with (decides where the group id lives)
+     * @return the worker configuration
+     */
+    static Rendered render(Map<String, Object> spec, StrimziApi api) {
+        Map<String, Object> config = Json.map(spec.get("config"));
+        Map<String, String> cfg = new TreeMap<>();
+        if (config != null) {
+            config.forEach((k, v) -> cfg.put(k, v == null ? "" : v.toString()));
+        }
+        Map<String, String> head = new LinkedHashMap<>();
+        head.put("bootstrap.servers", String.valueOf(spec.getOrDefault("bootstrapServers", "")));
+        if (api == StrimziApi.V1) {
+            head.put("group.id", string(spec, "groupId", "connect-cluster"));
+            head.put("config.storage.topic", string(spec, "configStorageTopic", "connect-cluster-configs"));
+            head.put("offset.storage.topic", string(spec, "offsetStorageTopic", "connect-cluster-offsets"));
+            head.put("status.storage.topic", string(spec, "statusStorageTopic", "connect-cluster-status"));
+        } else {
+            head.put("group.id", cfg.getOrDefault("group.id", "connect-cluster"));
+            head.put("config.storage.topic", cfg.getOrDefault("config.storage.topic", "connect-cluster-configs"));
+            head.put("offset.storage.topic", cfg.getOrDefault("offset.storage.topic", "connect-cluster-offsets"));
+            head.put("status.storage.topic", cfg.getOrDefault("status.storage.topic", "connect-cluster-status"));
+        }
+        StringBuilder body = new StringBuilder();
+        head.forEach((k, v) -> body.append(k).append('=').append(v).append('\n'));
+        cfg.forEach((k, v) -> {
+            if (!GROUP_KEYS.contains(k) && !forbidden(k)) {
+                body.append(k).append('=').append(v).append('\n');
+            }
+        });
+        return new Rendered(body.toString(), HEADER + body + FOOTER);
+    }
+
+    /** @return true when Strimzi ignores {@code key} in {@code spec.config} */
+    static boolean forbidden(String key) {
+        if (FORBIDDEN_EXCEPTIONS.contains(key)) {
+            return false;
+        }
+        return FORBIDDEN_PREFIXES.stream().anyMatch(key::startsWith);
+    }
+
+    /**
+     * @param spec the KafkaConnect {@code spec}
+     * @return a fingerprint of everything in the spec that shapes the worker pods (all but {@code replicas})
+     */
+    static String fingerprint(Map<String, Object> spec) {
+        Map<String, Object> copy = new LinkedHashMap<>(spec);
+        copy.remove("replicas");
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-1").digest(Json.canonicalJson(copy).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(d);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is required by every Java platform", e);
+        }
+    }
+
+    /**
+     * The pod revision, like Strimzi's {@code strimzi.io/revision}: the first 8 hex characters of a SHA-1
+     * over the pod definition. Here: over the spec without {@code replicas} and the rendered configuration.
+     *
+     * @param spec     the KafkaConnect {@code spec}
+     * @param rendered its rendered configuration
+     * @return 8 lowercase hex characters
+     */
+    static String revision(Map<String, Object> spec, Rendered rendered) {
+        Map<String, Object> copy = new LinkedHashMap<>(spec);
+        copy.remove("replicas");
+        return RollCheck.sha1Prefix("pod-revision\n" + Json.canonicalJson(copy) + "\n" + rendered.fileText());
+    }
+
+    /**
+     * Parses properties text the way a worker reads it (later keys win; {@code #}/{@code !} comments).
+     *
+     * @param text the properties, or null
+     * @return key to value, in file order
+     */
+    static Map<String, String> parse(String text) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (text == null) {
+            return out;
+        }
+        for (String line : text.split("\\R")) {
+            String t = line.strip();
+            if (t.isEmpty() || t.startsWith("#") || t.startsWith("!")) {
+                continue;
+            }
+            int eq = t.indexOf('=');
+            int colon = t.indexOf(':');
+            int sep = eq < 0 ? colon : colon < 0 ? eq : Math.min(eq, colon);
+            if (sep < 0) {
+                out.put(t, "");
+            } else {
+                out.put(t.substring(0, sep).strip(), t.substring(sep + 1).strip());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * @param text worker properties, or null
+     * @return the worker's {@code exactly.once.source.support} mode; an unparsable value counts as
+     *         {@link EosMode#DISABLED} (such a worker would not start)
+     */
+    static EosMode eosMode(String text) {
+        return EosMode.parse(parse(text).get(EosMode.CONFIG_KEY)).orElse(EosMode.DISABLED);
+    }
+
+    private static String string(Map<String, Object> spec, String key, String dflt) {
+        Object v = spec.get(key);
+        return v == null ? dflt : v.toString();
+    }
+}
