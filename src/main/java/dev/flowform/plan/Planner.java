@@ -558,11 +558,17 @@ public final class Planner {
         return Json.render(s);
     }
 
+    private static final Set<String> IDENTITY_FIELDS = Set.of("apiVersion", "kind", "metadata.name", "metadata.namespace");
+
     /** Flattens a manifest into display attributes: {@code spec.config."k" = "v"}. */
     static void flatten(String prefix, Map<String, Object> m, List<AttributeChange> out,
                         java.util.function.Predicate<String> sensitiveConfigKey) {
         for (Map.Entry<String, Object> e : m.entrySet()) {
             String key = e.getKey();
+            String full = prefix.isEmpty() ? key : prefix + "." + key;
+            if (IDENTITY_FIELDS.contains(full)) {
+                continue; // shown in the change's header line
+            }
             String path = prefix.isEmpty() ? key : prefix + "." + (key.matches("[A-Za-z0-9_]+") ? key : quote(key));
             if (e.getValue() instanceof Map<?, ?> sub && !sub.isEmpty()) {
                 @SuppressWarnings("unchecked")

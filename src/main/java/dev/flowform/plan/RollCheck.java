@@ -55,8 +55,8 @@ public final class RollCheck {
         int replicas = c.replicas() == null ? 1 : c.replicas();
         if (observed == null || observed < generation) {
             int rolled = countRolled(c, expectedMode);
-            return new Readiness.InProgress(rolled + "/" + replicas + " workers on the new revision, " + genText,
-                    rolled, replicas);
+            return new Readiness.InProgress(rolled + "/" + replicas + " workers on the new revision" + rolledNames(c, expectedMode)
+                    + ", " + genText, rolled, replicas);
         }
         Optional<Condition> notReady = Conditions.trueCondition(c.conditions(), "NotReady");
         if (notReady.isPresent()) {
@@ -71,8 +71,8 @@ public final class RollCheck {
         String podProblem = podProblem(c, replicas, expectedMode);
         if (podProblem != null) {
             int rolled = countRolled(c, expectedMode);
-            return new Readiness.InProgress(rolled + "/" + replicas + " workers on the new revision ("
-                    + podProblem + "), " + genText, rolled, replicas);
+            return new Readiness.InProgress(rolled + "/" + replicas + " workers on the new revision" + rolledNames(c, expectedMode)
+                    + " (" + podProblem + "), " + genText, rolled, replicas);
         }
         return new Readiness.Complete(replicas + "/" + replicas + " workers on the new revision"
                 + (expectedMode == null ? "" : " with " + EosMode.CONFIG_KEY + "=" + expectedMode.value())
@@ -109,6 +109,13 @@ public final class RollCheck {
                     + EosMode.CONFIG_KEY + "=" + expectedMode.value();
         }
         return null;
+    }
+
+    /** @return {@code " (rolled: a, b)"} naming the pods already on the new revision, or empty */
+    private static String rolledNames(LiveConnectCluster c, EosMode expectedMode) {
+        String hash = configHash(c);
+        List<String> names = c.pods().stream().filter(p -> podRolled(c, p, hash, expectedMode)).map(LivePod::name).toList();
+        return names.isEmpty() ? "" : " (rolled: " + String.join(", ", names) + ")";
     }
 
     private static int countRolled(LiveConnectCluster c, EosMode expectedMode) {
