@@ -301,4 +301,24 @@ class RollSimulationTest extends SimTestSupport {
     private void setReplicas(int replicas) {
         editSpec(StrimziCrds.kafkaConnect(api()), NS, CONNECT, spec -> spec.put("replicas", replicas));
     }
+
+    @Test
+    void aSeededRollInProgressIsFinishedWithoutRollingFinishedWorkersAgain() {
+        startSeeded("v1beta2-rolling");
+        Map<String, String> uids = workers(NS).stream()
+                .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid()));
+        assertThat(connect(NS).getMetadata().getGeneration()).isEqualTo(5);
+        awaitIdle();
+        LiveConnectCluster live = live(NS);
+        Readiness readiness = RollCheck.evaluate(live, 5, EosMode.PREPARING);
+        assertThat(readiness).as(readiness.detail()).isInstanceOf(Readiness.Complete.class);
+        Map<String, LivePod> pods = live.pods().stream().collect(Collectors.toMap(LivePod::name, p -> p));
+        assertThat(pods.get("dr-connect-connect-0").uid()).as("already rolled").isEqualTo(uids.get("dr-connect-connect-0"));
+        assertThat(pods.get("dr-connect-connect-1").uid()).as("restarting on the new revision: waited for")
+                .isEqualTo(uids.get("dr-connect-connect-1"));
+        assertThat(pods.get("dr-connect-connect-2").uid()).as("still on the old revision: rolled")
+                .isNotEqualTo(uids.get("dr-connect-connect-2"));
+        assertThat(live.pods()).extracting(LivePod::revision).containsOnly("4c1f0b2e");
+        assertThat(cluster.simulator().podsCreated()).isEqualTo(1);
+    }
 }
