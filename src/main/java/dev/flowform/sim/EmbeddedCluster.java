@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
@@ -71,12 +71,6 @@ public final class EmbeddedCluster implements AutoCloseable {
         NETTY_PROMISE_LOGGER.setFilter(r -> r.getMessage() == null
                 || !r.getMessage().startsWith("Failed to submit a listener notification task"));
     }
-
-    /**
-     * One serializer for every client the embedded clusters create: Jackson caches (de)serializers per mapper,
-     * and warming them up again for each new client costs up to ~100 ms per type.
-     */
-    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
     private final EmbeddedClusterOptions options;
     private final Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
@@ -145,8 +139,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         api = options.api() != null ? options.api() : detected != null ? detected : StrimziApi.V1BETA2;
 
         webServer = new MockWebServer();
-        server = new KubernetesMockServer(new io.fabric8.mockwebserver.Context(Json.MAPPER), webServer, responses,
-                dispatcher, false);
+        server = new KubernetesMockServer(mockContext(), webServer, responses, dispatcher, false);
         dispatcher.onRequest(this::drainRecordedRequests);
         try {
             server.init(InetAddress.getByName("127.0.0.1"), 0);
@@ -154,7 +147,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             throw new IllegalStateException("127.0.0.1 does not resolve", e);
         }
         url = "http://127.0.0.1:" + server.getPort() + "/";
-        internalClient = new KubernetesClientBuilder().withKubernetesSerialization(SERIALIZATION)
+        internalClient = new KubernetesClientBuilder().withKubernetesSerialization(Json.SERIALIZATION)
                 .withConfig(new ConfigBuilder(config()).withUserAgent(SimDispatcher.SIM_USER_AGENT)
                         .withWatchReconnectInterval(100).build()).build();
         client = newClient(config());
@@ -198,7 +191,7 @@ public final class EmbeddedCluster implements AutoCloseable {
      * @return a new client
      */
     public KubernetesClient newClient(Config clientConfig) {
-        return new KubernetesClientBuilder().withKubernetesSerialization(SERIALIZATION).withConfig(clientConfig).build();
+        return new KubernetesClientBuilder().withKubernetesSerialization(Json.SERIALIZATION).withConfig(clientConfig).build();
     }
 
     /** @return a client for this cluster, owned by the cluster (do not close it) */
@@ -333,6 +326,12 @@ public final class EmbeddedCluster implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "mock server did not stop cleanly", e);
         }
+    }
+
+    /** The mock's own constructors build its context from fabric8's static mapper; so do we. */
+    @SuppressWarnings("deprecation")
+    private static io.fabric8.mockwebserver.Context mockContext() {
+        return new io.fabric8.mockwebserver.Context(Serialization.jsonMapper());
     }
 
     private void requestPersist() {

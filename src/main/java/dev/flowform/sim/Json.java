@@ -1,16 +1,23 @@
 package dev.flowform.sim;
 
-import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 
-/** Small helpers for the JSON-like maps the simulator reads and writes (Jackson 3, fabric8's mapper). */
+/** Small helpers for the JSON-like maps the simulator reads and writes (Jackson 3). */
 final class Json {
-    static final ObjectMapper MAPPER = Serialization.jsonMapper();
+    /**
+     * One fabric8 serializer for every client the embedded clusters create and for typed conversions: Jackson
+     * caches (de)serializers per mapper, and warming them up again for each new client costs up to ~100 ms per type.
+     */
+    static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+    /** Plain Jackson 3 mapper for maps and lists only (persist file, canonical JSON). */
+    static final ObjectMapper MAPPER = JsonMapper.builder().build();
 
     private Json() {
     }
@@ -98,15 +105,15 @@ final class Json {
         return MAPPER.writeValueAsString(canonical(value));
     }
 
-    /** @return {@code value} converted to JSON-like maps */
+    /** @return {@code value} (e.g. a fabric8 model object) converted to JSON-like maps */
     static Map<String, Object> toMap(Object value) {
         @SuppressWarnings("unchecked")
-        Map<String, Object> m = MAPPER.convertValue(value, Map.class);
+        Map<String, Object> m = SERIALIZATION.convertValue(value, Map.class);
         return m;
     }
 
-    /** @return {@code map} converted to {@code type} */
+    /** @return {@code map} converted to {@code type} (e.g. a fabric8 model class) */
     static <T> T convert(Object map, Class<T> type) {
-        return MAPPER.convertValue(map, type);
+        return SERIALIZATION.convertValue(map, type);
     }
 }

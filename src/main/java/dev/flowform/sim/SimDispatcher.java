@@ -1,7 +1,6 @@
 package dev.flowform.sim;
 
 import io.fabric8.mockwebserver.dsl.HttpMethod;
-import io.fabric8.mockwebserver.http.ByteString;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
@@ -215,11 +214,6 @@ final class SimDispatcher extends Dispatcher {
         @Override
         public void onMessage(WebSocket webSocket, String text) {
             inner.onMessage(webSocket, text);
-        }
-
-        @Override
-        public void onMessage(WebSocket webSocket, ByteString bytes) {
-            inner.onMessage(webSocket, bytes);
         }
 
         @Override

@@ -321,6 +321,10 @@ public final class StrimziSimulator implements AutoCloseable {
         }, 0));
     }
 
+    /**
+     * Takes the PodSet's revision as the target for the current spec when the simulator did not render it:
+     * for a settled cluster (a seed), or for a roll in progress whose configuration matches the current spec.
+     */
     private void adoptExisting() {
         for (ConfigMap cm : client.configMaps().inAnyNamespace().list().getItems()) {
             String text = cm.getData() == null ? null : cm.getData().get(WorkerConfig.PROPERTIES_KEY);
@@ -352,6 +356,9 @@ public final class StrimziSimulator implements AutoCloseable {
             String fileText = cm == null || cm.getData() == null ? null : cm.getData().get(WorkerConfig.PROPERTIES_KEY);
             String envText = pods.stream().filter(p -> rev.equals(annotation(p, REVISION)))
                     .map(StrimziSimulator::envConfiguration).filter(Objects::nonNull).findFirst().orElse(null);
+            if (!settled(kc) && !WorkerConfig.carries(spec(kc), fileText != null ? fileText : envText)) {
+                continue; // the PodSet was rolled out for an older spec: render the current one
+            }
             book.adoptions.put(ns + "/" + name, new SimBook.Adoption(WorkerConfig.fingerprint(spec(kc)), rev, fileText, envText));
         }
     }

@@ -130,6 +130,34 @@ final class WorkerConfig {
     }
 
     /**
+     * Tells whether worker properties found in the cluster were rendered from {@code spec}: every
+     * {@code spec.config} entry Strimzi passes on has the same value there, and the EOS mode agrees.
+     *
+     * @param spec the KafkaConnect {@code spec}
+     * @param text worker properties (ConfigMap file or env var), or null
+     * @return true when {@code text} carries {@code spec.config}
+     */
+    static boolean carries(Map<String, Object> spec, String text) {
+        if (text == null) {
+            return false;
+        }
+        Map<String, String> props = parse(text);
+        Map<String, Object> config = Json.map(spec.get("config"));
+        String specEos = null;
+        if (config != null) {
+            for (Map.Entry<String, Object> e : config.entrySet()) {
+                String value = e.getValue() == null ? "" : e.getValue().toString();
+                if (e.getKey().equals(EosMode.CONFIG_KEY)) {
+                    specEos = value;
+                } else if (!forbidden(e.getKey()) && !value.strip().equals(props.get(e.getKey()))) {
+                    return false;
+                }
+            }
+        }
+        return EosMode.parse(specEos).equals(EosMode.parse(props.get(EosMode.CONFIG_KEY)));
+    }
+
+    /**
      * Parses properties text the way a worker reads it (later keys win; {@code #}/{@code !} comments).
      *
      * @param text the properties, or null

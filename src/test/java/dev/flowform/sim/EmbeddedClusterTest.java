@@ -15,6 +15,9 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,6 +89,17 @@ class EmbeddedClusterTest extends SimTestSupport {
         assertThat(cluster.clientRequestCount()).isEqualTo(clientOnly + 1);
         assertThat(cluster.requestCount()).isGreaterThan(all);
         assertThat(all).isGreaterThan(clientOnly);
+    }
+
+    @Test
+    void aFailingJsonPatchTestOpIsAnsweredInsteadOfHanging() {
+        startSeeded("v1beta2");
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> cluster.client().pods().inNamespace(NS).withName("dr-connect-connect-0")
+                .patch(PatchContext.of(PatchType.JSON), "[{\"op\":\"test\",\"path\":\"/metadata/name\",\"value\":\"nope\"}]"))
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(422));
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("the bare mock hangs until the client's 10 s timeout")
+                .isLessThan(Duration.ofSeconds(5));
     }
 
     @Test

@@ -8,7 +8,6 @@ import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LivePod;
 import dev.flowform.plan.Readiness;
 import dev.flowform.plan.RollCheck;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Watch;
@@ -75,7 +74,8 @@ class RollSimulationTest extends SimTestSupport {
         startSeeded("v1beta2");
         Set<String> oldUids = workers(NS).stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
         PodRecorder recorder = new PodRecorder(3, workers(NS));
-        try (Watch ignored = watchWorkers(NS, recorder)) {
+        Watch watch = watchWorkers(NS, recorder);
+        try {
             long generation = setWorkerEos(NS, "preparing");
             assertThat(generation).isEqualTo(5);
             assertThat(RollCheck.evaluate(live(NS), generation, EosMode.PREPARING)).isInstanceOf(Readiness.InProgress.class);
@@ -101,6 +101,8 @@ class RollSimulationTest extends SimTestSupport {
             @SuppressWarnings("unchecked")
             List<Object> plugins = (List<Object>) ((Map<String, Object>) live.raw().get("status")).get("connectorPlugins");
             assertThat(plugins).hasSize(3);
+        } finally {
+            watch.close();
         }
     }
 
@@ -125,7 +127,8 @@ class RollSimulationTest extends SimTestSupport {
     void newerGenerationDuringARollIsReconciledAfterTheRollFinishes() {
         startSeeded("v1beta2", SimSettings.fast().withPodReadyDelay(Duration.ofMillis(80)));
         PodRecorder recorder = new PodRecorder(3, workers(NS));
-        try (Watch ignored = watchWorkers(NS, recorder)) {
+        Watch watch = watchWorkers(NS, recorder);
+        try {
             long preparing = setWorkerEos(NS, "preparing");
             await().pollInterval(Duration.ofMillis(5)).atMost(Duration.ofSeconds(5)).until(() -> cluster.simulator().podsCreated() >= 1);
             long enabled = setWorkerEos(NS, "enabled");
@@ -139,6 +142,8 @@ class RollSimulationTest extends SimTestSupport {
             assertThat(revisions.subList(3, 6)).containsOnly(revisions.get(3)).doesNotContain(revisions.get(0));
             assertThat(recorder.maxUnavailable.get()).isEqualTo(1);
             assertThat(cluster.simulator().reconcileCount()).isGreaterThanOrEqualTo(2);
+        } finally {
+            watch.close();
         }
     }
 
@@ -295,5 +300,25 @@ class RollSimulationTest extends SimTestSupport {
 
     private void setReplicas(int replicas) {
         editSpec(StrimziCrds.kafkaConnect(api()), NS, CONNECT, spec -> spec.put("replicas", replicas));
+    }
+
+    @Test
+    void aSeededRollInProgressIsFinishedWithoutRollingFinishedWorkersAgain() {
+        startSeeded("v1beta2-rolling");
+        Map<String, String> uids = workers(NS).stream()
+                .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid()));
+        assertThat(connect(NS).getMetadata().getGeneration()).isEqualTo(5);
+        awaitIdle();
+        LiveConnectCluster live = live(NS);
+        Readiness readiness = RollCheck.evaluate(live, 5, EosMode.PREPARING);
+        assertThat(readiness).as(readiness.detail()).isInstanceOf(Readiness.Complete.class);
+        Map<String, LivePod> pods = live.pods().stream().collect(Collectors.toMap(LivePod::name, p -> p));
+        assertThat(pods.get("dr-connect-connect-0").uid()).as("already rolled").isEqualTo(uids.get("dr-connect-connect-0"));
+        assertThat(pods.get("dr-connect-connect-1").uid()).as("restarting on the new revision: waited for")
+                .isEqualTo(uids.get("dr-connect-connect-1"));
+        assertThat(pods.get("dr-connect-connect-2").uid()).as("still on the old revision: rolled")
+                .isNotEqualTo(uids.get("dr-connect-connect-2"));
+        assertThat(live.pods()).extracting(LivePod::revision).containsOnly("4c1f0b2e");
+        assertThat(cluster.simulator().podsCreated()).isEqualTo(1);
     }
 }

@@ -168,7 +168,7 @@ class SimFaultsTest extends SimTestSupport {
     void droppedWatchesAreClosedServerSideAndInformersCarryOn() {
         startSeeded("v1beta2");
         List<String> events = new CopyOnWriteArrayList<>();
-        try (Watch ignored = cluster.client().pods().inNamespace(NS).watch(new Watcher<Pod>() {
+        Watch watch = cluster.client().pods().inNamespace(NS).watch(new Watcher<Pod>() {
             @Override
             public void eventReceived(Action action, Pod pod) {
                 events.add(action + " " + pod.getMetadata().getName());
@@ -177,7 +177,8 @@ class SimFaultsTest extends SimTestSupport {
             @Override
             public void onClose(WatcherException cause) {
             }
-        })) {
+        });
+        try {
             await().atMost(Duration.ofSeconds(5)).until(() -> cluster.openWatchCount() >= 4);
             int dropped = cluster.faults().dropWatches();
             assertThat(dropped).as("3 simulator informers + the test's watch").isGreaterThanOrEqualTo(4);
@@ -188,6 +189,8 @@ class SimFaultsTest extends SimTestSupport {
             awaitIdle();
             assertThat(RollCheck.evaluate(live(NS), generation, EosMode.PREPARING).isComplete()).isTrue();
             await().atMost(Duration.ofSeconds(5)).until(() -> events.contains("DELETED dr-connect-connect-2"));
+        } finally {
+            watch.close();
         }
     }
 }

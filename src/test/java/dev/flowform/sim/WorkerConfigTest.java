@@ -79,4 +79,22 @@ class WorkerConfigTest {
         assertThat(WorkerConfig.eosMode("exactly.once.source.support=maybe")).isEqualTo(EosMode.DISABLED);
         assertThat(WorkerConfig.parse("bootstrap.servers=h:9093")).containsEntry("bootstrap.servers", "h:9093");
     }
+
+    @Test
+    void recognisesPropertiesRenderedFromASpec() {
+        Map<String, Object> spec = v1beta2Spec();
+        String body = WorkerConfig.render(spec, StrimziApi.V1BETA2).body();
+        assertThat(WorkerConfig.carries(spec, body)).isTrue();
+        assertThat(WorkerConfig.carries(spec, "group.id=dr-connect\nstatus.storage.topic=dr-status\n"
+                + "value.converter=org.apache.kafka.connect.converters.ByteArrayConverter\n"
+                + "config.storage.replication.factor=3\nssl.endpoint.identification.algorithm=\n")).isTrue();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> config = (Map<String, Object>) spec.get("config");
+        config.put(EosMode.CONFIG_KEY, "enabled");
+        assertThat(WorkerConfig.carries(spec, body)).as("EOS mode differs").isFalse();
+        assertThat(WorkerConfig.carries(spec, body + "exactly.once.source.support=enabled\n")).isTrue();
+        config.put("config.storage.replication.factor", 1);
+        assertThat(WorkerConfig.carries(spec, body + "exactly.once.source.support=enabled\n")).isFalse();
+        assertThat(WorkerConfig.carries(spec, null)).isFalse();
+    }
 }
