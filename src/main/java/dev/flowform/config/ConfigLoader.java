@@ -111,7 +111,9 @@ public final class ConfigLoader {
                 ParsedFile parsed = JsonSourceParser.parse(filename, path.getParent(), Files.readAllBytes(path));
                 diagnostics.addAll(parsed.diagnostics());
                 files.add(parsed);
-                sources.put(filename, parsed.text().text());
+                if (parsed.text() != null && parsed.text().text() != null) {
+                    sources.put(filename, parsed.text().text());
+                }
             } catch (IOException e) {
                 diagnostics.add(Diagnostic.error("Cannot read configuration file", filename + ": " + e.getMessage()));
             }

@@ -311,7 +311,9 @@ public final class Planner {
             if (dc.version() != null) {
                 spec.put("version", dc.version());
             }
-            spec.put("replicas", dc.replicas() == null ? 1 : dc.replicas());
+            if (dc.replicas() != null) {
+                spec.put("replicas", dc.replicas());
+            }
             if (dc.bootstrapServers() != null) {
                 spec.put("bootstrapServers", dc.bootstrapServers());
             }

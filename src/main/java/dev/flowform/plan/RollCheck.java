@@ -34,6 +34,9 @@ import java.util.Optional;
  */
 public final class RollCheck {
 
+    /** Strimzi's default {@code spec.replicas} of a KafkaConnect when the field is absent. */
+    public static final int STRIMZI_DEFAULT_REPLICAS = 3;
+
     private RollCheck() {
     }
 
@@ -52,7 +55,7 @@ public final class RollCheck {
         }
         Long observed = c.observedGeneration();
         String genText = "observedGeneration " + (observed == null ? "none" : observed) + "/" + generation;
-        int replicas = c.replicas() == null ? 1 : c.replicas();
+        int replicas = c.replicas() == null ? STRIMZI_DEFAULT_REPLICAS : c.replicas();
         if (observed == null || observed < generation) {
             int rolled = countRolled(c, expectedMode);
             return new Readiness.InProgress(rolled + "/" + replicas + " workers on the new revision" + rolledNames(c, expectedMode)
