@@ -22,6 +22,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import tools.jackson.core.JsonParser;
 import tools.jackson.databind.MappingIterator;
@@ -253,7 +254,46 @@ final class ClusterStore {
         all.addAll(client.genericKubernetesResources(StrimziCrds.kafkaConnector(api)).inAnyNamespace().list().getItems());
         List<Map<String, Object>> out = new ArrayList<>();
         for (HasMetadata o : all) {
-            Map<String, Object> m = Json.toMap(o);
+            out.add(Json.toMap(o));
+        }
+        return clean(out);
+    }
+
+    /**
+     * Lists every persisted kind through {@code lister} instead of a client: the path of each
+     * cluster-wide list ({@code /api/v1/pods}, {@code /apis/kafka.strimzi.io/v1/kafkaconnects}, ...)
+     * goes in, the items come out. Used to persist from inside the API server's own request handling,
+     * where a client request would wait for the very thread that sends it.
+     *
+     * @param api    the served Strimzi version
+     * @param lister path of a list to its items as JSON-like maps
+     * @return the same as {@link #dump()}
+     */
+    static List<Map<String, Object>> dump(StrimziApi api, Function<String, List<Map<String, Object>>> lister) {
+        String kafka = "/apis/" + StrimziApi.KAFKA_GROUP + "/" + api.version() + "/";
+        String core = "/apis/" + StrimziApi.CORE_GROUP + "/" + api.version() + "/";
+        List<Map<String, Object>> out = new ArrayList<>();
+        out.addAll(withKind(lister.apply("/api/v1/namespaces"), "v1", "Namespace"));
+        out.addAll(withKind(lister.apply("/api/v1/configmaps"), "v1", "ConfigMap"));
+        out.addAll(withKind(lister.apply("/api/v1/secrets"), "v1", "Secret"));
+        out.addAll(withKind(lister.apply(kafka + "kafkaconnects"), api.kafkaApiVersion(), StrimziCrds.KAFKA_CONNECT));
+        out.addAll(withKind(lister.apply(core + "strimzipodsets"), api.coreApiVersion(), StrimziCrds.STRIMZI_POD_SET));
+        out.addAll(withKind(lister.apply("/api/v1/pods"), "v1", "Pod"));
+        out.addAll(withKind(lister.apply(kafka + "kafkaconnectors"), api.kafkaApiVersion(), StrimziCrds.KAFKA_CONNECTOR));
+        return clean(out);
+    }
+
+    private static List<Map<String, Object>> withKind(List<Map<String, Object>> items, String apiVersion, String kind) {
+        for (Map<String, Object> m : items) {
+            m.putIfAbsent("apiVersion", apiVersion);
+            m.putIfAbsent("kind", kind);
+        }
+        return items;
+    }
+
+    private static List<Map<String, Object>> clean(List<Map<String, Object>> objects) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Map<String, Object> m : objects) {
             Map<String, Object> meta = Json.map(m.get("metadata"));
             if (meta != null) {
                 for (String k : List.of("resourceVersion", "uid", "creationTimestamp", "managedFields", "selfLink")) {

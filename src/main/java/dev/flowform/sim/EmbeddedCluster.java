@@ -26,8 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
@@ -37,10 +35,14 @@ import java.util.logging.Logger;
  * An in-process Kubernetes API server with the Strimzi CRDs and a simulated Strimzi operator: the cluster
  * that tests, benchmarks and the demo environment run flowform against (DESIGN.md section 7).
  *
- * <p>It is the fabric8 {@code KubernetesMockServer} in CRUD mode, plain HTTP on 127.0.0.1 and a random port,
- * serving KafkaConnect, KafkaConnector and StrimziPodSet for exactly one Strimzi API version. Objects come
- * from a persist file (when it exists) or a seed folder; with a persist file every change is written back
- * (debounced by 50 ms, atomically via a temporary file and a rename) and again on {@link #close()}.
+ * <p>It is the fabric8 {@code KubernetesMockServer} in CRUD mode, plain HTTP on 127.0.0.1 (never another
+ * interface) and a random port, serving KafkaConnect, KafkaConnector and StrimziPodSet for exactly one
+ * Strimzi API version. Objects come from a persist file (when it exists) or a seed folder. With a persist
+ * file every successful write is written back before the API server answers it (atomically, via a
+ * temporary file and a rename), as etcd makes a write durable before the API server acknowledges it: a
+ * process killed right after a write was acknowledged finds that write after a restart. The file is
+ * written once more on {@link #close()}. With {@link EmbeddedClusterOptions#persistReadOnly()} the file
+ * is read but never written.
  *
  * <pre>{@code
  * try (EmbeddedCluster cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(seed).build())) {
@@ -78,7 +80,6 @@ public final class EmbeddedCluster implements AutoCloseable {
     private final SimFaults faults;
     private final SimBook book = new SimBook();
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final AtomicBoolean persistScheduled = new AtomicBoolean();
     private final Object persistLock = new Object();
     private volatile boolean persistEnabled;
     private KubernetesMockServer server;
@@ -88,7 +89,6 @@ public final class EmbeddedCluster implements AutoCloseable {
     private KubernetesClient internalClient;
     private KubernetesClient client;
     private StrimziSimulator simulator;
-    private ScheduledExecutorService persister;
 
     private EmbeddedCluster(EmbeddedClusterOptions options) {
         this.options = options;
@@ -158,16 +158,11 @@ public final class EmbeddedCluster implements AutoCloseable {
         simulator = new StrimziSimulator(internalClient, api, options.settings(), faults, book);
         simulator.start(!fromPersistFile);
 
-        if (options.persistFile() != null) {
-            persister = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "flowform-sim-persist");
-                t.setDaemon(true);
-                return t;
-            });
+        if (options.persistFile() != null && !options.persistReadOnly()) {
             persistEnabled = true;
             persist();
         }
-        dispatcher.onWrite(this::requestPersist);
+        dispatcher.onWrite(this::persistAfterWrite);
     }
 
     /**
@@ -236,7 +231,8 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     /**
      * Writes the persist file now (atomically: temporary file in the same folder, then a rename). Does nothing
-     * when the cluster has no persist file.
+     * when the cluster has no persist file or only reads it. Reads the objects straight from the API
+     * server's store, so it may run on any thread, the server's own included.
      *
      * @throws UncheckedIOException when the file cannot be written
      */
@@ -248,7 +244,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             Map<String, Object> state = new LinkedHashMap<>();
             state.put("format", FORMAT);
             state.put("strimziApi", api.version());
-            state.put("objects", new ClusterStore(internalClient, api).dump());
+            state.put("objects", ClusterStore.dump(api, dispatcher::list));
             state.put("simulator", book.toJson());
             byte[] bytes = Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(state);
             writeAtomically(options.persistFile(), bytes);
@@ -299,14 +295,6 @@ public final class EmbeddedCluster implements AutoCloseable {
         if (simulator != null) {
             simulator.close();
         }
-        if (persister != null) {
-            persister.shutdownNow();
-            try {
-                persister.awaitTermination(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
         try {
             persist();
         } catch (RuntimeException e) {
@@ -334,23 +322,17 @@ public final class EmbeddedCluster implements AutoCloseable {
         return new io.fabric8.mockwebserver.Context(Serialization.jsonMapper());
     }
 
-    private void requestPersist() {
-        if (!persistEnabled || persister == null || !persistScheduled.compareAndSet(false, true)) {
+    /** Runs inside the API server's handling of a successful write, before the answer is sent. */
+    private void persistAfterWrite() {
+        if (!persistEnabled) {
             return;
         }
         try {
-            persister.schedule(() -> {
-                persistScheduled.set(false);
-                try {
-                    persist();
-                } catch (RuntimeException e) {
-                    if (!closed.get()) {
-                        LOG.log(Level.WARNING, "could not write the persist file " + options.persistFile(), e);
-                    }
-                }
-            }, 50, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            persistScheduled.set(false);
+            persist();
+        } catch (RuntimeException e) {
+            if (!closed.get()) {
+                LOG.log(Level.WARNING, "could not write the persist file " + options.persistFile(), e);
+            }
         }
     }
 

@@ -7,15 +7,18 @@ import java.nio.file.Path;
  * How to start an {@link EmbeddedCluster}.
  *
  * @param persistFile JSON file holding every object of the cluster; reloaded on start when it exists and
- *                    rewritten (atomically) about 50 ms after each change and on close; null keeps the
- *                    cluster in memory only
+ *                    rewritten (atomically) after each successful write, before the write is answered, and
+ *                    on close; null keeps the cluster in memory only
  * @param seedDir     folder whose {@code *.yaml} / {@code *.yml} files (name order, multi-document) are
  *                    loaded when {@code persistFile} is null or does not exist yet; null for an empty cluster
  * @param api         the single Strimzi API version to serve; null detects it from the seed objects'
  *                    {@code apiVersion} (or the persist file), falling back to {@link StrimziApi#V1BETA2}
  * @param settings    simulator timing; null means {@link SimSettings#fast()}
+ * @param persistReadOnly true to load {@code persistFile} (or the seed) but never write it: for commands
+ *                    that only read, so they cannot overwrite what a concurrent writer persisted
  */
-public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi api, SimSettings settings) {
+public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi api, SimSettings settings,
+                                     boolean persistReadOnly) {
 
     /**
      * Replaces a null {@code settings} with {@link SimSettings#fast()}.
@@ -24,6 +27,7 @@ public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi 
      * @param seedDir     the seed folder, or null
      * @param api         the served Strimzi API version, or null to detect it
      * @param settings    simulator timing, or null for {@link SimSettings#fast()}
+     * @param persistReadOnly true to never write {@code persistFile}
      */
     public EmbeddedClusterOptions {
         settings = settings == null ? SimSettings.fast() : settings;
@@ -40,6 +44,7 @@ public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi 
         private Path seedDir;
         private StrimziApi api;
         private SimSettings settings;
+        private boolean persistReadOnly;
 
         private Builder() {
         }
@@ -80,9 +85,18 @@ public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi 
             return this;
         }
 
+        /**
+         * @param readOnly true to read the persist file but never write it
+         * @return this builder
+         */
+        public Builder persistReadOnly(boolean readOnly) {
+            this.persistReadOnly = readOnly;
+            return this;
+        }
+
         /** @return the options */
         public EmbeddedClusterOptions build() {
-            return new EmbeddedClusterOptions(persistFile, seedDir, api, settings);
+            return new EmbeddedClusterOptions(persistFile, seedDir, api, settings, persistReadOnly);
         }
     }
 }

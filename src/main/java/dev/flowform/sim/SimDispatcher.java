@@ -1,13 +1,17 @@
 package dev.flowform.sim;
 
 import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -73,6 +77,27 @@ final class SimDispatcher extends Dispatcher {
 
     int openWatchCount() {
         return openWatches.size();
+    }
+
+    /**
+     * Answers a GET of a list straight from the CRUD store, without HTTP (so it works on the server's
+     * own event loop, where a client request would never be answered).
+     *
+     * @param path e.g. {@code /api/v1/pods}
+     * @return the list's items as JSON-like maps (empty when the server answers with an error)
+     */
+    List<Map<String, Object>> list(String path) {
+        MockResponse r = delegate.dispatch(new RecordedRequest("HTTP/1.1", HttpMethod.GET, path, Headers.builder().build(),
+                new Buffer()));
+        if (r.code() != 200 || r.getBody() == null) {
+            return new ArrayList<>();
+        }
+        Map<String, Object> body = Json.map(Json.MAPPER.readValue(r.getBody().getBytes(), Map.class));
+        List<Map<String, Object>> items = new ArrayList<>();
+        if (body != null) {
+            Json.list(body.get("items")).forEach(i -> items.add(Json.map(i)));
+        }
+        return items;
     }
 
     /** Closes the server side of every open watch. @return how many were closed */
