@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Who holds an environment's state lock, and since when: Terraform's {@code LockInfo}
@@ -27,9 +28,11 @@ import java.util.Objects;
  * @param created     when the lock was taken
  * @param heartbeat   when the holder last showed it is alive
  * @param info        free text from the holder (e.g. the plan file), or null
+ * @param process     the holder's {@link ProcessIdentity} in its stored form, or null (locks written
+ *                    before schema version 3); lets a process on the same machine see the holder is gone
  */
 public record LockInfo(String id, String environment, String operation, String who, String version,
-                       Instant created, Instant heartbeat, String info) {
+                       Instant created, Instant heartbeat, String info, String process) {
 
     /**
      * How old a heartbeat may get before the lock counts as probably stale: 2 minutes. A holder
@@ -52,6 +55,7 @@ public record LockInfo(String id, String environment, String operation, String w
      * @param created     when the lock was taken
      * @param heartbeat   when the holder last showed it is alive
      * @param info        free text from the holder (e.g. the plan file), or null
+     * @param process     the holder's {@link ProcessIdentity} in its stored form, or null
      * @throws NullPointerException when a required component is null
      */
     public LockInfo {
@@ -112,6 +116,21 @@ public record LockInfo(String id, String environment, String operation, String w
             }
         }
         return user + "@" + host;
+    }
+
+    /**
+     * @return the holder's process, when recorded in a form this flowform understands
+     */
+    public Optional<ProcessIdentity> holderProcess() {
+        return ProcessIdentity.decode(process);
+    }
+
+    /**
+     * @return true when the holder was a process on this machine that no longer exists (killed,
+     *         crashed): the lock is certainly abandoned; false when it runs, is elsewhere, or is unknown
+     */
+    public boolean isHolderGone() {
+        return holderProcess().map(ProcessIdentity::isGoneFromThisMachine).orElse(false);
     }
 
     private static Duration nonNegative(Duration d) {

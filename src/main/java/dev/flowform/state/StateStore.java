@@ -110,7 +110,7 @@ public final class StateStore implements AutoCloseable {
     private static final String RESOURCE_COLUMNS =
             "address, kind, namespace, name, body_json, updated_serial, updated_at";
     private static final String LOCK_COLUMNS =
-            "lock_id, environment, operation, who, version, created, heartbeat, info";
+            "lock_id, environment, operation, who, version, created, heartbeat, info, holder_process";
 
     private final String environment;
     private final Clock clock;
@@ -785,11 +785,12 @@ public final class StateStore implements AutoCloseable {
         requireText(version, "version");
         for (int attempt = 0; attempt < LOCK_INSERT_ATTEMPTS; attempt++) {
             Instant now = now();
-            LockInfo mine = new LockInfo(UUID.randomUUID().toString(), environment, operation, who, version, now, now, info);
+            LockInfo mine = new LockInfo(UUID.randomUUID().toString(), environment, operation, who, version, now, now, info,
+                    ProcessIdentity.current().encode());
             // the lock row after our INSERT: ours, the winner's, or null when it vanished in between
             LockInfo current = inTransaction("lock(" + operation + ")", c -> {
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO state_lock (" + LOCK_COLUMNS
-                        + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+                        + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                     ps.setString(1, mine.id());
                     ps.setString(2, environment);
                     ps.setString(3, operation);
@@ -798,6 +799,7 @@ public final class StateStore implements AutoCloseable {
                     ps.setObject(6, timestamp(now));
                     ps.setObject(7, timestamp(now));
                     ps.setString(8, info);
+                    ps.setString(9, mine.process());
                     ps.executeUpdate();
                     return mine;
                 } catch (SQLException e) {
@@ -1113,7 +1115,7 @@ public final class StateStore implements AutoCloseable {
                     return Optional.empty();
                 }
                 return Optional.of(new LockInfo(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                        rs.getString(5), instant(rs, 6), instant(rs, 7), rs.getString(8)));
+                        rs.getString(5), instant(rs, 6), instant(rs, 7), rs.getString(8), rs.getString(9)));
             }
         }
     }
