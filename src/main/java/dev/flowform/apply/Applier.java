@@ -9,31 +9,60 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Executes a plan's steps in order.
+ * Executes a plan's steps: the chains of different Connect clusters in parallel, the steps of one
+ * chain strictly in order.
  *
- * <p>For every step: journal the intent, act (create / edit / delete through the {@link ClusterWriter},
- * or wait through the {@link RolloutWatcher}), then journal done or failed. A failed step stops its
- * chain: every later step that depends on it, directly or not, is skipped; steps of other Connect
- * clusters go on. A wait step whose payload names no generation waits for the generation that the
- * previous write to the same object produced (that is the "G our patch produced" of rule 7).
+ * <p><b>Chains.</b> Steps linked by {@code dependsOn} (directly or not) form a chain; the planner
+ * builds one chain per Connect cluster. Up to {@code parallelism} chains run at once (Terraform's
+ * {@code -parallelism}, default 10); within a chain, a step starts only after the one before it.
+ *
+ * <p><b>Per step.</b> Journal the intent (a wait records the exact generation it waits for), then
+ * act (create / edit / delete through the {@link ClusterWriter}, or wait through the
+ * {@link RolloutWatcher}), then journal done or failed with the detail. A failed step stops its
+ * chain: every later step that depends on it is skipped; other chains go on. A wait step whose payload
+ * names no generation waits for the generation that the previous write to the same object produced
+ * (the "G our patch produced" of rule 7).
+ *
+ * <p><b>Stopping.</b> When the {@link StopSignal} is raised (Ctrl-C, a lost lock), a write in flight
+ * finishes and is journaled, a wait in progress ends at once and is journaled as failed, and no further
+ * step starts; the result says {@link ApplyResult#interrupted()}.
+ *
+ * <p><b>Errors.</b> Cluster errors fail the step ({@link ApplyException}). A journal that cannot write
+ * (the state database failed) stops the whole run and is rethrown once every chain has stopped:
+ * flowform never acts on the cluster without recording it first.
  */
 public final class Applier {
+
+    /** How the journal detail of a wait ended by a stop request starts. */
+    public static final String STOPPED = "stopped while waiting";
+
+    /** Default number of chains applied at once (Terraform's {@code -parallelism} default). */
+    public static final int DEFAULT_PARALLELISM = 10;
 
     private final ClusterWriter writer;
     private final RolloutWatcher watcher;
     private final Journal journal;
     private final ApplyListener listener;
     private final Clock clock;
-    private final Duration waitTimeout;
+    private final StepTimeouts timeouts;
+    private final int parallelism;
+    private final StopSignal stop;
 
     /**
+     * An applier that runs chains one after another and cannot be stopped.
+     *
      * @param writer      changes objects
      * @param watcher     waits for rolls and connectors
      * @param journal     durable step journal
@@ -43,70 +72,187 @@ public final class Applier {
      */
     public Applier(ClusterWriter writer, RolloutWatcher watcher, Journal journal, ApplyListener listener, Clock clock,
                    Duration waitTimeout) {
+        this(writer, watcher, journal, listener, clock, StepTimeouts.of(waitTimeout), 1, StopSignal.never());
+    }
+
+    /**
+     * @param writer      changes objects
+     * @param watcher     waits for rolls and connectors
+     * @param journal     durable step journal; called from several threads when chains run in parallel
+     * @param listener    progress sink; called from several threads when chains run in parallel
+     * @param clock       time source for durations
+     * @param timeouts    how long each kind of wait may take
+     * @param parallelism how many chains may run at once, at least 1
+     * @param stop        raised to stop the run gracefully
+     * @throws IllegalArgumentException when {@code parallelism} is below 1
+     */
+    public Applier(ClusterWriter writer, RolloutWatcher watcher, Journal journal, ApplyListener listener, Clock clock,
+                   StepTimeouts timeouts, int parallelism, StopSignal stop) {
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
+        }
         this.writer = writer;
         this.watcher = watcher;
         this.journal = journal;
         this.listener = listener;
         this.clock = clock;
-        this.waitTimeout = waitTimeout;
+        this.timeouts = timeouts;
+        this.parallelism = parallelism;
+        this.stop = stop;
     }
 
     /**
      * Runs the plan.
      *
      * @param plan an applyable plan
-     * @return one result per step; when the thread is interrupted the current step is journaled as
-     *         failed, the rest skipped, and {@link ApplyResult#interrupted()} is true
+     * @return one result per step, in plan order; when stopped, the step that was waiting is failed,
+     *         the steps not started are skipped and {@link ApplyResult#interrupted()} is true
+     * @throws RuntimeException what the journal threw, after every chain has stopped
      */
     public ApplyResult apply(Plan plan) {
-        List<StepResult> results = new ArrayList<>();
-        Set<Integer> notDone = new HashSet<>();
-        Map<String, Long> generations = new HashMap<>();
-        int total = plan.steps().size();
+        List<Step> steps = plan.steps();
+        StepResult[] results = new StepResult[steps.size()];
+        List<List<Integer>> chains = chains(steps);
+        Set<Integer> notDone = ConcurrentHashMap.newKeySet();
+        Map<String, Long> generations = new ConcurrentHashMap<>();
+        int threads = Math.min(parallelism, chains.size());
+        RuntimeException journalFailure = null;
+        if (threads <= 1) {
+            for (List<Integer> chain : chains) {
+                try {
+                    runChain(steps, chain, results, notDone, generations);
+                } catch (RuntimeException e) {
+                    journalFailure = first(journalFailure, e);
+                    stop.requestStop("the state could not be written: " + e.getMessage());
+                }
+            }
+        } else {
+            journalFailure = runParallel(steps, chains, results, notDone, generations, threads);
+        }
+        for (int i = 0; i < results.length; i++) {
+            if (results[i] == null) {
+                results[i] = new StepResult(steps.get(i), StepResult.Outcome.SKIPPED, "not started", Duration.ZERO);
+            }
+        }
+        if (journalFailure != null) {
+            throw journalFailure;
+        }
+        return new ApplyResult(Arrays.asList(results), stop.stopRequested(), stop.reason());
+    }
+
+    private RuntimeException runParallel(List<Step> steps, List<List<Integer>> chains, StepResult[] results,
+                                         Set<Integer> notDone, Map<String, Long> generations, int threads) {
+        AtomicInteger n = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "flowform-apply-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        RuntimeException failure = null;
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (List<Integer> chain : chains) {
+                running.add(pool.submit(() -> {
+                    try {
+                        runChain(steps, chain, results, notDone, generations);
+                    } catch (RuntimeException e) {
+                        stop.requestStop("the state could not be written: " + e.getMessage());
+                        throw e;
+                    }
+                }));
+            }
+            for (Future<?> f : running) {
+                failure = first(failure, join(f));
+            }
+        } finally {
+            pool.shutdown();
+        }
+        return failure;
+    }
+
+    /** Waits for a chain without ever being interrupted itself; returns what it threw. */
+    private static RuntimeException join(Future<?> f) {
         boolean interrupted = false;
-        int index = 0;
-        for (Step step : plan.steps()) {
-            index++;
+        try {
+            while (true) {
+                try {
+                    f.get();
+                    return null;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    return e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+                }
+            }
+        } finally {
             if (interrupted) {
-                results.add(skip(step, index, total, "the run was interrupted", notDone));
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static RuntimeException first(RuntimeException a, RuntimeException b) {
+        return a != null ? a : b;
+    }
+
+    private void runChain(List<Step> steps, List<Integer> chain, StepResult[] results, Set<Integer> notDone,
+                          Map<String, Long> generations) {
+        int total = steps.size();
+        for (int position : chain) {
+            Step step = steps.get(position);
+            int index = position + 1;
+            if (stop.check()) {
+                results[position] = skip(step, index, total, "the run was stopped: " + stop.reason(), notDone);
                 continue;
             }
             Integer failedDep = step.dependsOn().stream().filter(notDone::contains).findFirst().orElse(null);
             if (failedDep != null) {
-                results.add(skip(step, index, total, "step " + failedDep + " did not complete", notDone));
+                results[position] = skip(step, index, total, "step " + failedDep + " did not complete", notDone);
                 continue;
             }
-            listener.stepStarted(step, index, total);
-            long handle = journal.started(step, index);
-            Instant start = clock.instant();
-            String detail;
-            boolean ok;
+            results[position] = runStep(step, index, total, notDone, generations);
+        }
+    }
+
+    private StepResult runStep(Step planned, int index, int total, Set<Integer> notDone, Map<String, Long> generations) {
+        Step step = planned;
+        String early = null;
+        try {
+            step = withGeneration(planned, generations);
+        } catch (ApplyException e) {
+            early = e.getMessage();
+        }
+        long handle = journal.started(step, index);
+        listener.stepStarted(step, index, total);
+        Instant start = clock.instant();
+        boolean ok;
+        String detail;
+        if (early != null) {
+            ok = false;
+            detail = early;
+        } else {
             try {
-                Outcome o = execute(step, index, total, generations, start);
+                Outcome o = execute(step, index, total, generations);
                 ok = o.ok;
                 detail = o.detail;
             } catch (ApplyException e) {
                 ok = false;
                 detail = e.getMessage();
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                interrupted = true;
                 ok = false;
-                detail = "interrupted while running";
-            }
-            Duration took = Duration.between(start, clock.instant());
-            if (ok) {
-                journal.done(handle, detail);
-                listener.stepDone(step, index, total, detail, took);
-                results.add(new StepResult(step, StepResult.Outcome.DONE, detail, took));
-            } else {
-                journal.failed(handle, detail);
-                listener.stepFailed(step, index, total, detail, took);
-                notDone.add(step.id());
-                results.add(new StepResult(step, StepResult.Outcome.FAILED, detail, took));
+                detail = STOPPED + " (" + (stop.reason() == null ? "interrupted" : stop.reason()) + ")";
             }
         }
-        return new ApplyResult(results, interrupted);
+        Duration took = Duration.between(start, clock.instant());
+        if (ok) {
+            journal.done(handle, detail);
+            listener.stepDone(step, index, total, detail, took);
+            return new StepResult(step, StepResult.Outcome.DONE, detail, took);
+        }
+        journal.failed(handle, detail);
+        listener.stepFailed(step, index, total, detail, took);
+        notDone.add(step.id());
+        return new StepResult(step, StepResult.Outcome.FAILED, detail, took);
     }
 
     private StepResult skip(Step step, int index, int total, String reason, Set<Integer> notDone) {
@@ -115,10 +261,64 @@ public final class Applier {
         return new StepResult(step, StepResult.Outcome.SKIPPED, reason, Duration.ZERO);
     }
 
+    /**
+     * Splits the steps into chains: sets of steps linked by {@code dependsOn}, each in plan order,
+     * ordered by their first step.
+     *
+     * @param steps the plan's steps (ids are 1-based positions)
+     * @return positions (0-based) per chain
+     */
+    static List<List<Integer>> chains(List<Step> steps) {
+        int[] parent = new int[steps.size()];
+        for (int i = 0; i < parent.length; i++) {
+            parent[i] = i;
+        }
+        Map<Integer, Integer> positionById = new java.util.HashMap<>();
+        for (int i = 0; i < steps.size(); i++) {
+            positionById.put(steps.get(i).id(), i);
+        }
+        for (int i = 0; i < steps.size(); i++) {
+            for (int dep : steps.get(i).dependsOn()) {
+                Integer j = positionById.get(dep);
+                if (j != null) {
+                    parent[root(parent, i)] = root(parent, j);
+                }
+            }
+        }
+        Map<Integer, List<Integer>> byRoot = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < steps.size(); i++) {
+            byRoot.computeIfAbsent(root(parent, i), k -> new ArrayList<>()).add(i);
+        }
+        return new ArrayList<>(byRoot.values());
+    }
+
+    private static int root(int[] parent, int i) {
+        while (parent[i] != i) {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        return i;
+    }
+
     private record Outcome(boolean ok, String detail) {
     }
 
-    private Outcome execute(Step step, int index, int total, Map<String, Long> generations, Instant start)
+    /** @return the step with the generation a wait will wait for filled in (so the journal records it) */
+    private Step withGeneration(Step step, Map<String, Long> generations) {
+        StepPayload p = step.payload();
+        if (p instanceof StepPayload.WaitForRoll w && w.generation() == null) {
+            return new Step(step.id(), step.kind(), step.address(), step.object(), step.dependsOn(),
+                    new StepPayload.WaitForRoll(w.expectedMode(), generationFor(step.object(), generations)), step.summary());
+        }
+        if (p instanceof StepPayload.WaitForConnector w && w.generation() == null) {
+            return new Step(step.id(), step.kind(), step.address(), step.object(), step.dependsOn(),
+                    new StepPayload.WaitForConnector(w.expectedState(), generationFor(step.object(), generations)),
+                    step.summary());
+        }
+        return step;
+    }
+
+    private Outcome execute(Step step, int index, int total, Map<String, Long> generations)
             throws InterruptedException {
         String key = key(step.object());
         StepPayload p = step.payload();
@@ -144,24 +344,19 @@ public final class Applier {
             return new Outcome(true, "deleted " + step.object());
         }
         if (p instanceof StepPayload.WaitForRoll w) {
-            long g = generationFor(step.object(), w.generation(), generations);
-            Readiness r = watcher.awaitRoll(step.object(), g, w.expectedMode(), waitTimeout,
-                    (state, elapsed) -> listener.stepProgress(step, index, total, state, elapsed));
+            Readiness r = stop.interruptibly(() -> watcher.awaitRoll(step.object(), w.generation(), w.expectedMode(),
+                    timeouts.forKind(step.kind()), (state, elapsed) -> listener.stepProgress(step, index, total, state, elapsed)));
             return outcome(r);
         }
         if (p instanceof StepPayload.WaitForConnector w) {
-            long g = generationFor(step.object(), w.generation(), generations);
-            Readiness r = watcher.awaitConnector(step.object(), g, w.expectedState(), waitTimeout,
-                    (state, elapsed) -> listener.stepProgress(step, index, total, state, elapsed));
+            Readiness r = stop.interruptibly(() -> watcher.awaitConnector(step.object(), w.generation(), w.expectedState(),
+                    timeouts.forKind(step.kind()), (state, elapsed) -> listener.stepProgress(step, index, total, state, elapsed)));
             return outcome(r);
         }
         throw new IllegalStateException("unknown payload " + p);
     }
 
-    private long generationFor(ObjectRef ref, Long planned, Map<String, Long> generations) {
-        if (planned != null) {
-            return planned;
-        }
+    private long generationFor(ObjectRef ref, Map<String, Long> generations) {
         Long g = generations.get(key(ref));
         return g != null ? g : writer.generation(ref);
     }
@@ -171,10 +366,7 @@ public final class Applier {
             return new Outcome(true, r.detail());
         }
         if (r instanceof Readiness.TimedOut) {
-            return new Outcome(false, "timed out: " + r.detail());
-        }
-        if (r instanceof Readiness.Paused) {
-            return new Outcome(false, r.detail());
+            return new Outcome(false, "timed out " + r.detail());
         }
         return new Outcome(false, r.detail());
     }

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Clock;
@@ -83,7 +84,8 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
                 return RollCheck.evaluate(c, generation, expectedMode);
             };
             Supplier<Readiness> direct = () -> directRoll(api, podSetApi, ns, name, generation, expectedMode);
-            return loop(signal, fromCache, direct, timeout, progress);
+            return loop(signal, fromCache, direct, timeout, progress,
+                    () -> operatorHint(StrimziResources.kafkaConnect(api), "KafkaConnect", ns, name, generation));
         } finally {
             informers.forEach(SharedIndexInformer::close);
         }
@@ -110,14 +112,40 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
                 return r == null ? new Readiness.InProgress(ref + " not found yet", 0, 1)
                         : ConnectorCheck.evaluate(LiveMapper.connector(r), generation, expectedState);
             };
-            return loop(signal, fromCache, direct, timeout, progress);
+            return loop(signal, fromCache, direct, timeout, progress, () -> operatorHint(
+                    StrimziResources.kafkaConnector(api), "KafkaConnector", ref.namespace(), ref.name(), generation));
         } finally {
             informers.forEach(SharedIndexInformer::close);
         }
     }
 
+    /**
+     * @return a sentence naming the likely cause when the operator never looked at {@code generation}
+     *         (its observedGeneration is still older), else empty
+     */
+    private String operatorHint(ResourceDefinitionContext ctx, String kind, String ns,
+                                String name, long generation) {
+        try {
+            GenericKubernetesResource r = client.genericKubernetesResources(ctx).inNamespace(ns).withName(name).get();
+            if (r == null) {
+                return "";
+            }
+            Object status = r.getAdditionalProperties().get("status");
+            Object og = status instanceof Map<?, ?> m ? m.get("observedGeneration") : null;
+            Long observed = og instanceof Number n ? n.longValue() : null;
+            if (observed == null || observed < generation) {
+                return ". The operator has not reconciled generation " + generation + " of " + kind + " " + ns + "/" + name
+                        + " (observedGeneration " + (observed == null ? "none" : observed) + "): check that the Strimzi "
+                        + "cluster operator is running and that reconciliation is not paused";
+            }
+            return "";
+        } catch (KubernetesClientException e) {
+            return "";
+        }
+    }
+
     private Readiness loop(Signal signal, Supplier<Readiness> fromCache, Supplier<Readiness> direct, Duration timeout,
-                           Progress progress) throws InterruptedException {
+                           Progress progress, Supplier<String> timeoutHint) throws InterruptedException {
         Instant start = clock.instant();
         Instant deadline = start.plus(timeout);
         Instant nextReport = start;
@@ -139,7 +167,8 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
                 nextReport = now.plus(progressInterval);
             }
             if (!now.isBefore(deadline)) {
-                return new Readiness.TimedOut("after " + dev.flowform.render.Text.duration(timeout) + ": " + r.detail());
+                return new Readiness.TimedOut("after " + dev.flowform.render.Text.duration(timeout) + ": " + r.detail()
+                        + timeoutHint.get());
             }
             Instant wakeAt = nextReport.isBefore(deadline) ? nextReport : deadline;
             signal.awaitChange(seen, Duration.between(now, wakeAt));

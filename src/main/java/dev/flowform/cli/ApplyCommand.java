@@ -1,11 +1,15 @@
 package dev.flowform.cli;
 
 import dev.flowform.apply.Applier;
+import dev.flowform.apply.ApplyListener;
 import dev.flowform.apply.ApplyResult;
 import dev.flowform.apply.Fabric8ClusterWriter;
 import dev.flowform.apply.Fabric8RolloutWatcher;
+import dev.flowform.apply.Resume;
 import dev.flowform.apply.Sleeper;
-import dev.flowform.apply.StepResult;
+import dev.flowform.apply.StepTimeouts;
+import dev.flowform.apply.StopSignal;
+import dev.flowform.diag.Diagnostic;
 import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.model.DesiredConnector;
 import dev.flowform.model.DesiredFlow;
@@ -13,20 +17,20 @@ import dev.flowform.model.LiveState;
 import dev.flowform.plan.Json;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.PlanCodec;
-import dev.flowform.plan.PlanSummary;
 import dev.flowform.render.PlanRenderer;
-import dev.flowform.render.Text;
-import dev.flowform.state.LockHeartbeat;
-import dev.flowform.state.LockHeldException;
+import dev.flowform.render.Style;
 import dev.flowform.state.LockInfo;
 import dev.flowform.state.ResourceSnapshot;
 import dev.flowform.state.RunOutcome;
 import dev.flowform.state.StateStore;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -35,12 +39,20 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flowform apply}: plans, asks for approval (unless {@code --auto-approve}), then executes the
- * steps in order under the environment's lock, journaling every step in the state database.
+ * {@code flowform apply}: under the environment's lock, continues an interrupted run if there is one,
+ * plans from the live cluster, asks for approval (unless {@code --auto-approve}), then executes the
+ * steps (Connect clusters in parallel, each cluster's steps in order), journaling every step in the
+ * state database.
+ *
+ * <p>Exit codes: 0 when every step is done (or there was nothing to do); 1 on an error or a failed
+ * step; 130 after Ctrl-C (143 after SIGTERM), once the step in flight is journaled and the lock is
+ * released.
  */
 @Command(name = "apply", mixinStandardHelpOptions = true,
         description = "Plan, ask for approval, then execute the steps in order, waiting for every roll.")
 public final class ApplyCommand implements Callable<Integer> {
+
+    private enum Phase { PREPARING, APPROVAL, APPLYING }
 
     @ParentCommand
     FlowformCommand parent;
@@ -54,80 +66,226 @@ public final class ApplyCommand implements Callable<Integer> {
     @Option(names = {"--auto-approve", "-auto-approve"}, description = "Apply without asking for approval.")
     boolean autoApprove;
 
-    @Option(names = {"--timeout"}, paramLabel = "DURATION", defaultValue = "20m", converter = DurationConverter.class,
-            description = "How long each wait (rolling restart, connector start) may take (default: ${DEFAULT-VALUE}).")
+    @Option(names = {"--timeout"}, paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Limit for every wait. Default per step kind: WAIT_FOR_ROLL 20m, WAIT_FOR_CONNECTOR_READY 5m.")
     Duration timeout;
+
+    @Option(names = {"--lock-timeout", "-lock-timeout"}, paramLabel = "DURATION", defaultValue = "0s",
+            converter = DurationConverter.class,
+            description = "How long to retry when the state is locked (default: ${DEFAULT-VALUE}, fail at once).")
+    Duration lockTimeout;
+
+    @Option(names = {"--parallelism", "-parallelism"}, paramLabel = "N", defaultValue = "10",
+            description = "How many Connect clusters to apply at once (default: ${DEFAULT-VALUE}); each cluster's steps stay in order.")
+    int parallelism;
+
+    @Option(names = {"--json", "-json"},
+            description = "Print one JSON object per line (Terraform's machine-readable UI); needs --auto-approve.")
+    boolean json;
+
+    private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.PREPARING);
+    private final AtomicInteger signalExit = new AtomicInteger();
 
     @Override
     public Integer call() {
         Terminal term = FlowformCommand.terminal(spec, common.noColor);
         CliContext ctx = parent.context();
-        try (Session session = Session.open(common, ctx, term)) {
-            StateStore state = session.state();
-            LockInfo lock;
-            try {
-                lock = state.lock("apply", LockInfo.localWho(), Version.get());
-            } catch (LockHeldException e) {
-                term.error("Error acquiring the state lock", e.getMessage());
+        JsonUi ui = null;
+        if (json) {
+            ui = new JsonUi(term, ctx.clock());
+            term.json(ui);
+            ui.version(Version.get());
+            if (!autoApprove) {
+                term.error("--json needs --auto-approve", "With --json there is no one to ask for approval; add "
+                        + "--auto-approve (as Terraform's apply -json requires).");
                 return 1;
             }
-            ScheduledExecutorService heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "flowform-lock-heartbeat");
-                t.setDaemon(true);
-                return t;
-            });
-            try (LockHeartbeat beat = LockHeartbeat.start(state, lock.id(), heartbeat, LockInfo.HEARTBEAT_INTERVAL)) {
-                return applyLocked(session, term, ctx);
-            } finally {
-                heartbeat.shutdownNow();
-                state.unlock(lock.id());
+        }
+        if (parallelism < 1) {
+            term.error("Invalid --parallelism", "--parallelism must be at least 1, got " + parallelism + ".");
+            return 1;
+        }
+        StopSignal stop = new StopSignal();
+        StateLock lock = new StateLock("apply", lockTimeout, "apply of " + common.dir().toAbsolutePath().normalize(), ctx,
+                term, stop, releaseHint());
+        try (Interrupts signals = Interrupts.install((sig, n) -> onSignal(sig, n, stop, lock, term))) {
+            try (Session session = Session.open(common, ctx, term, lock)) {
+                stop.addProbe(lock::lost);
+                return applyLocked(session, term, ctx, stop, lock, ui);
+            } catch (CommandFailed e) {
+                return signalExit.get() != 0 ? signalExit.get() : e.exitCode();
             }
-        } catch (CommandFailed e) {
-            return e.exitCode();
         }
     }
 
-    private int applyLocked(Session session, Terminal term, CliContext ctx) {
+    /** The options that select this environment, for the force-unlock hint. */
+    private String releaseHint() {
+        StringBuilder sb = new StringBuilder();
+        if (common.environment != null) {
+            sb.append(" -e ").append(common.environment);
+        }
+        sb.append(" --dir ").append(common.dir()).append(" --state-dir ").append(common.stateDir());
+        return sb.toString();
+    }
+
+    private void onSignal(String signal, int count, StopSignal stop, StateLock lock, Terminal term) {
+        int code = Interrupts.exitCode(signal);
+        if (count == 1) {
+            signalExit.set(code);
+            stop.requestStop("interrupted by " + ("INT".equals(signal) ? "Ctrl-C (SIGINT)" : "SIGTERM"));
+            if (!term.isJson()) {
+                term.errorLine("");
+            }
+            term.note("warn", "Interrupt received. Please wait: flowform finishes the API call in flight, records it and "
+                    + "releases the state lock. Interrupt again to exit at once.");
+            if (phase.get() == Phase.APPROVAL) {
+                lock.release();
+                term.errorLine("Apply cancelled; nothing was changed.");
+                System.exit(code);
+            }
+        } else {
+            term.errorLine("Second interrupt: exiting at once. Run \"flowform apply\" again to continue from the live cluster.");
+            lock.release();
+            Runtime.getRuntime().halt(code);
+        }
+    }
+
+    private int applyLocked(Session session, Terminal term, CliContext ctx, StopSignal stop, StateLock lock, JsonUi ui) {
         StateStore state = session.state();
+        Optional<Diagnostic> identity = session.identityProblem();
+        if (identity.isPresent()) {
+            term.diagnostics(List.of(identity.get()));
+            return 1;
+        }
+        Optional<ResumeSupport.Prior> prior = ResumeSupport.unfinished(state);
         LiveState live = session.readLive(term);
-        Plan plan = session.plan(live);
+        Optional<Resume.Analysis> resume = prior.map(p -> Resume.analyze(p.run(), live, state::hashSecret));
+        resume.ifPresent(a -> ResumeSupport.settle(state, prior.get(), a));
+        Plan plan = session.plan(live, resume);
         term.diagnostics(plan.diagnostics());
         if (!plan.isApplyable()) {
             return 1;
         }
-        term.print(PlanRenderer.render(plan, term.style()));
+        if (stop.check()) {
+            return stoppedBeforeStart(term, stop);
+        }
+        if (ui != null) {
+            ui.plannedChanges(plan);
+            ui.changeSummary(plan, "plan", planLine(plan));
+        } else {
+            term.print(PlanRenderer.render(plan, term.style()));
+        }
         if (!plan.hasChanges()) {
-            term.println("");
-            term.println(term.style().green(term.style().bold("Apply complete!")) + " Resources: 0 added, 0 changed, 0 destroyed.");
+            String done = "Apply complete! Resources: 0 added, 0 changed, 0 destroyed.";
+            if (ui != null) {
+                ui.changeSummary(plan, "apply", done);
+            } else {
+                term.println("");
+                term.println(term.style().green(term.style().bold("Apply complete!")) + " Resources: 0 added, 0 changed, 0 destroyed.");
+            }
             return 0;
         }
-        if (!autoApprove && !approved(session, term, ctx)) {
+        boolean mutates = plan.steps().stream().anyMatch(s -> s.kind().isMutation());
+        if (!autoApprove && mutates) {
+            phase.set(Phase.APPROVAL);
+            boolean ok = approved(session, term, ctx);
+            phase.set(Phase.PREPARING);
+            if (!ok) {
+                return 1;
+            }
+        }
+        if (stop.check()) {
+            return stoppedBeforeStart(term, stop);
+        }
+        if (ui == null) {
+            term.println("");
+        }
+        session.recordIdentity();
+        String version = Version.get();
+        long runId = state.startRun("apply", term.redact(PlanCodec.toJson(plan, version, state::hashSecret)),
+                LockInfo.localWho(), version);
+        phase.set(Phase.APPLYING);
+        ApplyListener listener;
+        LiveProgress live2 = null;
+        if (ui != null) {
+            listener = ui.listener(plan);
+        } else if (ctx.prompter().interactive() && term.style() == Style.ANSI) {
+            live2 = new LiveProgress(term, ctx.clock(), columns(ctx));
+            listener = live2;
+        } else {
+            listener = new HumanProgress(term);
+        }
+        Applier applier = new Applier(new Fabric8ClusterWriter(session.writeClient(), Sleeper.SYSTEM),
+                new Fabric8RolloutWatcher(session.client(), ctx.clock(), ctx.progressInterval()),
+                new StateJournal(state, runId, version, term::redact), listener, ctx.clock(), StepTimeouts.of(timeout),
+                parallelism, stop);
+        Instant start = ctx.clock().instant();
+        ApplyResult result;
+        try {
+            result = applier.apply(plan);
+        } finally {
+            if (live2 != null) {
+                live2.close();
+            }
+        }
+        Duration took = Duration.between(start, ctx.clock().instant());
+        String summary = ApplyReport.summaryLine(plan, result, took);
+        Optional<String> lost = lock.lost();
+        if (lost.isEmpty()) {
+            state.finishRun(runId, result.succeeded() ? RunOutcome.SUCCEEDED
+                    : result.interrupted() ? RunOutcome.INTERRUPTED : RunOutcome.FAILED, term.redact(summary));
+            snapshot(session, term);
+        }
+        return report(term, ui, plan, result, summary, lost);
+    }
+
+    private int report(Terminal term, JsonUi ui, Plan plan, ApplyResult result, String summary, Optional<String> lost) {
+        if (result.succeeded()) {
+            if (ui != null) {
+                ui.changeSummary(plan, "apply", "Apply complete! " + summary);
+            } else {
+                term.println("");
+                term.println(term.style().green(term.style().bold("Apply complete!")) + " " + summary);
+            }
+            return 0;
+        }
+        if (ui == null) {
+            term.println("");
+        }
+        String details = ApplyReport.details(result);
+        if (lost.isPresent()) {
+            term.error("Apply stopped: " + lost.get(), summary + "\n\n" + details + "\nAnother process may hold the lock now; "
+                    + "this run did not write its outcome. The next apply re-reads the cluster and continues.");
             return 1;
         }
-        term.println("");
-        String version = Version.get();
-        long runId = state.startRun("apply", PlanCodec.toJson(plan, version, state::hashSecret), LockInfo.localWho(), version);
-        Applier applier = new Applier(new Fabric8ClusterWriter(session.client(), Sleeper.SYSTEM),
-                new Fabric8RolloutWatcher(session.client(), ctx.clock(), ctx.progressInterval()),
-                new StateJournal(state, runId, version), new HumanProgress(term), ctx.clock(), timeout);
-        Instant start = ctx.clock().instant();
-        ApplyResult result = applier.apply(plan);
-        Duration took = Duration.between(start, ctx.clock().instant());
-        String summary = summary(plan, result, took);
-        state.finishRun(runId, result.succeeded() ? RunOutcome.SUCCEEDED
-                : result.interrupted() ? RunOutcome.INTERRUPTED : RunOutcome.FAILED, summary);
-        snapshot(session, term);
-        term.println("");
-        if (result.succeeded()) {
-            term.println(term.style().green(term.style().bold("Apply complete!")) + " " + summary);
-            return 0;
+        if (result.interrupted()) {
+            term.error("Apply interrupted", summary + "\n\n" + details + "\nThe state records every step; the lock is "
+                    + "released. Run \"flowform apply\" again to continue: it re-reads the live cluster and does only "
+                    + "what is still needed.");
+            return signalExit.get() != 0 ? signalExit.get() : 1;
         }
-        StepResult failed = result.results().stream().filter(r -> r.outcome() == StepResult.Outcome.FAILED).findFirst()
-                .orElse(null);
-        term.error("Apply failed", (failed == null ? "" : "Step " + failed.step().id() + " (" + failed.step().kind() + " "
-                + failed.step().address() + ") failed: " + failed.detail() + "\n\n") + summary
-                + "\nThe state records what was done; run \"flowform plan\" to see what is left.");
+        term.error("Apply failed", summary + "\n\n" + details + "\nThe state records what was done. Fix the cause, then run "
+                + "\"flowform apply\" again: it re-reads the live cluster and does only what is still needed.");
         return 1;
+    }
+
+    private int stoppedBeforeStart(Terminal term, StopSignal stop) {
+        term.error("Apply interrupted", "Stopped (" + stop.reason() + ") before any step ran; nothing was changed.");
+        return signalExit.get() != 0 ? signalExit.get() : 1;
+    }
+
+    private static String planLine(Plan plan) {
+        var s = plan.summary();
+        return "Plan: " + s.add() + " to add, " + s.change() + " to change, " + s.destroy() + " to destroy, " + s.rolls()
+                + (s.rolls() == 1 ? " rolling restart." : " rolling restarts.");
+    }
+
+    private static int columns(CliContext ctx) {
+        try {
+            return Integer.parseInt(ctx.env().getOrDefault("COLUMNS", "100"));
+        } catch (NumberFormatException e) {
+            return 100;
+        }
     }
 
     private boolean approved(Session session, Terminal term, CliContext ctx) {
@@ -151,25 +309,6 @@ public final class ApplyCommand implements Callable<Integer> {
         return true;
     }
 
-    private static String summary(Plan plan, ApplyResult result, Duration took) {
-        PlanSummary s = plan.summary();
-        StringBuilder sb = new StringBuilder();
-        if (result.succeeded()) {
-            sb.append("Resources: ").append(s.add()).append(" added, ").append(s.change()).append(" changed, ")
-                    .append(s.destroy()).append(" destroyed; ").append(s.rolls()).append(s.rolls() == 1 ? " rolling restart" : " rolling restarts")
-                    .append(" in ").append(Text.duration(took)).append('.');
-        } else {
-            sb.append(result.count(StepResult.Outcome.DONE)).append(" of ").append(result.results().size())
-                    .append(" steps done, ").append(result.count(StepResult.Outcome.FAILED)).append(" failed, ")
-                    .append(result.count(StepResult.Outcome.SKIPPED)).append(" not run");
-            if (result.interrupted()) {
-                sb.append(" (interrupted)");
-            }
-            sb.append(", after ").append(Text.duration(took)).append('.');
-        }
-        return sb.toString();
-    }
-
     /** Records the managed objects as they are now, secrets hashed. */
     private static void snapshot(Session session, Terminal term) {
         StateStore state = session.state();
@@ -179,15 +318,17 @@ public final class ApplyCommand implements Callable<Integer> {
         } catch (CommandFailed e) {
             return;
         }
+        Set<String> secrets = term.secrets();
         for (DesiredConnectCluster c : session.desired().clusters()) {
             now.cluster(c.namespace(), c.name()).ifPresent(l -> state.saveResource(ResourceSnapshot.of(c.address(),
-                    "KafkaConnect", l.namespace(), l.name(), Json.render(Snapshots.secretFree(l.raw(), state::hashSecret)))));
+                    "KafkaConnect", l.namespace(), l.name(),
+                    Json.render(Snapshots.secretFree(l.raw(), state::hashSecret, secrets)))));
         }
         for (DesiredFlow f : session.desired().flows()) {
             for (DesiredConnector d : f.connectors()) {
                 now.connector(d.namespace(), d.name()).ifPresent(l -> state.saveResource(ResourceSnapshot.of(d.address(),
                         "KafkaConnector", l.namespace(), l.name(),
-                        Json.render(Snapshots.secretFree(l.raw(), state::hashSecret)))));
+                        Json.render(Snapshots.secretFree(l.raw(), state::hashSecret, secrets)))));
             }
         }
     }

@@ -1,9 +1,11 @@
 package dev.flowform.cli;
 
+import dev.flowform.apply.Resume;
 import dev.flowform.config.ConfigLoader;
 import dev.flowform.config.Configuration;
 import dev.flowform.config.DesiredStateFactory;
 import dev.flowform.config.KubernetesTarget;
+import dev.flowform.diag.Diagnostic;
 import dev.flowform.diag.Diagnostics;
 import dev.flowform.live.Fabric8ClusterReader;
 import dev.flowform.model.DesiredConnectCluster;
@@ -17,6 +19,7 @@ import dev.flowform.sim.EmbeddedClusterOptions;
 import dev.flowform.sim.SimSettings;
 import dev.flowform.state.StateStore;
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -24,6 +27,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -31,11 +37,26 @@ import java.util.TreeSet;
  * Everything a command needs for one environment: the loaded configuration, the desired state, a
  * Kubernetes client (the user's kubeconfig, or the embedded cluster started in-process), and the
  * environment's state database. Opening prints its own errors and throws {@link CommandFailed}.
+ *
+ * <p>A command that writes state opens the session with a {@link StateLock}: the lock is taken right
+ * after the state opens and before the cluster starts (so an embedded cluster, which lives in a file
+ * under the state folder, is only ever run for writing by the lock holder), and released when the
+ * session closes. Without a lock an embedded cluster is started read-only: it never writes its file.
+ *
+ * <p>Environment variable {@code FLOWFORM_SIM_FAST=1} makes embedded clusters run about five times
+ * faster than the demo (reconcile after 50 ms, pods Ready after 150 ms, connectors after 50 ms); timings
+ * set in the environment's {@code embedded} block still win. Tests use it to keep crash tests short.
  */
 public final class Session implements AutoCloseable {
 
     /** File under the environment's state folder where the embedded cluster keeps its objects. */
     public static final String EMBEDDED_CLUSTER_FILE = "embedded-cluster.json";
+
+    /** Environment variable that speeds up embedded clusters ({@code 1} to enable). */
+    public static final String SIM_FAST_ENV = "FLOWFORM_SIM_FAST";
+
+    /** What the recorded API server of an environment on the embedded cluster reads. */
+    public static final String EMBEDDED_SERVER = "embedded";
 
     private final Configuration config;
     private final DesiredState desired;
@@ -43,24 +64,45 @@ public final class Session implements AutoCloseable {
     private final KubernetesClient client;
     private final EmbeddedCluster embedded;
     private final CliContext ctx;
+    private final Terminal term;
+    private final StateLock lock;
+    private KubernetesClient writeClient;
 
     private Session(Configuration config, DesiredState desired, StateStore state, KubernetesClient client,
-                    EmbeddedCluster embedded, CliContext ctx) {
+                    EmbeddedCluster embedded, CliContext ctx, Terminal term, StateLock lock) {
         this.config = config;
         this.desired = desired;
         this.state = state;
         this.client = client;
         this.embedded = embedded;
         this.ctx = ctx;
+        this.term = term;
+        this.lock = lock;
     }
 
     /**
-     * Loads the configuration, then opens the state and the cluster of the selected environment.
+     * Loads the configuration, then opens the state and the cluster of the selected environment, for
+     * a command that only reads.
      *
      * @throws CommandFailed after printing diagnostics when the configuration is invalid or the cluster
      *                       cannot be configured
      */
     public static Session open(CommonOptions opts, CliContext ctx, Terminal term) {
+        return open(opts, ctx, term, null);
+    }
+
+    /**
+     * Loads the configuration, opens the state, takes {@code lock} (when given), then opens the cluster.
+     *
+     * @param opts the common options
+     * @param ctx  the process context
+     * @param term where errors go
+     * @param lock the state lock to take before the cluster is touched, or null for a read-only command
+     * @return the session; closing it releases the lock
+     * @throws CommandFailed after printing the error when the configuration is invalid, the lock is
+     *                       held, or the cluster cannot be configured
+     */
+    static Session open(CommonOptions opts, CliContext ctx, Terminal term, StateLock lock) {
         dev.flowform.config.LoadResult loaded = new ConfigLoader().load(opts.dir(), opts.environment, opts.vars);
         term.addSources(loaded.sources());
         if (loaded.configuration() != null) {
@@ -73,6 +115,9 @@ public final class Session implements AutoCloseable {
         }
         Configuration config = loaded.configuration();
         DesiredState desired = DesiredStateFactory.build(config, diags);
+        if (desired != null) {
+            term.addSecrets(SecretValues.of(desired));
+        }
         term.diagnostics(diags);
         if (diags.hasErrors()) {
             throw new CommandFailed(1);
@@ -85,17 +130,29 @@ public final class Session implements AutoCloseable {
             term.error("Cannot open the state of environment \"" + env + "\"", String.valueOf(e.getMessage()));
             throw new CommandFailed(1);
         }
+        if (lock != null) {
+            try {
+                lock.acquire(state);
+            } catch (RuntimeException e) {
+                state.close();
+                throw e;
+            }
+        }
         EmbeddedCluster embedded = null;
         KubernetesClient client;
         try {
             KubernetesTarget target = config.environment().kubernetes();
             if (target instanceof KubernetesTarget.Embedded e) {
-                embedded = startEmbedded(e, opts.stateDir().resolve(env), ctx);
+                embedded = startEmbedded(e, opts.stateDir().resolve(env), ctx, lock == null);
                 client = embedded.client();
             } else {
                 client = kubeconfigClient((KubernetesTarget.Kubeconfig) target, ctx, term);
+                term.addSecrets(SecretValues.of(client.getConfiguration()));
             }
         } catch (RuntimeException e) {
+            if (lock != null) {
+                lock.release();
+            }
             state.close();
             if (e instanceof CommandFailed) {
                 throw e;
@@ -103,13 +160,19 @@ public final class Session implements AutoCloseable {
             term.error("Cannot start the cluster connection of environment \"" + env + "\"", String.valueOf(e.getMessage()));
             throw new CommandFailed(1);
         }
-        return new Session(config, desired, state, client, embedded, ctx);
+        return new Session(config, desired, state, client, embedded, ctx, term, lock);
     }
 
-    private static EmbeddedCluster startEmbedded(KubernetesTarget.Embedded e, Path envStateDir, CliContext ctx) {
+    /** Demo-like timings about five times faster, for {@value #SIM_FAST_ENV}{@code =1}. */
+    static SimSettings fastDemo() {
+        return new SimSettings(Duration.ofMillis(50), Duration.ofMillis(150), Duration.ofMillis(50), Duration.ofSeconds(5));
+    }
+
+    private static EmbeddedCluster startEmbedded(KubernetesTarget.Embedded e, Path envStateDir, CliContext ctx,
+                                                 boolean readOnly) {
         SimSettings settings = ctx.simSettings();
         if (settings == null) {
-            SimSettings demo = SimSettings.demo();
+            SimSettings demo = "1".equals(ctx.env().get(SIM_FAST_ENV)) ? fastDemo() : SimSettings.demo();
             settings = new SimSettings(
                     e.reconcileDelayMs() == null ? demo.reconcileDelay() : Duration.ofMillis(e.reconcileDelayMs()),
                     e.podReadyDelayMs() == null ? demo.podReadyDelay() : Duration.ofMillis(e.podReadyDelayMs()),
@@ -124,6 +187,7 @@ public final class Session implements AutoCloseable {
                 .persistFile(envStateDir.resolve(EMBEDDED_CLUSTER_FILE))
                 .seedDir(e.seedDir())
                 .settings(settings)
+                .persistReadOnly(readOnly)
                 .build());
     }
 
@@ -192,7 +256,9 @@ public final class Session implements AutoCloseable {
             namespaces.add(c.namespace());
         }
         try {
-            return new Fabric8ClusterReader(client).read(namespaces);
+            LiveState live = new Fabric8ClusterReader(client).read(namespaces);
+            term.addSecrets(SecretValues.of(live));
+            return live;
         } catch (KubernetesClientException e) {
             term.error("Cannot read the cluster", "Reading Strimzi resources from " + client.getMasterUrl() + " failed: "
                     + (e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage()));
@@ -200,20 +266,167 @@ public final class Session implements AutoCloseable {
         }
     }
 
-    /** @return a plan of the desired state against {@code live}, based on the current state version */
+    /**
+     * Plans for a read-only command: the desired state against {@code live}, based on the current state
+     * version; when the last apply did not finish, the plan continues it (see {@link Resume}) and says
+     * so, unless that apply is still running in another process (then a warning says that instead).
+     * A cluster that is not the one this environment was applied to makes the plan unappliable.
+     *
+     * @param live the cluster now
+     * @return the plan
+     */
     public Plan plan(LiveState live) {
-        return Planner.plan(desired, live, new PlanRequest(environment(), state.stateRef(), ctx.clock().instant()));
+        Optional<Resume.Analysis> resume = Optional.empty();
+        Diagnostic running = null;
+        Optional<ResumeSupport.Prior> prior = ResumeSupport.unfinished(state);
+        if (prior.isPresent()) {
+            Optional<Diagnostic> busy = ResumeSupport.inProgress(state, prior.get(), ctx.clock());
+            if (busy.isPresent()) {
+                running = busy.get();
+            } else {
+                resume = Optional.of(Resume.analyze(prior.get().run(), live, state::hashSecret));
+            }
+        }
+        Plan plan = plan(live, resume);
+        if (running == null) {
+            return plan;
+        }
+        List<Diagnostic> diags = new ArrayList<>();
+        diags.add(running);
+        diags.addAll(plan.diagnostics());
+        return new Plan(plan.formatVersion(), plan.environment(), plan.createdAt(), plan.basedOn(), plan.liveFingerprints(),
+                plan.changes(), plan.steps(), diags);
     }
 
+    /**
+     * Plans the desired state against {@code live}, continuing {@code resume} when given.
+     *
+     * @param live   the cluster now
+     * @param resume what an unfinished prior run left, or empty
+     * @return the plan, with an error diagnostic when the cluster identity check fails
+     */
+    Plan plan(LiveState live, Optional<Resume.Analysis> resume) {
+        Plan fresh = Planner.plan(desired, live, new PlanRequest(environment(), state.stateRef(), ctx.clock().instant()));
+        Plan plan = resume.map(a -> Resume.continuePlan(fresh, a, live)).orElse(fresh);
+        Optional<Diagnostic> identity = identityProblem();
+        if (identity.isEmpty()) {
+            return plan;
+        }
+        List<Diagnostic> diags = new ArrayList<>(plan.diagnostics());
+        diags.add(identity.get());
+        return new Plan(plan.formatVersion(), plan.environment(), plan.createdAt(), plan.basedOn(), plan.liveFingerprints(),
+                plan.changes(), plan.steps(), diags);
+    }
+
+    /**
+     * @return how the API server this session talks to is recorded for the identity guard: its URL
+     *         without a trailing slash, or {@value #EMBEDDED_SERVER} for the embedded cluster (whose port
+     *         changes with every start)
+     */
+    public String serverIdentity() {
+        return embedded != null ? EMBEDDED_SERVER : normalise(String.valueOf(client.getMasterUrl()));
+    }
+
+    /** @return the namespaces the environment manages, comma-separated, for the identity record */
+    String namespaces() {
+        Set<String> namespaces = new TreeSet<>();
+        if (config.environment().namespace() != null) {
+            namespaces.add(config.environment().namespace());
+        }
+        desired.clusters().forEach(c -> namespaces.add(c.namespace()));
+        return String.join(",", namespaces);
+    }
+
+    /**
+     * The cluster identity guard: an environment records the API server it was first applied to; a
+     * run against another server is refused unless the environment's {@code expected_server} names the
+     * new server (changed on purpose). An {@code expected_server} that differs from the server in use
+     * is refused too.
+     *
+     * @return the error to refuse with, or empty when the server is the expected one
+     */
+    Optional<Diagnostic> identityProblem() {
+        String current = serverIdentity();
+        String expected = config.environment().expectedServer() == null ? null : normalise(config.environment().expectedServer());
+        String env = environment();
+        if (expected != null && !expected.equals(current)) {
+            return Optional.of(Diagnostic.error("Cluster identity check failed",
+                    "Environment \"" + env + "\" sets expected_server = \"" + expected + "\", but its Kubernetes "
+                            + "configuration points at " + current + ". Nothing was changed. Check the kubeconfig context, "
+                            + "or change expected_server if the environment really moved.").withAddress("environment." + env));
+        }
+        String recorded = state.environment().kubeServer();
+        if (recorded != null && !normalise(recorded).equals(current) && expected == null) {
+            String ns = state.environment().kubeNamespace();
+            return Optional.of(Diagnostic.error("Cluster identity check failed",
+                    "Environment \"" + env + "\" was applied to " + recorded + (ns == null || ns.isEmpty() ? "" : " (namespace "
+                            + ns + ")") + ", but its Kubernetes configuration now points at " + current + ". flowform "
+                            + "refuses to act on a different cluster with this environment's state. If the environment "
+                            + "really moved, set \"expected_server\": \"" + current + "\" in environment \"" + env
+                            + "\" on purpose.").withAddress("environment." + env));
+        }
+        return Optional.empty();
+    }
+
+    /** Records the server and namespaces this environment is being applied to, when they changed (serial +1). */
+    void recordIdentity() {
+        String current = serverIdentity();
+        String namespaces = namespaces();
+        dev.flowform.state.EnvironmentRecord e = state.environment();
+        if (!current.equals(e.kubeServer()) || !namespaces.equals(e.kubeNamespace())) {
+            state.setKubeServer(current, namespaces);
+        }
+    }
+
+    private static String normalise(String url) {
+        String u = url.trim();
+        while (u.endsWith("/")) {
+            u = u.substring(0, u.length() - 1);
+        }
+        return u;
+    }
+
+    /**
+     * @return a client for writes: same cluster and credentials, but without fabric8's own retries, so
+     *         that only {@link dev.flowform.apply.Fabric8ClusterWriter}'s typed retry policy applies
+     */
+    public synchronized KubernetesClient writeClient() {
+        if (writeClient == null) {
+            Config noRetry = new ConfigBuilder(client.getConfiguration()).withRequestRetryBackoffLimit(0).build();
+            writeClient = embedded != null ? embedded.newClient(noRetry) : new KubernetesClientBuilder().withConfig(noRetry).build();
+        }
+        return writeClient;
+    }
+
+    /** @return the process context */
+    CliContext context() {
+        return ctx;
+    }
+
+    /**
+     * Closes the cluster connection (an embedded cluster writes its file), then releases the lock, then
+     * closes the state.
+     */
     @Override
     public void close() {
         try {
-            state.close();
-        } finally {
+            synchronized (this) {
+                if (writeClient != null) {
+                    writeClient.close();
+                }
+            }
             if (embedded != null) {
                 embedded.close();
             } else {
                 client.close();
+            }
+        } finally {
+            try {
+                if (lock != null) {
+                    lock.release();
+                }
+            } finally {
+                state.close();
             }
         }
     }

@@ -26,6 +26,7 @@ public final class Terminal {
     private final Set<String> secrets = new TreeSet<>(Comparator.comparingInt(String::length).reversed()
             .thenComparing(Comparator.naturalOrder()));
     private final Map<String, String> sources = new HashMap<>();
+    private JsonUi json;
 
     /**
      * @param out   standard output
@@ -38,18 +39,38 @@ public final class Terminal {
         this.style = style;
     }
 
+    /**
+     * Switches diagnostics to Terraform's machine-readable form: one {@code "type": "diagnostic"} JSON
+     * object per line on stdout, errors included (what {@code apply --json} needs).
+     *
+     * @param ui the JSON writer to route diagnostics through
+     */
+    public synchronized void json(JsonUi ui) {
+        this.json = ui;
+    }
+
+    /** @return true when diagnostics are printed as JSON lines */
+    public synchronized boolean isJson() {
+        return json != null;
+    }
+
     /** @return the colouring in use */
     public Style style() {
         return style;
     }
 
     /** Registers secret values to mask in all later output (values shorter than 4 characters are ignored). */
-    public synchronized void addSecrets(Set<String> values) {
+    public synchronized void addSecrets(java.util.Collection<String> values) {
         for (String v : values) {
             if (v != null && v.length() >= 4) {
                 secrets.add(v);
             }
         }
+    }
+
+    /** @return a copy of the secret values registered so far */
+    public synchronized Set<String> secrets() {
+        return new java.util.LinkedHashSet<>(secrets);
     }
 
     /** Registers configuration file texts, so diagnostics can show source snippets. */
@@ -61,6 +82,43 @@ public final class Terminal {
     public synchronized void print(String text) {
         out.print(redact(text));
         out.flush();
+    }
+
+    /**
+     * Prints one JSON document as a line on stdout, with secret values removed both as they are and as
+     * JSON escapes them (a secret holding quotes appears escaped inside a JSON string).
+     *
+     * @param json one JSON object, without a line break
+     */
+    public synchronized void printJsonLine(String json) {
+        String t = redact(json);
+        for (String s : secrets) {
+            String escaped = dev.flowform.plan.Json.render(s);
+            escaped = escaped.substring(1, escaped.length() - 1);
+            if (!escaped.equals(s) && t.contains(escaped)) {
+                t = t.replace(escaped, SecretKeys.MASK);
+            }
+        }
+        out.print(t + System.lineSeparator());
+        out.flush();
+    }
+
+    /**
+     * Prints a note for the user: a plain line on stdout, or a {@code log} JSON line in JSON mode.
+     *
+     * @param level {@code info} or {@code warn} (the JSON {@code @level})
+     * @param line  the text
+     */
+    public void note(String level, String line) {
+        JsonUi ui;
+        synchronized (this) {
+            ui = json;
+        }
+        if (ui != null) {
+            ui.log(level, line);
+        } else {
+            println(line);
+        }
     }
 
     /** Prints one line to stdout. */
@@ -84,9 +142,13 @@ public final class Terminal {
         diagnostics(diags.sorted());
     }
 
-    /** Prints diagnostics in the given order: errors to stderr, warnings to stdout. */
+    /** Prints diagnostics in the given order: errors to stderr, warnings to stdout (or all as JSON lines). */
     public synchronized void diagnostics(List<Diagnostic> diags) {
         for (Diagnostic d : diags) {
+            if (json != null) {
+                json.diagnostic(d);
+                continue;
+            }
             String text = DiagnosticRenderer.render(d, sources, style);
             if (d.isError()) {
                 err.print(redact(text));
@@ -98,7 +160,18 @@ public final class Terminal {
         }
     }
 
-    private String redact(String text) {
+    /**
+     * Replaces every registered secret value in {@code text} by {@code (sensitive value)}: what every
+     * line printed here goes through, and what the state journal's details go through before they are
+     * stored.
+     *
+     * @param text any text, or null
+     * @return the text without secret values (null stays null)
+     */
+    public synchronized String redact(String text) {
+        if (text == null) {
+            return null;
+        }
         String t = text;
         for (String s : secrets) {
             if (t.contains(s)) {

@@ -1,0 +1,130 @@
+package dev.flowform.cli;
+
+import dev.flowform.apply.Applier;
+import dev.flowform.apply.Resume;
+import dev.flowform.diag.Diagnostic;
+import dev.flowform.plan.Plan;
+import dev.flowform.plan.PlanCodec;
+import dev.flowform.plan.Step;
+import dev.flowform.state.LockInfo;
+import dev.flowform.state.RunOutcome;
+import dev.flowform.state.RunRecord;
+import dev.flowform.state.StateStore;
+import dev.flowform.state.StepRecord;
+import dev.flowform.state.StepStatus;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads an unfinished apply run from the state journal for {@link Resume}, and records what resuming
+ * found: open changes confirmed from the live cluster are journaled as done, and a run whose process
+ * died is marked interrupted.
+ */
+final class ResumeSupport {
+
+    /** How many recent runs to look through for the last apply. */
+    private static final int RECENT_RUNS = 50;
+
+    /**
+     * A prior run with the journal row of each of its steps.
+     *
+     * @param run    what {@link Resume} needs
+     * @param rowIds step id to its newest journal row id
+     */
+    record Prior(Resume.PriorRun run, Map<Integer, Long> rowIds) {
+    }
+
+    private ResumeSupport() {
+    }
+
+    /**
+     * @param state the environment's state
+     * @return the newest apply run when it did not finish (still running, or interrupted) and its plan
+     *         can be read; empty when the newest apply finished (succeeded or failed) or there is none
+     */
+    static Optional<Prior> unfinished(StateStore state) {
+        RunRecord last = state.runs(RECENT_RUNS).stream().filter(r -> "apply".equals(r.kind())).findFirst().orElse(null);
+        if (last == null || (last.outcome() != RunOutcome.RUNNING && last.outcome() != RunOutcome.INTERRUPTED)) {
+            return Optional.empty();
+        }
+        Optional<String> json = state.planJson(last.id());
+        if (json.isEmpty()) {
+            return Optional.empty();
+        }
+        Plan plan;
+        try {
+            plan = PlanCodec.decode(json.get());
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+        Map<Integer, Resume.StepState> states = new HashMap<>();
+        Map<Integer, Long> rows = new HashMap<>();
+        for (StepRecord r : state.steps(last.id())) {
+            states.put(r.stepId(), state(r));
+            rows.put(r.stepId(), r.id());
+        }
+        return Optional.of(new Prior(new Resume.PriorRun(last.id(), last.outcome() == RunOutcome.RUNNING, last.who(),
+                last.startedAt(), plan, states), rows));
+    }
+
+    private static Resume.StepState state(StepRecord r) {
+        if (r.status() == StepStatus.STARTED) {
+            return Resume.StepState.STARTED;
+        }
+        if (r.status() == StepStatus.DONE) {
+            return Resume.StepState.DONE;
+        }
+        return r.detail() != null && r.detail().startsWith(Applier.STOPPED) ? Resume.StepState.STOPPED : Resume.StepState.FAILED;
+    }
+
+    /**
+     * Records what resuming found; call while holding the lock (then no other process runs that run).
+     *
+     * @param state    the environment's state
+     * @param prior    the run
+     * @param analysis what {@link Resume#analyze} found against the live cluster
+     */
+    static void settle(StateStore state, Prior prior, Resume.Analysis analysis) {
+        for (Step s : analysis.confirmed()) {
+            Long row = prior.rowIds().get(s.id());
+            if (row != null) {
+                state.journalDone(row, "confirmed by the next run from the live cluster: the change had reached it "
+                        + "before run " + prior.run().runId() + " was interrupted");
+            }
+        }
+        if (prior.run().crashed()) {
+            state.markInterrupted(prior.run().runId());
+        }
+    }
+
+    /**
+     * For a read-only command (plan): is the unfinished run still running in another process?
+     *
+     * @param state the environment's state
+     * @param prior the unfinished run
+     * @param clock the current time
+     * @return a warning that an apply is in progress (then the run must not be resumed), or empty when
+     *         the run is over: not marked running, or its lock is free, stale or left by a dead process
+     */
+    static Optional<Diagnostic> inProgress(StateStore state, Prior prior, Clock clock) {
+        if (!prior.run().crashed()) {
+            return Optional.empty();
+        }
+        Optional<LockInfo> lock = state.currentLock();
+        if (lock.isEmpty() || lock.get().isHolderGone() || lock.get().isProbablyStale(clock)) {
+            return Optional.empty();
+        }
+        LockInfo h = lock.get();
+        List<Step> steps = prior.run().plan().steps();
+        String at = steps.stream().filter(s -> prior.run().state(s.id()) == Resume.StepState.STARTED)
+                .map(s -> "step " + s.id() + " of " + steps.size() + ": " + s.kind() + " " + s.address())
+                .reduce((a, b) -> a + "; " + b).orElse("between steps");
+        return Optional.of(Diagnostic.warning("An apply is in progress",
+                "Run " + prior.run().runId() + " (" + h.operation() + " by " + h.who() + ", lock ID " + h.id() + ", since "
+                        + h.created() + ") is at " + at + ". This plan reads the cluster in the middle of that change; "
+                        + "plan again once it has finished."));
+    }
+}
