@@ -169,8 +169,9 @@ public final class Resume {
     /**
      * Builds the plan that continues the prior run: the carried waits first, each at the head of the
      * chain of its Connect cluster in {@code fresh} (so that chain starts only once the wait is over),
-     * then the fresh plan's steps, renumbered. A carried wait is dropped when {@code fresh} already
-     * waits on the same object with the same kind of wait. The notice is added to the diagnostics.
+     * then the fresh plan's steps, renumbered. A carried wait is dropped when the first step {@code fresh}
+     * has for the same object is already that kind of wait (the planner waits for a roll in progress
+     * itself). The notice is added to the diagnostics.
      *
      * @param fresh    the plan the planner made from the live cluster
      * @param analysis what {@link #analyze} found
@@ -180,7 +181,9 @@ public final class Resume {
     public static Plan continuePlan(Plan fresh, Analysis analysis, LiveState live) {
         List<Step> carried = new ArrayList<>();
         for (Step c : analysis.carried()) {
-            boolean covered = fresh.steps().stream().anyMatch(s -> s.kind() == c.kind() && s.object().equals(c.object()));
+            // covered when the fresh plan's first step on that object already is the same kind of wait
+            boolean covered = fresh.steps().stream().filter(s -> s.object().equals(c.object())).findFirst()
+                    .map(s -> s.kind() == c.kind()).orElse(false);
             if (!covered) {
                 carried.add(c);
             }

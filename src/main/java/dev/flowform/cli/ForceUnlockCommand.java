@@ -1,0 +1,95 @@
+package dev.flowform.cli;
+
+import dev.flowform.state.LockInfo;
+import dev.flowform.state.StateStore;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code flowform force-unlock LOCK_ID}: releases an environment's state lock left by a run that can
+ * no longer release it (Terraform's {@code force-unlock}). The lock ID acts as a nonce: only the ID
+ * printed in the lock error releases the lock, so nobody releases a lock they have not looked at.
+ * Asks for confirmation unless {@code --force}. Exit 0 when released, 1 otherwise (wrong ID, not
+ * locked, no state).
+ */
+@Command(name = "force-unlock", mixinStandardHelpOptions = true,
+        description = "Release a state lock left by a run that can no longer release it. Needs the lock's ID.")
+public final class ForceUnlockCommand implements Callable<Integer> {
+
+    @ParentCommand
+    FlowformCommand parent;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    CommonOptions common;
+
+    @Parameters(index = "0", paramLabel = "LOCK_ID", description = "The ID printed in the lock error.")
+    String lockId;
+
+    @Option(names = {"--force", "-force"}, description = "Do not ask for confirmation.")
+    boolean force;
+
+    @Override
+    public Integer call() {
+        Terminal term = FlowformCommand.terminal(spec, common.noColor);
+        CliContext ctx = parent.context();
+        try (StateStore state = StateAccess.open(common, ctx, term)) {
+            Optional<LockInfo> current = state.currentLock();
+            if (current.isEmpty()) {
+                term.error("Failed to unlock state", "Environment \"" + state.environmentName() + "\" is not locked.");
+                return 1;
+            }
+            LockInfo h = current.get();
+            if (!h.id().equals(lockId)) {
+                term.error("Failed to unlock state", "Lock ID \"" + lockId + "\" does not match the lock on environment \""
+                        + state.environmentName() + "\"; nothing was unlocked. Use the ID printed in the lock error.");
+                return 1;
+            }
+            if (!force) {
+                if (!ctx.prompter().interactive()) {
+                    term.error("No confirmation", "force-unlock asks for \"yes\" before it releases a lock, but there is no "
+                            + "terminal to ask on. Re-run with --force.");
+                    return 1;
+                }
+                term.println("Do you really want to force-unlock?");
+                term.println("  flowform will remove the lock on the state of environment \"" + state.environmentName() + "\", held by "
+                        + h.operation() + " of " + h.who() + " since " + h.created() + " (last heartbeat "
+                        + h.heartbeat() + ").");
+                term.println("  Other flowform commands can then change this state, even though it may still be in use.");
+                term.println("  Only 'yes' will be accepted to confirm.");
+                term.println("");
+                String answer = ctx.prompter().ask("  Enter a value: ");
+                if (!"yes".equals(answer == null ? null : answer.trim())) {
+                    term.errorLine("force-unlock cancelled.");
+                    return 1;
+                }
+            }
+            try {
+                if (!state.forceUnlock(lockId)) {
+                    term.error("Failed to unlock state", "Environment \"" + state.environmentName()
+                            + "\" is no longer locked; nothing to do.");
+                    return 1;
+                }
+            } catch (IllegalArgumentException e) {
+                term.error("Failed to unlock state", e.getMessage());
+                return 1;
+            }
+            term.println(term.style().green(term.style().bold("flowform state has been successfully unlocked!")));
+            term.println("");
+            term.println("The state of environment \"" + state.environmentName() + "\" has been unlocked; flowform commands "
+                    + "can take the lock again. If the run that held it was interrupted, the next apply continues it.");
+            return 0;
+        } catch (CommandFailed e) {
+            return e.exitCode();
+        }
+    }
+}

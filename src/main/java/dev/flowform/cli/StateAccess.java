@@ -1,0 +1,67 @@
+package dev.flowform.cli;
+
+import dev.flowform.config.ConfigLoader;
+import dev.flowform.config.LoadResult;
+import dev.flowform.diag.Diagnostics;
+import dev.flowform.state.StateStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Opens an environment's state database without the cluster, for commands that only look at or
+ * repair state ({@code history}, {@code state list/show}, {@code force-unlock}).
+ *
+ * <p>The environment is {@code -e} when given (then the configuration is not read at all, so a broken
+ * configuration never stands between the user and their state), else the configuration's only
+ * environment. A state that does not exist yet is reported instead of being created.
+ */
+final class StateAccess {
+
+    private StateAccess() {
+    }
+
+    /**
+     * @param opts the common options (environment, configuration and state folders)
+     * @param ctx  the process context
+     * @param term where errors go
+     * @return the open state; close it
+     * @throws CommandFailed after printing why when the environment is unknown or has no state
+     */
+    static StateStore open(CommonOptions opts, CliContext ctx, Terminal term) {
+        String env = environment(opts, term);
+        Path db;
+        try {
+            db = StateStore.databaseFile(opts.stateDir(), env);
+        } catch (IllegalArgumentException e) {
+            term.error("Invalid environment name", e.getMessage());
+            throw new CommandFailed(1);
+        }
+        if (!Files.exists(db)) {
+            term.error("No state for environment \"" + env + "\"", "There is no state database at " + db
+                    + ": nothing has been planned or applied in this environment with --state-dir " + opts.stateDir() + ".");
+            throw new CommandFailed(1);
+        }
+        try {
+            return StateStore.open(opts.stateDir(), env, ctx.clock());
+        } catch (RuntimeException e) {
+            term.error("Cannot open the state of environment \"" + env + "\"", String.valueOf(e.getMessage()));
+            throw new CommandFailed(1);
+        }
+    }
+
+    /** @return {@code -e}, or the one environment the configuration selects */
+    static String environment(CommonOptions opts, Terminal term) {
+        if (opts.environment != null) {
+            return opts.environment;
+        }
+        LoadResult loaded = new ConfigLoader().load(opts.dir(), null, opts.vars);
+        term.addSources(loaded.sources());
+        if (loaded.configuration() == null || loaded.diagnostics().hasErrors()) {
+            term.diagnostics(new Diagnostics().addAll(loaded.diagnostics()));
+            term.error("Which environment?", "Give the environment with -e NAME, or run in a configuration folder "
+                    + "(--dir) that selects one.");
+            throw new CommandFailed(1);
+        }
+        return loaded.configuration().environment().name();
+    }
+}

@@ -1,0 +1,183 @@
+package dev.flowform.apply;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowform.model.DesiredState;
+import dev.flowform.model.LiveState;
+import dev.flowform.model.ManageMode;
+import dev.flowform.plan.Plan;
+import dev.flowform.plan.PlanRequest;
+import dev.flowform.plan.Planner;
+import dev.flowform.plan.StateRef;
+import dev.flowform.plan.Step;
+import dev.flowform.plan.StepKind;
+import dev.flowform.plan.StepPayload;
+import dev.flowform.testing.Configs;
+import dev.flowform.testing.Fixtures;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.DisplayNameGeneration;
+import org.junit.jupiter.api.DisplayNameGenerator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Continuing an interrupted run from the live cluster: open changes are confirmed only when the cluster
+ * shows them, waits that were never seen to finish are carried to the head of their chain, and the
+ * notice names the step the run was in.
+ */
+@DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
+class ResumeTest {
+
+    private static final PlanRequest REQUEST = new PlanRequest("test", new StateRef("l", 1), Instant.EPOCH);
+    private static final UnaryOperator<String> HASH = v -> "sha256:" + Integer.toHexString(v.hashCode());
+
+    private static DesiredState desired() {
+        return Configs.desired(List.of(Configs.cluster(ManageMode.ADOPT, null)), List.of(Configs.adoptedFlow(true)));
+    }
+
+    /** The six-step quickstart plan, made against the untouched cluster. */
+    private static Plan original() {
+        return Planner.plan(desired(), Fixtures.live("existing-v1beta2"), REQUEST);
+    }
+
+    private static Resume.PriorRun prior(Plan plan, Map<Integer, Resume.StepState> states, boolean crashed) {
+        return new Resume.PriorRun(7, crashed, "ops@ci", Instant.parse("2026-11-30T10:00:00Z"), plan, states);
+    }
+
+    @Test
+    void a_change_the_cluster_does_not_show_is_planned_again_and_nothing_is_carried() {
+        Plan plan = original();
+        Resume.PriorRun run = prior(plan, Map.of(1, Resume.StepState.STARTED), true);
+        LiveState live = Fixtures.live("existing-v1beta2");
+
+        Resume.Analysis a = Resume.analyze(run, live, HASH);
+        Plan next = Resume.continuePlan(Planner.plan(desired(), live, REQUEST), a, live);
+
+        assertThat(a.open()).extracting(Step::id).containsExactly(1);
+        assertThat(a.confirmed()).isEmpty();
+        assertThat(a.carried()).isEmpty();
+        assertThat(a.notice().summary()).isEqualTo("Apply interrupted during step 1 of 6: SET_WORKER_EOS connect_cluster.mm2-connect");
+        assertThat(a.notice().detail()).contains("had not reached the cluster", "killed");
+        assertThat(next.steps()).extracting(Step::kind).startsWith(StepKind.SET_WORKER_EOS);
+        assertThat(next.diagnostics().get(0)).isEqualTo(a.notice());
+    }
+
+    @Test
+    void a_change_the_cluster_shows_is_confirmed_and_its_wait_carried_unless_the_planner_already_waits() {
+        Plan plan = original();
+        Resume.PriorRun run = prior(plan, Map.of(1, Resume.StepState.STARTED), true);
+        LiveState live = Fixtures.live("half-done-preparing");
+
+        Resume.Analysis a = Resume.analyze(run, live, HASH);
+
+        assertThat(a.confirmed()).extracting(Step::id).containsExactly(1);
+        assertThat(a.carried()).singleElement().satisfies(w -> {
+            assertThat(w.kind()).isEqualTo(StepKind.WAIT_FOR_ROLL);
+            assertThat(((StepPayload.WaitForRoll) w.payload()).generation()).isEqualTo(5L);
+        });
+        assertThat(a.notice().detail()).contains("had reached the cluster; it is recorded as done");
+        Plan next = Resume.continuePlan(Planner.plan(desired(), live, REQUEST), a, live);
+        assertThat(next.steps()).extracting(Step::kind).containsExactly(StepKind.WAIT_FOR_ROLL, StepKind.SET_WORKER_EOS,
+                StepKind.WAIT_FOR_ROLL, StepKind.UPDATE_CONNECTOR, StepKind.WAIT_FOR_CONNECTOR_READY);
+        assertThat(next.steps()).extracting(Step::id).containsExactly(1, 2, 3, 4, 5);
+        assertThat(next.steps().get(1).dependsOn()).as("the cluster's chain waits for the carried wait").containsExactly(1);
+    }
+
+    @Test
+    void a_roll_the_planner_already_waits_for_is_not_waited_for_twice() {
+        Plan plan = original();
+        Resume.PriorRun run = prior(plan, Map.of(1, Resume.StepState.DONE, 2, Resume.StepState.STARTED), true);
+        LiveState live = Fixtures.live("roll-in-progress");
+
+        Resume.Analysis a = Resume.analyze(run, live, HASH);
+        Plan next = Resume.continuePlan(Planner.plan(desired(), live, REQUEST), a, live);
+
+        assertThat(a.carried()).hasSize(1);
+        assertThat(next.steps()).filteredOn(s -> s.kind() == StepKind.WAIT_FOR_ROLL).hasSize(2);
+        assertThat(next.steps().get(0).summary()).startsWith("wait for the roll already in progress");
+        assertThat(a.notice().summary()).isEqualTo("Apply interrupted during step 2 of 6: WAIT_FOR_ROLL connect_cluster.mm2-connect");
+    }
+
+    @Test
+    void a_connector_update_that_landed_gets_its_readiness_wait_back_although_the_planner_sees_nothing_to_do() {
+        Plan plan = original();
+        Map<Integer, Resume.StepState> states = new HashMap<>();
+        for (int i = 1; i <= 4; i++) {
+            states.put(i, Resume.StepState.DONE);
+        }
+        states.put(5, Resume.StepState.STARTED);
+        LiveState live = withSourceConfig(Map.of("exactly.once.support", "required",
+                "source.consumer.isolation.level", "read_committed"));
+        Plan fresh = new Plan(Plan.FORMAT_VERSION, "test", Instant.EPOCH, null, Map.of(), List.of(), List.of(), List.of());
+
+        Resume.Analysis a = Resume.analyze(prior(plan, states, true), live, HASH);
+        Plan next = Resume.continuePlan(fresh, a, live);
+
+        assertThat(a.confirmed()).extracting(Step::kind).containsExactly(StepKind.UPDATE_CONNECTOR);
+        assertThat(next.steps()).singleElement().satisfies(w -> {
+            assertThat(w.kind()).isEqualTo(StepKind.WAIT_FOR_CONNECTOR_READY);
+            assertThat(w.address()).isEqualTo("kafka_connector.dc1-to-dc2-source");
+            assertThat(((StepPayload.WaitForConnector) w.payload()).expectedState()).isEqualTo("RUNNING");
+            assertThat(w.dependsOn()).isEmpty();
+        });
+    }
+
+    @Test
+    void a_sensitive_edit_is_confirmed_through_the_hash_the_journal_keeps() {
+        Step patch = new Step(1, StepKind.UPDATE_CONNECTOR, "kafka_connector.dc1-to-dc2-source",
+                original().steps().get(4).object(), List.of(), new StepPayload.PatchObject(List.of(
+                dev.flowform.plan.FieldEdit.set(List.of("spec", "config", "source.cluster.sasl.jaas.config"),
+                        HASH.apply("new-secret"), true))), "");
+        LiveState changed = withSourceConfig(Map.of("source.cluster.sasl.jaas.config", "new-secret"));
+        LiveState unchanged = Fixtures.live("existing-v1beta2");
+
+        assertThat(Resume.inCluster(patch, changed, HASH)).isTrue();
+        assertThat(Resume.inCluster(patch, unchanged, HASH)).isFalse();
+    }
+
+    @Test
+    void a_run_stopped_by_ctrl_c_is_described_as_stopped_and_its_wait_carried() {
+        Plan plan = original();
+        Resume.PriorRun run = prior(plan, Map.of(1, Resume.StepState.DONE, 2, Resume.StepState.STOPPED), false);
+        LiveState live = Fixtures.live("half-done-preparing");
+
+        Resume.Analysis a = Resume.analyze(run, live, HASH);
+
+        assertThat(a.open()).extracting(Step::id).containsExactly(2);
+        assertThat(a.notice().detail()).contains("was stopped before it finished");
+        assertThat(a.carried()).extracting(Step::kind).containsExactly(StepKind.WAIT_FOR_ROLL);
+    }
+
+    @Test
+    void a_run_that_died_between_steps_says_after_which_step() {
+        Resume.PriorRun run = prior(original(), Map.of(1, Resume.StepState.DONE), true);
+
+        Resume.Analysis a = Resume.analyze(run, Fixtures.live("half-done-preparing"), HASH);
+
+        assertThat(a.notice().summary()).isEqualTo("Apply interrupted after step 1 of 6: SET_WORKER_EOS connect_cluster.mm2-connect");
+        assertThat(a.carried()).extracting(Step::kind).containsExactly(StepKind.WAIT_FOR_ROLL);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static LiveState withSourceConfig(Map<String, String> extra) {
+        List<HasMetadata> objects = Fixtures.objects("existing-v1beta2");
+        for (HasMetadata o : objects) {
+            if ("KafkaConnector".equals(o.getKind()) && o.getMetadata().getName().equals("dc1-to-dc2-source")) {
+                GenericKubernetesResource r = (GenericKubernetesResource) o;
+                Map<String, Object> spec = new LinkedHashMap<>((Map<String, Object>) r.getAdditionalProperties().get("spec"));
+                Map<String, Object> config = new LinkedHashMap<>((Map<String, Object>) spec.get("config"));
+                config.putAll(extra);
+                spec.put("config", config);
+                r.setAdditionalProperty("spec", spec);
+                r.getMetadata().setGeneration(r.getMetadata().getGeneration() + 1);
+            }
+        }
+        return Fixtures.live(objects);
+    }
+}
