@@ -5,6 +5,7 @@ import dev.flowform.live.LiveMapper;
 import dev.flowform.live.StrimziResources;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveConnectCluster;
+import dev.flowform.model.LivePod;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.model.StrimziApi;
 import dev.flowform.plan.ConnectorCheck;
@@ -85,7 +86,7 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
             };
             Supplier<Readiness> direct = () -> directRoll(api, podSetApi, ns, name, generation, expectedMode);
             return loop(signal, fromCache, direct, timeout, progress,
-                    () -> operatorHint(StrimziResources.kafkaConnect(api), "KafkaConnect", ns, name, generation));
+                    () -> rollHint(api, podSetApi, ns, name, generation));
         } finally {
             informers.forEach(SharedIndexInformer::close);
         }
@@ -120,7 +121,35 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
     }
 
     /**
-     * @return a sentence naming the likely cause when the operator never looked at {@code generation}
+     * @return a sentence naming the likely cause of a roll that did not finish in time: the worker pods
+     *         that are not Ready (a pod that never becomes Ready holds the roll), else, when the operator
+     *         has not finished {@code generation}, that the operator is not progressing
+     */
+    private String rollHint(StrimziApi api, StrimziApi podSetApi, String ns, String name, long generation) {
+        try {
+            GenericKubernetesResource k = client.genericKubernetesResources(StrimziResources.kafkaConnect(api))
+                    .inNamespace(ns).withName(name).get();
+            if (k == null) {
+                return "";
+            }
+            List<Pod> pods = client.pods().inNamespace(ns)
+                    .withLabels(Map.of("strimzi.io/cluster", name, Fabric8ClusterReader.KIND_LABEL, "KafkaConnect"))
+                    .list().getItems();
+            LiveConnectCluster c = LiveMapper.connectCluster(k, null, pods, null);
+            List<String> notReady = c.pods().stream().filter(p -> !p.ready() || p.terminating()).map(LivePod::name).toList();
+            if (!notReady.isEmpty()) {
+                return ". Worker pod" + (notReady.size() == 1 ? " " : "s ") + String.join(", ", notReady)
+                        + (notReady.size() == 1 ? " is" : " are") + " not Ready; a pod that does not become Ready holds the "
+                        + "roll (check its events and logs)";
+            }
+            return operatorHint(StrimziResources.kafkaConnect(api), "KafkaConnect", ns, name, generation);
+        } catch (KubernetesClientException e) {
+            return "";
+        }
+    }
+
+    /**
+     * @return a sentence naming the likely cause when the operator has not finished {@code generation}
      *         (its observedGeneration is still older), else empty
      */
     private String operatorHint(ResourceDefinitionContext ctx, String kind, String ns,
@@ -134,9 +163,10 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
             Object og = status instanceof Map<?, ?> m ? m.get("observedGeneration") : null;
             Long observed = og instanceof Number n ? n.longValue() : null;
             if (observed == null || observed < generation) {
-                return ". The operator has not reconciled generation " + generation + " of " + kind + " " + ns + "/" + name
-                        + " (observedGeneration " + (observed == null ? "none" : observed) + "): check that the Strimzi "
-                        + "cluster operator is running and that reconciliation is not paused";
+                return ". The operator has not finished reconciling generation " + generation + " of " + kind + " " + ns + "/"
+                        + name + " (observedGeneration " + (observed == null ? "none" : observed) + ") and nothing is "
+                        + "waiting on a pod: check that the Strimzi cluster operator is running and that reconciliation "
+                        + "is not paused";
             }
             return "";
         } catch (KubernetesClientException e) {

@@ -224,6 +224,11 @@ public final class EmbeddedCluster implements AutoCloseable {
         return dispatcher.clientRequestCount();
     }
 
+    /** @return the dispatcher, for tests of its workarounds */
+    SimDispatcher dispatcher() {
+        return dispatcher;
+    }
+
     /** @return watch WebSockets open right now (informers and watches of every client) */
     public int openWatchCount() {
         return dispatcher.openWatchCount();

@@ -62,6 +62,30 @@ class SimDurabilityTest extends SimTestSupport {
         assertThat(Files.readAllBytes(file)).isEqualTo(before);
     }
 
+    @Test
+    void writes_never_fail_while_watches_close() {
+        cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(seed("v1beta2")).settings(SimSettings.fast())
+                .build());
+        assertThat(cluster.dispatcher().closingWatchWorkaroundActive()).as("the mock internals the workaround needs").isTrue();
+        var kcs = cluster.client().genericKubernetesResources(StrimziCrds.kafkaConnect(cluster.api())).inNamespace(NS);
+        for (int i = 0; i < 20; i++) {
+            var watch = kcs.withName(CONNECT).watch(new io.fabric8.kubernetes.client.Watcher<GenericKubernetesResource>() {
+                @Override
+                public void eventReceived(Action action, GenericKubernetesResource resource) {
+                }
+
+                @Override
+                public void onClose(io.fabric8.kubernetes.client.WatcherException cause) {
+                }
+            });
+            GenericKubernetesResource kc = connect(NS);
+            editConfig(kc, "flowform.test.marker", "value-" + i);
+            watch.close();
+            kcs.resource(kc).update();
+        }
+        assertThat(Json.str(Json.toMap(connect(NS)), "spec", "config", "flowform.test.marker")).isEqualTo("value-19");
+    }
+
     @SuppressWarnings("unchecked")
     private static void editConfig(GenericKubernetesResource kc, String key, String value) {
         Map<String, Object> spec = new LinkedHashMap<>((Map<String, Object>) kc.getAdditionalProperties().get("spec"));
