@@ -103,7 +103,7 @@ final class StateLock {
                 Duration waited = elapsed.compareTo(slept) > 0 ? elapsed : slept;
                 Duration remaining = timeout.minus(waited);
                 if (remaining.isNegative() || remaining.isZero()) {
-                    throw refused(e, waited);
+                    throw refused(e, timeout.isZero() ? Duration.ZERO : waited);
                 }
                 if (!announced) {
                     term.note("info", "Acquiring state lock. This may take a few moments...");

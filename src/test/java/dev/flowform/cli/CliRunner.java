@@ -44,8 +44,11 @@ final class CliRunner {
     }
 
     Result run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
+        return run(new StringWriter(), new StringWriter(), args);
+    }
+
+    /** Runs with the caller's writers, so another thread can watch the output while the command runs. */
+    Result run(StringWriter out, StringWriter err, String... args) {
         CommandLine cl = Main.commandLine(context);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
