@@ -36,9 +36,13 @@ final class StateDatabase {
 
     /**
      * H2 options for file databases: {@code AUTO_SERVER} lets several processes share the file;
-     * {@code WRITE_DELAY=0} writes every commit to the file before the commit returns.
+     * {@code WRITE_DELAY=0} writes every commit to the file before the commit returns;
+     * {@code FILE_LOCK=SOCKET} makes the serving process hold the database through a listening socket
+     * rather than a lock file it touches every second, so after that process is killed the next one
+     * sees at once that nobody listens and takes over (with the default file method it waits until the
+     * lock file is 2 s old and then 2 s more, measured 4 to 5 s against 1.4 s).
      */
-    static final String H2_FILE_OPTIONS = ";AUTO_SERVER=TRUE;WRITE_DELAY=0";
+    static final String H2_FILE_OPTIONS = ";AUTO_SERVER=TRUE;WRITE_DELAY=0;FILE_LOCK=SOCKET";
 
     private static final int SALT_BYTES = 16;
     private static final HexFormat HEX = HexFormat.of();
