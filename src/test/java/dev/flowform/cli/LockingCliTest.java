@@ -3,6 +3,13 @@ package dev.flowform.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.flowform.model.EosMode;
+import dev.flowform.model.ObjectRef;
+import dev.flowform.plan.Plan;
+import dev.flowform.plan.PlanCodec;
+import dev.flowform.plan.Step;
+import dev.flowform.plan.StepKind;
+import dev.flowform.plan.StepPayload;
 import dev.flowform.sim.EmbeddedCluster;
 import dev.flowform.sim.SimSettings;
 import dev.flowform.state.LockInfo;
@@ -13,6 +20,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.io.StringWriter;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -46,6 +56,28 @@ class LockingCliTest {
                     "Operation: apply", "Version:   0.9.0", "ago)", "--lock-timeout");
             assertThat(other.currentLock()).contains(held);
             assertThat(other.runs()).isEmpty();
+        }
+    }
+
+    @Test
+    void plan_says_when_an_apply_is_running_elsewhere_instead_of_resuming_it() {
+        Path dir = CliFiles.quickstart(tmp.resolve("qs"));
+        Path stateDir = tmp.resolve("state");
+        try (StateStore other = StateStore.open(stateDir, "demo", Clock.systemUTC())) {
+            LockInfo held = other.lock("apply", "alice@build-7", "0.9.0");
+            Step wait = new Step(1, StepKind.WAIT_FOR_ROLL, "connect_cluster.mm2-connect",
+                    new ObjectRef("kafka.strimzi.io/v1beta2", "KafkaConnect", "replication", "mm2-connect"), List.of(),
+                    new StepPayload.WaitForRoll(EosMode.PREPARING, 5L), "wait");
+            String planJson = PlanCodec.toJson(new Plan(Plan.FORMAT_VERSION, "demo", Instant.EPOCH, null, Map.of(), List.of(),
+                    List.of(wait), List.of()), "0.9.0", other::hashSecret);
+            long run = other.startRun("apply", planJson, "alice@build-7", "0.9.0");
+            other.journalIntent(run, 1, 1, "WAIT_FOR_ROLL", "connect_cluster.mm2-connect", "{}");
+
+            CliRunner.Result r = CliRunner.fast().run(CliFiles.args("plan", dir, stateDir));
+
+            assertThat(r.exitCode()).as("%s", r).isZero();
+            assertThat(FaultSuiteTest.flat(r.out())).contains("An apply is in progress", "lock ID " + held.id(),
+                    "step 1 of 1: WAIT_FOR_ROLL connect_cluster.mm2-connect").doesNotContain("Apply interrupted");
         }
     }
 
