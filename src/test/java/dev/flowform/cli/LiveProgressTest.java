@@ -47,7 +47,7 @@ class LiveProgressTest {
         assertThat(text).contains("connect_cluster.east: [2/4] WAIT_FOR_ROLL", "connect_cluster.west: [4/4] WAIT_FOR_ROLL",
                 "2/3 workers on the new revision, observedGeneration 4/5", "connect_cluster.east: [2/4] ");
         assertThat(text).as("the block is erased before each permanent line").contains("\u001b[1A\u001b[2K");
-        String afterDone = text.substring(text.lastIndexOf("done after"));
+        String afterDone = text.substring(text.lastIndexOf("after 4.0s"));
         assertThat(afterDone).as("the last block (west still running) is erased on close").contains("\u001b[1A\u001b[2K");
         assertThat(text.lines().filter(l -> l.length() > 170)).as("status lines are cut to the width").isEmpty();
     }
