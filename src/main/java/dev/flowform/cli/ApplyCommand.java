@@ -108,13 +108,14 @@ public final class ApplyCommand implements Callable<Integer> {
         StopSignal stop = new StopSignal();
         StateLock lock = new StateLock("apply", lockTimeout, "apply of " + common.dir().toAbsolutePath().normalize(), ctx,
                 term, stop, releaseHint());
-        try (Interrupts signals = Interrupts.install((sig, n) -> onSignal(sig, n, stop, lock, term))) {
-            try (Session session = Session.open(common, ctx, term, lock)) {
-                stop.addProbe(lock::lost);
-                return applyLocked(session, term, ctx, stop, lock, ui);
-            } catch (CommandFailed e) {
-                return signalExit.get() != 0 ? signalExit.get() : e.exitCode();
-            }
+        Interrupts signals = Interrupts.install((sig, n) -> onSignal(sig, n, stop, lock, term));
+        try (Session session = Session.open(common, ctx, term, lock)) {
+            stop.addProbe(lock::lost);
+            return applyLocked(session, term, ctx, stop, lock, ui);
+        } catch (CommandFailed e) {
+            return signalExit.get() != 0 ? signalExit.get() : e.exitCode();
+        } finally {
+            signals.close();
         }
     }
 
