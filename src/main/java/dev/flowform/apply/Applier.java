@@ -39,7 +39,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * finishes and is journaled, a wait in progress ends at once and is journaled as failed, and no further
  * step starts; the result says {@link ApplyResult#interrupted()}.
  *
- * <p><b>Errors.</b> Cluster errors fail the step ({@link ApplyException}). A journal that cannot write
+ * <p><b>Errors.</b> Cluster errors fail the step ({@link ApplyException}); so does any other unexpected
+ * error of the writer or watcher, so the run still ends journaled and unlocked. A journal that cannot write
  * (the state database failed) stops the whole run and is rethrown once every chain has stopped:
  * flowform never acts on the cluster without recording it first.
  */
@@ -238,6 +239,9 @@ public final class Applier {
             } catch (ApplyException e) {
                 ok = false;
                 detail = e.getMessage();
+            } catch (RuntimeException e) {
+                ok = false;
+                detail = "unexpected error: " + e;
             } catch (InterruptedException e) {
                 ok = false;
                 detail = STOPPED + " (" + (stop.reason() == null ? "interrupted" : stop.reason()) + ")";

@@ -58,6 +58,52 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
     @Override
     public Readiness awaitRoll(ObjectRef ref, long generation, EosMode expectedMode, Duration timeout, Progress progress)
             throws InterruptedException {
+        try {
+            return roll(ref, generation, expectedMode, timeout, progress);
+        } catch (KubernetesClientException e) {
+            throw translate(e, ref);
+        }
+    }
+
+    @Override
+    public Readiness awaitConnector(ObjectRef ref, long generation, String expectedState, Duration timeout,
+                                    Progress progress) throws InterruptedException {
+        try {
+            return connector(ref, generation, expectedState, timeout, progress);
+        } catch (KubernetesClientException e) {
+            throw translate(e, ref);
+        }
+    }
+
+    /**
+     * An API error while setting up or running a wait: an interrupted call (Ctrl-C) becomes the
+     * {@link InterruptedException} the port promises; anything else fails the step with the server's message.
+     */
+    private static ApplyException translate(KubernetesClientException e, ObjectRef ref) throws InterruptedException {
+        if (interrupted(e)) {
+            Thread.interrupted();
+            throw new InterruptedException("interrupted while waiting for " + ref);
+        }
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted while waiting for " + ref);
+        }
+        String msg = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
+        return new ApplyException("could not watch " + ref + ": " + (e.getCode() > 0 ? "HTTP " + e.getCode() + " " : "") + msg,
+                false, e);
+    }
+
+    /** @return true when the call failed because the waiting thread was interrupted (a stop) */
+    private static boolean interrupted(KubernetesClientException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return Thread.currentThread().isInterrupted();
+    }
+
+    private Readiness roll(ObjectRef ref, long generation, EosMode expectedMode, Duration timeout, Progress progress)
+            throws InterruptedException {
         StrimziApi api = StrimziApi.fromApiVersion(ref.apiVersion());
         StrimziApi podSetApi = StrimziResources.detect(client, StrimziApi.CORE_GROUP, "StrimziPodSet");
         String ns = ref.namespace();
@@ -92,9 +138,8 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
         }
     }
 
-    @Override
-    public Readiness awaitConnector(ObjectRef ref, long generation, String expectedState, Duration timeout,
-                                    Progress progress) throws InterruptedException {
+    private Readiness connector(ObjectRef ref, long generation, String expectedState, Duration timeout, Progress progress)
+            throws InterruptedException {
         StrimziApi api = StrimziApi.fromApiVersion(ref.apiVersion());
         Signal signal = new Signal();
         List<SharedIndexInformer<?>> informers = new ArrayList<>();
@@ -144,6 +189,9 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
             }
             return operatorHint(StrimziResources.kafkaConnect(api), "KafkaConnect", ns, name, generation);
         } catch (KubernetesClientException e) {
+            if (interrupted(e)) {
+                throw e;
+            }
             return "";
         }
     }
@@ -170,6 +218,9 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
             }
             return "";
         } catch (KubernetesClientException e) {
+            if (interrupted(e)) {
+                throw e;
+            }
             return "";
         }
     }
@@ -221,6 +272,9 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
             ConfigMap cm = client.configMaps().inNamespace(ns).withName(name + "-connect-config").get();
             return RollCheck.evaluate(LiveMapper.connectCluster(k, ps, pods, cm), generation, expectedMode);
         } catch (KubernetesClientException e) {
+            if (interrupted(e)) {
+                throw e;
+            }
             return new Readiness.InProgress("could not read " + ns + "/" + name + ": " + e.getMessage(), 0, 1);
         }
     }

@@ -101,6 +101,10 @@ public final class ApplyCommand implements Callable<Integer> {
                 return 1;
             }
         }
+        if (timeout != null && (timeout.isZero() || timeout.isNegative())) {
+            term.error("Invalid --timeout", "--timeout must be longer than zero, got " + timeout + ".");
+            return 1;
+        }
         if (parallelism < 1) {
             term.error("Invalid --parallelism", "--parallelism must be at least 1, got " + parallelism + ".");
             return 1;

@@ -39,7 +39,7 @@ final class StateJournal implements Journal {
 
     @Override
     public long started(Step step, int index) {
-        return state.journalIntent(runId, index, step.id(), step.kind().name(), step.address(), redact.apply(intent(step)));
+        return state.journalIntent(runId, index - 1, step.id(), step.kind().name(), step.address(), redact.apply(intent(step)));
     }
 
     @Override

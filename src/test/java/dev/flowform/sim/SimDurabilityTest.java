@@ -67,6 +67,8 @@ class SimDurabilityTest extends SimTestSupport {
         cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(seed("v1beta2")).settings(SimSettings.fast())
                 .build());
         assertThat(cluster.dispatcher().closingWatchWorkaroundActive()).as("the mock internals the workaround needs").isTrue();
+        awaitIdle();
+        cluster.simulator().close(); // only this test writes: no conflicts with the operator's status writes
         var kcs = cluster.client().genericKubernetesResources(StrimziCrds.kafkaConnect(cluster.api())).inNamespace(NS);
         for (int i = 0; i < 20; i++) {
             var watch = kcs.withName(CONNECT).watch(new io.fabric8.kubernetes.client.Watcher<GenericKubernetesResource>() {
