@@ -18,7 +18,9 @@ import java.util.Optional;
  * {@code heartbeat} (see {@link StateStore#heartbeat(String)}) and a heartbeat older than
  * {@link #STALE_AFTER} marks the lock as probably abandoned. Staleness is advice shown to the user,
  * never a reason to take the lock over: only the holder ({@link StateStore#unlock(String)}) or a
- * force-unlock naming the {@code id} ({@link StateStore#forceUnlock(String)}) releases it.
+ * force-unlock naming the {@code id} ({@link StateStore#forceUnlock(String)}) releases it. The one
+ * certainty is {@link #isHolderGone()}: the holder was a process on this machine that no longer runs;
+ * the CLI then force-unlocks with the ID and says so, as an OS file lock would have vanished.
  *
  * @param id          random UUID; the nonce {@code force-unlock} asks for
  * @param environment the environment locked (Terraform's Path)

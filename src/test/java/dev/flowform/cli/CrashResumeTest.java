@@ -89,11 +89,27 @@ class CrashResumeTest {
             lastLine = lines[lines.length - 1];
         }
 
+        boolean lockLeft;
+        boolean runOpen;
+        try (StateStore state = StateStore.open(stateDir, "demo", Clock.systemUTC())) {
+            lockLeft = state.currentLock().isPresent();
+            runOpen = state.runs().get(0).outcome() == RunOutcome.RUNNING;
+        }
+        // the last kill point races with the run's own end: the kill may land before or after its outcome is written
+        boolean racesTheEnd = name.startsWith("after step 6");
+        assertThat(runOpen || racesTheEnd).as("the kill left the run open").isTrue();
+        assertThat(lockLeft || racesTheEnd).as("the kill left the lock held").isTrue();
+
         CliRunner cli = CliRunner.fast();
         CliRunner.Result resumed = cli.run(CliFiles.args("apply", dir, stateDir, "--auto-approve"));
         assertThat(resumed.exitCode()).as("kill %s (last line before the kill: %s)%n%s", name, lastLine, resumed).isZero();
-        assertThat(resumed.out()).contains("Released the state lock", "which no longer runs", "Apply interrupted",
-                "Apply complete!");
+        assertThat(resumed.out()).contains("Apply complete!");
+        if (lockLeft) {
+            assertThat(resumed.out()).contains("Released the state lock", "which no longer runs");
+        }
+        if (runOpen) {
+            assertThat(resumed.out()).contains("Apply interrupted");
+        }
 
         CliRunner.Result plan = cli.run(CliFiles.args("plan", dir, stateDir, "--detailed-exitcode"));
         assertThat(plan.exitCode()).as("%s", plan).isZero();
@@ -101,7 +117,8 @@ class CrashResumeTest {
 
         try (StateStore state = StateStore.open(stateDir, "demo", Clock.systemUTC())) {
             List<RunRecord> runs = state.runs();
-            assertThat(runs.get(runs.size() - 1).outcome()).as("the killed run").isEqualTo(RunOutcome.INTERRUPTED);
+            assertThat(runs.get(runs.size() - 1).outcome()).as("the killed run")
+                    .isEqualTo(runOpen ? RunOutcome.INTERRUPTED : RunOutcome.SUCCEEDED);
             assertThat(runs).allMatch(r -> r.outcome() != RunOutcome.RUNNING);
             assertThat(state.currentLock()).isEmpty();
             Map<String, Integer> done = new TreeMap<>();
