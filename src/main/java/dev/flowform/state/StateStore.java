@@ -363,6 +363,78 @@ public final class StateStore implements AutoCloseable {
         return "sha256:" + HEX.formatHex(sha.digest());
     }
 
+    /** Prefix of values {@link #encryptSecret} produces; the version names the scheme. */
+    public static final String ENCRYPTED_PREFIX = "encrypted:v1:";
+
+    /**
+     * Encrypts a secret for a saved plan file, so {@code apply FILE} can use it without the file holding
+     * it in clear: AES-256-GCM with a random 96-bit nonce, under a key derived from this environment's
+     * secret salt as {@code HMAC-SHA256(salt, "flowform saved-plan key v1")}. Only a process that can open
+     * this environment's state can decrypt it; a plan file of another environment does not decrypt here.
+     *
+     * @param value the secret in clear text
+     * @return {@value #ENCRYPTED_PREFIX} followed by base64(nonce || ciphertext || tag)
+     * @throws NullPointerException when {@code value} is null
+     */
+    public String encryptSecret(String value) {
+        Objects.requireNonNull(value, "value");
+        try {
+            byte[] nonce = new byte[12];
+            new java.security.SecureRandom().nextBytes(nonce);
+            javax.crypto.Cipher cipher = javax.crypto.Cipher.getInstance("AES/GCM/NoPadding");
+            cipher.init(javax.crypto.Cipher.ENCRYPT_MODE, planKey(), new javax.crypto.spec.GCMParameterSpec(128, nonce));
+            byte[] ct = cipher.doFinal(value.getBytes(StandardCharsets.UTF_8));
+            byte[] out = new byte[nonce.length + ct.length];
+            System.arraycopy(nonce, 0, out, 0, nonce.length);
+            System.arraycopy(ct, 0, out, nonce.length, ct.length);
+            return ENCRYPTED_PREFIX + java.util.Base64.getEncoder().encodeToString(out);
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("AES-GCM is not available in this JVM", e);
+        }
+    }
+
+    /**
+     * Reverses {@link #encryptSecret}.
+     *
+     * @param stored a value {@link #encryptSecret} of this environment produced
+     * @return the secret in clear text
+     * @throws IllegalArgumentException when {@code stored} is not an encrypted value, or was encrypted for
+     *                                  another environment (or tampered with)
+     */
+    public String decryptSecret(String stored) {
+        Objects.requireNonNull(stored, "stored");
+        if (!stored.startsWith(ENCRYPTED_PREFIX)) {
+            throw new IllegalArgumentException("the plan holds a sensitive value that is not encrypted (a plan printed with "
+                    + "--json or shown masks its secrets); only a plan saved with \"flowform plan --out FILE\" can be applied");
+        }
+        byte[] in;
+        try {
+            in = java.util.Base64.getDecoder().decode(stored.substring(ENCRYPTED_PREFIX.length()));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("an encrypted value of the plan is damaged", e);
+        }
+        if (in.length < 12 + 16) {
+            throw new IllegalArgumentException("an encrypted value of the plan is damaged");
+        }
+        try {
+            javax.crypto.Cipher cipher = javax.crypto.Cipher.getInstance("AES/GCM/NoPadding");
+            cipher.init(javax.crypto.Cipher.DECRYPT_MODE, planKey(), new javax.crypto.spec.GCMParameterSpec(128, in, 0, 12));
+            return new String(cipher.doFinal(in, 12, in.length - 12), StandardCharsets.UTF_8);
+        } catch (javax.crypto.AEADBadTagException e) {
+            throw new IllegalArgumentException("an encrypted value of the plan was not encrypted for environment \""
+                    + environment + "\" (or was changed)", e);
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("AES-GCM is not available in this JVM", e);
+        }
+    }
+
+    private javax.crypto.SecretKey planKey() throws java.security.GeneralSecurityException {
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        mac.init(new javax.crypto.spec.SecretKeySpec(salt, "HmacSHA256"));
+        byte[] key = mac.doFinal("flowform saved-plan key v1".getBytes(StandardCharsets.UTF_8));
+        return new javax.crypto.spec.SecretKeySpec(key, "AES");
+    }
+
     // ------------------------------------------------------------------------------------------
     // Runs and the step journal
 
