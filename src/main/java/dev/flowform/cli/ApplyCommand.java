@@ -9,11 +9,14 @@ import dev.flowform.apply.StepResult;
 import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.model.DesiredConnector;
 import dev.flowform.model.DesiredFlow;
+import dev.flowform.diag.Diagnostic;
 import dev.flowform.model.LiveState;
+import dev.flowform.plan.DriftEntry;
 import dev.flowform.plan.Json;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.PlanCodec;
 import dev.flowform.plan.PlanSummary;
+import dev.flowform.plan.Staleness;
 import dev.flowform.render.PlanRenderer;
 import dev.flowform.render.Text;
 import dev.flowform.state.LockHeartbeat;
@@ -22,8 +25,10 @@ import dev.flowform.state.LockInfo;
 import dev.flowform.state.ResourceSnapshot;
 import dev.flowform.state.RunOutcome;
 import dev.flowform.state.StateStore;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -31,15 +36,18 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flowform apply}: plans, asks for approval (unless {@code --auto-approve}), then executes the
- * steps in order under the environment's lock, journaling every step in the state database.
+ * {@code flowform apply [FILE]}: plans (or reads a saved plan and checks it is not stale), asks for
+ * approval (unless {@code --auto-approve} or a plan file), then executes the steps in order under the
+ * environment's lock, journaling every step in the state database. A refresh-only plan records the
+ * drifted objects in the state instead.
  */
 @Command(name = "apply", mixinStandardHelpOptions = true,
-        description = "Plan, ask for approval, then execute the steps in order, waiting for every roll.")
+        description = "Plan (or take a saved plan), ask for approval, then execute the steps in order, waiting for every roll.")
 public final class ApplyCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -58,10 +66,21 @@ public final class ApplyCommand implements Callable<Integer> {
             description = "How long each wait (rolling restart, connector start) may take (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
+    @Mixin
+    PlanningOptions planning;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "FILE",
+            description = "A plan saved with \"flowform plan --out FILE\": apply exactly it (no new plan, no prompt), "
+                    + "or refuse when it is stale.")
+    Path planFile;
+
     @Override
     public Integer call() {
         Terminal term = FlowformCommand.terminal(spec, common.noColor);
         CliContext ctx = parent.context();
+        if (planFile != null && !SavedPlanFile.checkArguments(planFile, common, planning, term)) {
+            return 1;
+        }
         try (Session session = Session.open(common, ctx, term)) {
             StateStore state = session.state();
             LockInfo lock;
@@ -89,19 +108,20 @@ public final class ApplyCommand implements Callable<Integer> {
 
     private int applyLocked(Session session, Terminal term, CliContext ctx) {
         StateStore state = session.state();
-        LiveState live = session.readLive(term);
-        Plan plan = session.plan(live);
-        term.diagnostics(plan.diagnostics());
-        if (!plan.isApplyable()) {
-            return 1;
+        Obtained obtained = obtainPlan(session, term);
+        if (obtained.exitCode() != null) {
+            return obtained.exitCode();
         }
-        term.print(PlanRenderer.render(plan, term.style()));
+        Plan plan = obtained.plan();
+        if (plan.isRefreshOnly()) {
+            return acceptDrift(session, term, plan);
+        }
         if (!plan.hasChanges()) {
             term.println("");
             term.println(term.style().green(term.style().bold("Apply complete!")) + " Resources: 0 added, 0 changed, 0 destroyed.");
             return 0;
         }
-        if (!autoApprove && !approved(session, term, ctx)) {
+        if (!autoApprove && !obtained.saved() && !approved(session, term, ctx)) {
             return 1;
         }
         term.println("");
@@ -129,6 +149,101 @@ public final class ApplyCommand implements Callable<Integer> {
                 + "\nThe state records what was done; run \"flowform plan\" to see what is left.");
         return 1;
     }
+
+    // ------------------------------------------------------------------------------------------------
+    // Obtaining the plan (issue 4): a fresh plan, or a saved plan file checked for staleness. The
+    // execution path above takes the Plan from here and does not care where it came from.
+
+    /**
+     * The plan to execute, or the exit code when there is none.
+     *
+     * @param plan     the plan (null when {@code exitCode} is set)
+     * @param saved    true when it came from a plan file (which counts as approval, as in Terraform)
+     * @param exitCode set when the command ends here
+     */
+    private record Obtained(Plan plan, boolean saved, Integer exitCode) {
+    }
+
+    /**
+     * Without FILE: plans against the live cluster with the planning flags. With FILE: reads the saved plan,
+     * refuses it when it was made for another environment or state lineage, when the state's serial moved,
+     * or when any live object it read changed since ({@link Staleness}), then decrypts its secrets. Prints
+     * the plan either way.
+     */
+    private Obtained obtainPlan(Session session, Terminal term) {
+        if (planFile == null) {
+            Plan plan = session.plan(session.readLive(term), planning.toOptions());
+            term.diagnostics(plan.diagnostics());
+            if (!plan.isApplyable()) {
+                return new Obtained(null, false, 1);
+            }
+            term.print(PlanRenderer.render(PlanCodec.decode(PlanCodec.toJson(plan, Version.get(), PlanCodec.MASK)),
+                    term.style()));
+            return new Obtained(plan, false, null);
+        }
+        StateStore state = session.state();
+        String text = SavedPlanFile.read(planFile, term);
+        if (text == null) {
+            return new Obtained(null, true, 1);
+        }
+        Plan header = SavedPlanFile.decode(planFile, text, java.util.function.UnaryOperator.identity(), term);
+        if (header == null) {
+            return new Obtained(null, true, 1);
+        }
+        List<Diagnostic> stale = Staleness.check(header, session.environment(), state.stateRef(),
+                session.readLive(term).fingerprints());
+        if (!stale.isEmpty()) {
+            term.diagnostics(stale);
+            return new Obtained(null, true, 1);
+        }
+        if (!header.isApplyable()) {
+            term.error("The saved plan cannot be applied", "The plan in " + planFile + " has errors; plan again.");
+            return new Obtained(null, true, 1);
+        }
+        Plan plan = SavedPlanFile.decode(planFile, text, state::decryptSecret, term);
+        if (plan == null) {
+            return new Obtained(null, true, 1);
+        }
+        term.diagnostics(plan.diagnostics());
+        term.print(PlanRenderer.render(PlanCodec.decode(PlanCodec.toJson(plan, Version.get(), PlanCodec.MASK)),
+                term.style()));
+        return new Obtained(plan, true, null);
+    }
+
+    /**
+     * Applies a refresh-only plan: records every drifted object in the state as it is live now (a deleted one
+     * is forgotten). Changes nothing in the cluster; recorded as a {@code refresh} run.
+     */
+    private int acceptDrift(Session session, Terminal term, Plan plan) {
+        StateStore state = session.state();
+        term.println("");
+        if (!plan.hasDrift()) {
+            term.println(term.style().green(term.style().bold("Apply complete!")) + " The state already matches the live objects.");
+            return 0;
+        }
+        String version = Version.get();
+        long runId = state.startRun("refresh", PlanCodec.toJson(plan, version, state::hashSecret), LockInfo.localWho(), version);
+        LiveState now = session.readLive(term);
+        int recorded = 0;
+        for (DriftEntry e : plan.drift()) {
+            java.util.Optional<java.util.Map<String, Object>> raw = "KafkaConnect".equals(e.object().kind())
+                    ? now.cluster(e.object().namespace(), e.object().name()).map(c -> c.raw())
+                    : now.connector(e.object().namespace(), e.object().name()).map(c -> c.raw());
+            if (raw.isEmpty()) {
+                state.deleteResource(e.address());
+            } else {
+                state.saveResource(ResourceSnapshot.of(e.address(), e.object().kind(), e.object().namespace(),
+                        e.object().name(), Json.render(Snapshots.secretFree(raw.get(), state::hashSecret))));
+            }
+            recorded++;
+        }
+        String summary = "Recorded " + recorded + " object(s) changed outside flowform in the state; the cluster was not changed.";
+        state.finishRun(runId, RunOutcome.SUCCEEDED, summary);
+        term.println(term.style().green(term.style().bold("Apply complete!")) + " " + summary);
+        return 0;
+    }
+
+    // ------------------------------------------------------------------------------------------------
 
     private boolean approved(Session session, Terminal term, CliContext ctx) {
         if (!ctx.prompter().interactive()) {

@@ -9,12 +9,17 @@ import dev.flowform.live.Fabric8ClusterReader;
 import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.model.DesiredState;
 import dev.flowform.model.LiveState;
+import dev.flowform.model.SecretKeys;
 import dev.flowform.plan.Plan;
+import dev.flowform.plan.PlanInputs;
+import dev.flowform.plan.PlanOptions;
+import dev.flowform.plan.RecordedResource;
 import dev.flowform.plan.PlanRequest;
 import dev.flowform.plan.Planner;
 import dev.flowform.sim.EmbeddedCluster;
 import dev.flowform.sim.EmbeddedClusterOptions;
 import dev.flowform.sim.SimSettings;
+import dev.flowform.state.ResourceSnapshot;
 import dev.flowform.state.StateStore;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -24,6 +29,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -43,9 +50,11 @@ public final class Session implements AutoCloseable {
     private final KubernetesClient client;
     private final EmbeddedCluster embedded;
     private final CliContext ctx;
+    private final java.util.Map<String, String> sources;
 
     private Session(Configuration config, DesiredState desired, StateStore state, KubernetesClient client,
-                    EmbeddedCluster embedded, CliContext ctx) {
+                    EmbeddedCluster embedded, CliContext ctx, java.util.Map<String, String> sources) {
+        this.sources = sources;
         this.config = config;
         this.desired = desired;
         this.state = state;
@@ -103,7 +112,7 @@ public final class Session implements AutoCloseable {
             term.error("Cannot start the cluster connection of environment \"" + env + "\"", String.valueOf(e.getMessage()));
             throw new CommandFailed(1);
         }
-        return new Session(config, desired, state, client, embedded, ctx);
+        return new Session(config, desired, state, client, embedded, ctx, loaded.sources());
     }
 
     private static EmbeddedCluster startEmbedded(KubernetesTarget.Embedded e, Path envStateDir, CliContext ctx) {
@@ -200,9 +209,57 @@ public final class Session implements AutoCloseable {
         }
     }
 
-    /** @return a plan of the desired state against {@code live}, based on the current state version */
+    /** @return a plan of the desired state against {@code live}, based on the current state version, without flags */
     public Plan plan(LiveState live) {
-        return Planner.plan(desired, live, new PlanRequest(environment(), state.stateRef(), ctx.clock().instant()));
+        return plan(live, PlanOptions.DEFAULT);
+    }
+
+    /**
+     * Plans the desired state against {@code live}, based on the current state version, with drift measured
+     * against the state's resource snapshots.
+     *
+     * @param live    the live objects
+     * @param options the user's planning flags
+     * @return the plan
+     */
+    public Plan plan(LiveState live, PlanOptions options) {
+        return Planner.plan(desired, live, new PlanRequest(environment(), state.stateRef(), ctx.clock().instant(), options,
+                recorded(state), state::hashSecret));
+    }
+
+    /** @return the state's resource snapshots as the planner takes them */
+    static List<RecordedResource> recorded(StateStore state) {
+        List<RecordedResource> out = new ArrayList<>();
+        for (ResourceSnapshot r : state.resources()) {
+            @SuppressWarnings("unchecked")
+            java.util.Map<String, Object> body = dev.flowform.plan.Json.MAPPER.readValue(r.bodyJson(), java.util.LinkedHashMap.class);
+            out.add(new RecordedResource(r.address(), r.kind(), r.namespace(), r.name(), body, r.updatedSerial()));
+        }
+        return out;
+    }
+
+    /**
+     * What a saved plan records about its inputs (Terraform keeps the configuration and variables in its plan
+     * file): the configuration files with every sensitive value replaced by {@code (sensitive value)}, and the
+     * {@code --var} values, those of sensitive variables flagged so the plan codec encrypts them.
+     *
+     * @param cliVars the {@code --var} values given
+     * @return the inputs
+     */
+    public PlanInputs inputs(java.util.Map<String, String> cliVars) {
+        java.util.Map<String, String> files = new java.util.TreeMap<>();
+        List<String> secrets = config.sensitiveValues().stream().filter(v -> v != null && v.length() >= 4)
+                .sorted(java.util.Comparator.comparingInt(String::length).reversed()).toList();
+        sources.forEach((name, text) -> {
+            String t = text;
+            for (String v : secrets) {
+                t = t.replace(v, SecretKeys.MASK);
+            }
+            files.put(name, t);
+        });
+        java.util.Map<String, PlanInputs.Variable> vars = new java.util.TreeMap<>();
+        cliVars.forEach((k, v) -> vars.put(k, new PlanInputs.Variable(v, config.sensitiveValues().contains(v))));
+        return new PlanInputs(files, vars);
     }
 
     @Override

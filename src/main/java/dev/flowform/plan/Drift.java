@@ -79,11 +79,12 @@ public final class Drift {
      * @param live     the live objects
      * @param recorded the state's snapshots
      * @param hash     the state's secret hasher
-     * @param changes  the plan's changes, to say what flowform does about each drift (empty for refresh-only)
+     * @param changes  the plan's changes, to say what flowform does about each drift
+     * @param refreshOnly true for a refresh-only plan, whose applying records the live values instead
      * @return drift entries in address order; empty when nothing drifted
      */
     public static List<DriftEntry> detect(DesiredState desired, LiveState live, List<RecordedResource> recorded,
-                                          UnaryOperator<String> hash, List<Change> changes) {
+                                          UnaryOperator<String> hash, List<Change> changes, boolean refreshOnly) {
         Set<String> managed = new HashSet<>();
         for (DesiredConnectCluster c : desired.clusters()) {
             managed.add(c.address());
@@ -107,7 +108,8 @@ public final class Drift {
             String apiVersion = String.valueOf(r.body().getOrDefault("apiVersion", live.api() == null ? "" : live.api().kafkaApiVersion()));
             ObjectRef ref = new ObjectRef(apiVersion, r.kind(), r.namespace(), r.name());
             if (liveRaw == null) {
-                String resolution = change != null && change.action() == Action.CREATE
+                String resolution = refreshOnly ? "Applying this refresh-only plan removes it from the state."
+                        : change != null && change.action() == Action.CREATE
                         ? "flowform will create it again (see the changes below)."
                         : "flowform will not create it again (see the diagnostics); remove it from the configuration or "
                                 + "re-create it by hand.";
@@ -134,7 +136,8 @@ public final class Drift {
                 change.attributes().forEach(a -> planned.add(a.path()));
             }
             List<String> reverted = attrs.stream().map(AttributeChange::path).filter(planned::contains).toList();
-            out.add(new DriftEntry(r.address(), ref, false, attrs, reverted, resolution(attrs, reverted)));
+            out.add(new DriftEntry(r.address(), ref, false, attrs, reverted, refreshOnly
+                    ? "Applying this refresh-only plan records the live values in the state." : resolution(attrs, reverted)));
         }
         return out;
     }

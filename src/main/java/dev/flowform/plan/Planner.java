@@ -133,7 +133,8 @@ public final class Planner {
         }
         changes.sort(Comparator.comparing(Change::address));
         List<DriftEntry> drift = new ArrayList<>();
-        for (DriftEntry e : Drift.detect(desired, live, request.recorded(), request.hashSecret(), changes)) {
+        for (DriftEntry e : Drift.detect(desired, live, request.recorded(), request.hashSecret(), changes,
+                mode == PlanMode.REFRESH_ONLY)) {
             if (targeted.test(e.address())) {
                 drift.add(e);
             }

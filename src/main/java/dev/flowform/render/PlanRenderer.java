@@ -86,7 +86,7 @@ public final class PlanRenderer {
                     .append(e.object().kind()).append(' ').append(e.object().namespace()).append('/')
                     .append(e.object().name()).append('\n');
             renderAttributes(sb, e.attributes(), Action.UPDATE, style);
-            for (String line : Text.wrap("flowform: " + e.resolution(), 96)) {
+            for (String line : Text.wrap(e.resolution(), 96)) {
                 sb.append("  ").append(style.dim("# " + line)).append('\n');
             }
             sb.append('\n');
