@@ -92,7 +92,9 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     private EmbeddedCluster(EmbeddedClusterOptions options) {
         this.options = options;
-        this.dispatcher = new SimDispatcher(new KubernetesMixedDispatcher(responses));
+        KubernetesMixedDispatcher crud = new KubernetesMixedDispatcher(responses);
+        TolerantWatchListeners.install(crud);
+        this.dispatcher = new SimDispatcher(crud);
         this.faults = new SimFaults(dispatcher::dropWatches);
         dispatcher.faults(faults);
     }

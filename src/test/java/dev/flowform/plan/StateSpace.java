@@ -161,14 +161,18 @@ final class StateSpace {
             Map<String, String> config = c.clusterEdit() ? Map.of("offset.flush.interval.ms", "10000") : Map.of();
             ConnectClusterBlock cluster = new ConnectClusterBlock("connect_cluster.mm2-connect", "mm2-connect", null,
                     ManageMode.ADOPT, null, null, null, null, config, Map.of(), Set.of(), null);
-            ReplicationFlowBlock flow = c.flowManage() == ManageMode.ADOPT ? Configs.adoptedFlow(c.desiredEos())
-                    : new ReplicationFlowBlock("replication_flow.dc1-to-dc2", "dc1-to-dc2", ManageMode.OWN, "mm2-connect", null,
-                            new ClusterEndpoint("dc1", "dc1-kafka-bootstrap.kafka-dc1.svc:9093", Map.of(), Set.of()),
-                            new ClusterEndpoint("dc2", "dc2-kafka-bootstrap.kafka-dc2.svc:9093", Map.of(), Set.of()),
-                            List.of("orders\\..*"), null, List.of(".*"), c.desiredEos(), null, null, 2, null, null, Map.of(),
-                            Map.of(), null, Set.of(), null);
-            return Configs.desired(List.of(cluster), List.of(flow));
+            return Configs.desired(List.of(cluster), List.of(flowBlock(c)));
         });
+    }
+
+    /** @return the replication_flow block of a case: adopted (aliases and EOS only) or owned (connection details too) */
+    static ReplicationFlowBlock flowBlock(Case c) {
+        return c.flowManage() == ManageMode.ADOPT ? Configs.adoptedFlow(c.desiredEos())
+                : new ReplicationFlowBlock("replication_flow.dc1-to-dc2", "dc1-to-dc2", ManageMode.OWN, "mm2-connect", null,
+                        new ClusterEndpoint("dc1", "dc1-kafka-bootstrap.kafka-dc1.svc:9093", Map.of(), Set.of()),
+                        new ClusterEndpoint("dc2", "dc2-kafka-bootstrap.kafka-dc2.svc:9093", Map.of(), Set.of()),
+                        List.of("orders\\..*"), null, List.of(".*"), c.desiredEos(), null, null, 2, null, null, Map.of(),
+                        Map.of(), null, Set.of(), null);
     }
 
     // ------------------------------------------------------------------------------------------ live
