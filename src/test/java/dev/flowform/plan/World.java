@@ -170,9 +170,9 @@ final class World {
         connectors.forEach((name, body) -> list.add(connector(body, statuses.getOrDefault(name, Status.PENDING))));
         Map<String, String> fp = new TreeMap<>();
         if (kc != null) {
-            fp.put("KafkaConnect " + NS + "/" + CLUSTER, Integer.toHexString(kc.toString().hashCode()) + roll);
+            fp.put("KafkaConnect " + NS + "/" + CLUSTER, RollCheck.sha1Prefix(canonical(kc)) + "-" + roll);
         }
-        connectors.forEach((n, b) -> fp.put("KafkaConnector " + NS + "/" + n, Integer.toHexString(b.toString().hashCode())
+        connectors.forEach((n, b) -> fp.put("KafkaConnector " + NS + "/" + n, RollCheck.sha1Prefix(canonical(b)) + "-"
                 + statuses.get(n)));
         return new LiveState(api, "https://model:6443", clusters, list, fp);
     }
@@ -284,6 +284,22 @@ final class World {
         Map<String, String> out = new TreeMap<>();
         map(o).forEach((k, v) -> out.put(k, String.valueOf(v)));
         return out;
+    }
+
+    /** @return the object as text with every map sorted by key (a stable fingerprint input) */
+    @SuppressWarnings("unchecked")
+    static String canonical(Object o) {
+        if (o instanceof Map<?, ?> m) {
+            StringBuilder sb = new StringBuilder("{");
+            new TreeMap<>((Map<String, Object>) m).forEach((k, v) -> sb.append(k).append('=').append(canonical(v)).append(','));
+            return sb.append('}').toString();
+        }
+        if (o instanceof List<?> l) {
+            StringBuilder sb = new StringBuilder("[");
+            l.forEach(v -> sb.append(canonical(v)).append(','));
+            return sb.append(']').toString();
+        }
+        return String.valueOf(o);
     }
 
     @SuppressWarnings("unchecked")
