@@ -114,6 +114,9 @@ public final class ApplyCommand implements Callable<Integer> {
         }
         Plan plan = obtained.plan();
         if (plan.isRefreshOnly()) {
+            if (plan.hasDrift() && !autoApprove && !obtained.saved() && !approved(session, term, ctx)) {
+                return 1;
+            }
             return acceptDrift(session, term, plan);
         }
         if (!plan.hasChanges()) {

@@ -102,6 +102,10 @@ class PlannerConvergenceTest {
                 + count(sample, i -> i.c().source()) + ", by annotation " + count(sample, i -> i.c().annotation())
                 + ", by desired EOS " + count(sample, i -> i.c().desiredEos()) + ", by replicas " + count(sample, i -> i.c().replicas()));
         assertThat(sample).hasSizeGreaterThanOrEqualTo(200);
+        assertThat(count(sample, i -> i.c().roll())).containsKeys(World.Roll.ROLLED, World.Roll.IN_PROGRESS, World.Roll.NOT_READY);
+        assertThat(count(sample, i -> i.c().api())).containsKeys(StrimziApi.V1BETA2, StrimziApi.V1);
+        assertThat(count(sample, i -> i.c().annotation())).containsKeys(true, false);
+        assertThat(count(sample, i -> i.c().source())).hasSize(StateSpace.Source.values().length);
         assertThat(failures).isEmpty();
         assertThat(took).isLessThan(BUDGET);
     }
