@@ -149,13 +149,7 @@ final class ClusterPlanner {
             return;
         }
         EosMode current = parsed.get();
-        if (c.reconciliationPaused()) {
-            refuse(Rule.RECONCILIATION_PAUSED, "Reconciliation is paused",
-                    who + " has strimzi.io/pause-reconciliation; the operator would not roll the workers or act on its "
-                            + "connectors. Remove the annotation (kubectl annotate kafkaconnect " + c.name()
-                            + " strimzi.io/pause-reconciliation-), then plan again.");
-            return;
-        }
+        boolean paused = c.reconciliationPaused();
         Readiness roll = RollCheck.evaluate(c, c.generation(), current);
         boolean failed = roll instanceof Readiness.Failed;
         boolean rolled = roll.isComplete();
@@ -181,6 +175,18 @@ final class ClusterPlanner {
             return;
         }
         boolean clusterChange = !path.isEmpty() || !clusterEdits.isEmpty() || annotate;
+        if (paused) {
+            String detail = who + " has strimzi.io/pause-reconciliation: the operator does not roll the workers or act on "
+                    + "its connectors while it is set.";
+            if (clusterChange || !work.isEmpty()) {
+                refuse(Rule.RECONCILIATION_PAUSED, "Reconciliation is paused", detail + " Remove the annotation (kubectl "
+                        + "annotate kafkaconnect " + c.name() + " strimzi.io/pause-reconciliation-), then plan again.");
+            } else {
+                diags.add(Rule.RECONCILIATION_PAUSED.warning("Reconciliation is paused", detail
+                        + " The configuration asks for nothing that changes it.", dc.address()));
+            }
+            return;
+        }
         if (!clusterChange && work.isEmpty()) {
             if (failed) {
                 diags.add(Rule.FAILED_RECONCILE.warning("The last reconcile of the Connect cluster failed",

@@ -135,6 +135,13 @@ class GoldenPlansTest {
                 .with(PlanOptions.DEFAULT.withAcceptFailedReconcile(true)));
         m.put("reconciliation-paused", () -> new Situation(adopt(true),
                 mm2(StrimziApi.V1BETA2, null, World.Roll.PAUSED, null).toLive()));
+        m.put("reconciliation-paused-nothing-to-change", () -> {
+            World w = mm2(StrimziApi.V1BETA2, "enabled", World.Roll.PAUSED, null);
+            Map<String, Object> config = World.map(World.map(w.connectors.get("dc1-to-dc2-source").get("spec")).get("config"));
+            config.put("exactly.once.support", "required");
+            config.put("source.consumer.isolation.level", "read_committed");
+            return new Situation(adopt(true), w.toLive());
+        });
         m.put("annotation-missing-refused", () -> {
             World w = mm2(StrimziApi.V1BETA2, null, World.Roll.ROLLED, null);
             annotations(w).remove(dev.flowform.model.LiveConnectCluster.CONNECTOR_RESOURCES_ANNOTATION);

@@ -116,9 +116,19 @@ class PlannerSafetyTest {
     /** What the test's oracle knows independently of the planner. */
     private void oracle(StateSpace.Case c, Plan plan, List<String> v) {
         boolean stepsOnCluster = !plan.steps().isEmpty();
-        if (c.roll() == World.Roll.PAUSED && (plan.isApplyable()
-                || plan.diagnostics().stream().noneMatch(d -> d.summary().equals("Reconciliation is paused")))) {
-            v.add("a paused cluster must be refused with \"Reconciliation is paused\"");
+        if (c.roll() == World.Roll.PAUSED) {
+            if (stepsOnCluster) {
+                v.add("steps on a cluster whose reconciliation is paused");
+            }
+            // differential oracle: what the same cluster without the pause would need must be refused
+            World twin = StateSpace.world(c);
+            World.map(World.map(twin.kc.get("metadata")).get("annotations")).remove(LiveConnectCluster.PAUSE_ANNOTATION);
+            twin.roll = World.Roll.ROLLED;
+            Plan unpaused = Planner.plan(StateSpace.desired(c), twin.toLive(), REQUEST.withOptions(c.options()));
+            if (unpaused.hasChanges() && (plan.isApplyable()
+                    || plan.diagnostics().stream().noneMatch(d -> d.summary().equals("Reconciliation is paused")))) {
+                v.add("a paused cluster that needs changes must be refused with \"Reconciliation is paused\"");
+            }
         }
         if (c.roll() == World.Roll.NOT_READY && !c.ack() && stepsOnCluster) {
             v.add("steps on a cluster whose reconcile failed, without --accept-failed-reconcile");
