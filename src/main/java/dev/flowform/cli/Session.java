@@ -248,11 +248,15 @@ public final class Session implements AutoCloseable {
      */
     public PlanInputs inputs(java.util.Map<String, String> cliVars) {
         java.util.Map<String, String> files = new java.util.TreeMap<>();
-        List<String> secrets = config.sensitiveValues().stream().filter(v -> v != null && v.length() >= 4)
+        List<String> secrets = config.sensitiveValues().stream().filter(v -> v != null && !v.isEmpty())
                 .sorted(java.util.Comparator.comparingInt(String::length).reversed()).toList();
         sources.forEach((name, text) -> {
             String t = text;
             for (String v : secrets) {
+                if (v.length() < 4 && t.contains(v)) {
+                    t = "(omitted: the file holds a sensitive value too short to mask safely)";
+                    break;
+                }
                 t = t.replace(v, SecretKeys.MASK);
             }
             files.put(name, t);
