@@ -40,6 +40,16 @@ public final class Formatter {
     }
 
     /**
+     * @param value any parsed JSON value
+     * @return the value in the same layout as {@link #format}, starting at column 0, without a final newline
+     */
+    public static String formatValue(ConfigNode value) {
+        StringBuilder out = new StringBuilder();
+        value(value, 0, 0, out);
+        return out.toString();
+    }
+
+    /**
      * @param node   the value
      * @param indent the indentation of the line the value starts on, in levels
      * @param column the column the value starts at (for the width of one-line arrays)
