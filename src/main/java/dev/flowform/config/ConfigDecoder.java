@@ -106,7 +106,8 @@ final class ConfigDecoder {
     }
 
     /** An environment block after decoding, with what variable resolution and checks need. */
-    private record EnvironmentDecl(EnvironmentBlock block, InputVariables.Source variables, SourceRange seedRange) {
+    private record EnvironmentDecl(EnvironmentBlock block, InputVariables.Source variables, SourceRange seedRange,
+                                   String seedText) {
     }
 
     private Configuration run(Path dir, String rootKey, List<ParsedFile> files, String environmentName, Inputs inputs) {
@@ -431,6 +432,7 @@ final class ConfigDecoder {
 
         KubernetesTarget target = new KubernetesTarget.Kubeconfig(null, null);
         SourceRange seedRange = null;
+        String seedWritten = null;
         Blocks.Block kubernetes = Blocks.single(content, "kubernetes", sink);
         if (kubernetes != null) {
             Blocks.Content k = Blocks.decode(kubernetes, KUBERNETES, sink);
@@ -452,6 +454,7 @@ final class ConfigDecoder {
                 String seedText = eArgs.string("seed");
                 if (seedText != null) {
                     seedRange = e.attributes().get("seed").value().range();
+                    seedWritten = seedText;
                     seed = resolvePath(seedText, embedded.file().baseDir(), seedRange);
                 }
                 Long reconcile = eArgs.whole("reconcile_delay_ms", 0, Long.MAX_VALUE);
@@ -460,7 +463,7 @@ final class ConfigDecoder {
             }
         }
         EnvironmentBlock block = new EnvironmentBlock(b.name(), target, namespace, variableValues, expectedServer, b.range());
-        return new EnvironmentDecl(block, source, seedRange);
+        return new EnvironmentDecl(block, source, seedRange, seedWritten);
     }
 
     private Path resolvePath(String text, Path baseDir, SourceRange range) {
@@ -479,8 +482,9 @@ final class ConfigDecoder {
     private void checkSeed(EnvironmentDecl environment) {
         if (environment.block().kubernetes() instanceof KubernetesTarget.Embedded embedded && embedded.seedDir() != null
                 && !isDirectory.test(embedded.seedDir())) {
-            sink.error("Seed folder not found", "The folder " + embedded.seedDir() + " does not exist. A seed path is relative "
-                    + "to the file that declares it.", environment.seedRange());
+            sink.error("Seed folder not found", "The seed folder \"" + Names.abbreviate(environment.seedText()) + "\" does not "
+                    + "exist. A seed path is relative to the file that declares it ("
+                    + environment.seedRange().filename() + ").", environment.seedRange());
         }
     }
 

@@ -143,6 +143,12 @@ public final class ConfigLoader {
         return out;
     }
 
+    /** @return a path as the user gave it, for messages */
+    private static String shown(Path path) {
+        String s = path.toString();
+        return s.isEmpty() ? "." : s;
+    }
+
     private static Diagnostics sorted(Diagnostics diagnostics) {
         Diagnostics sorted = new Diagnostics();
         sorted.addAll(new LinkedHashSet<>(diagnostics.sorted()));
@@ -212,11 +218,11 @@ public final class ConfigLoader {
                 return null;
             }
             if (!Files.exists(abs)) {
-                diagnostics.add(Diagnostic.error("Configuration folder not found", "The folder " + abs + " does not exist."));
+                diagnostics.add(Diagnostic.error("Configuration folder not found", "The folder " + shown(dir) + " does not exist."));
                 return null;
             }
             if (!Files.isDirectory(abs)) {
-                diagnostics.add(Diagnostic.error("Configuration folder not found", abs + " is a file, not a folder: pass the "
+                diagnostics.add(Diagnostic.error("Configuration folder not found", shown(dir) + " is a file, not a folder: pass the "
                         + "folder that holds the *" + SUFFIX + " files."));
                 return null;
             }
@@ -230,12 +236,12 @@ public final class ConfigLoader {
             try {
                 paths = list(abs);
             } catch (IOException | RuntimeException e) {
-                diagnostics.add(Diagnostic.error("Cannot read configuration folder", "Listing " + abs + " failed: "
+                diagnostics.add(Diagnostic.error("Cannot read configuration folder", "Listing " + shown(dir) + " failed: "
                         + e.getMessage()));
                 return null;
             }
             if (paths.isEmpty()) {
-                diagnostics.add(Diagnostic.error("No configuration files", "The folder " + abs + " contains no *" + SUFFIX
+                diagnostics.add(Diagnostic.error("No configuration files", "The folder " + shown(dir) + " contains no *" + SUFFIX
                         + " files; configuration is written in Terraform's JSON syntax in files such as main" + SUFFIX + "."));
                 return null;
             }
@@ -295,6 +301,9 @@ public final class ConfigLoader {
                         rootHolds);
                 if (parsed.text() != null && parsed.text().text() != null) {
                     sources.put(filename, parsed.text().text());
+                } else {
+                    // not UTF-8: a lossy decoding still shows where the bad bytes are
+                    sources.put(filename, new String(Files.readAllBytes(path), java.nio.charset.StandardCharsets.UTF_8));
                 }
                 return parsed;
             } catch (IOException | RuntimeException e) {

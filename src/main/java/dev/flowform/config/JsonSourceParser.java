@@ -197,7 +197,13 @@ public final class JsonSourceParser {
         if (newline > 0) {
             m = m.substring(0, newline).strip();
         }
-        m = m.replaceAll("\\s*\\(code \\d+\\)", "")
+        m = m.replaceAll("\\s*\\(start marker at \\[.*\\]\\)", "")
+                .replace("Unexpected end-of-input: expected close marker for Object",
+                        "Unexpected end of file: an object is not closed with \"}\"")
+                .replace("Unexpected end-of-input: expected close marker for Array",
+                        "Unexpected end of file: a list is not closed with \"]\"")
+                .replace("Unexpected end-of-input", "Unexpected end of file")
+                .replaceAll("\\s*\\(code \\d+\\)", "")
                 .replaceAll(": enable `[^`]*` to allow", "")
                 .replaceAll(", from `[^`]*`", "")
                 .replace("(CTRL-CHAR)", "control character")

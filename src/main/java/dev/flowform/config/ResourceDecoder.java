@@ -209,7 +209,7 @@ final class ResourceDecoder {
         Boolean acknowledged = args.bool("acknowledge_read_uncommitted");
         String boundary = args.oneOf("transaction_boundary", BOUNDARY);
         if ("connector".equals(boundary)) {
-            s.error("Unsupported transaction boundary", connectorBoundary("transaction_boundary"),
+            s.error("Unsupported transaction boundary", connectorBoundary("transaction_boundary \"connector\""),
                     args.valueRange("transaction_boundary"));
             boundary = null;
         }
@@ -284,7 +284,7 @@ final class ResourceDecoder {
     }
 
     private static String connectorBoundary(String where) {
-        return where + " \"connector\" is not supported by MirrorSourceConnector: it does not define its own transaction "
+        return where + " is not supported by MirrorSourceConnector: it does not define its own transaction "
                 + "boundaries (it does not implement ConnectorTransactionBoundaries), so Kafka rejects the connector. Use "
                 + "\"poll\" (the default) or \"interval\" with transaction.boundary.interval.ms.";
     }
@@ -313,7 +313,7 @@ final class ResourceDecoder {
                         + "of exactly-once source support\"). flowform sets it on the source connector from exactly_once; "
                         + "remove this key.", m.keyRange());
             } else if (key.equals(DesiredStateFactory.TRANSACTION_BOUNDARY) && "connector".equals(value) && reachesSource) {
-                s.error("Unsupported transaction boundary", connectorBoundary(where + " sets transaction.boundary to"),
+                s.error("Unsupported transaction boundary", connectorBoundary("transaction.boundary \"connector\" (in " + where + ")"),
                         m.value().range());
             } else if (EOS_KEYS.containsKey(key) && reachesSource) {
                 s.error("Conflicting configuration key", where + " sets \"" + key + "\" on the source connector, which flowform "

@@ -29,7 +29,8 @@ import java.util.Optional;
  * line longer than {@value #MAX_WIDTH} code points is cut to a window around the marked range,
  * with {@code …} where text was left out; tabs show as one space and control or bidirectional
  * formatting characters as U+FFFD, so a snippet never moves the cursor, changes colours or reorders
- * text on the user's terminal, and the markers stay aligned. A diagnostic whose file text is not at
+ * text on the user's terminal, and the markers stay aligned. The empty line after a final line
+ * break can be pointed at (the end of a truncated file). A diagnostic whose file text is not at
  * hand, or whose line is past the end of the text, is shown without a snippet. Pure.
  */
 public final class DiagnosticRenderer {
@@ -134,6 +135,9 @@ public final class DiagnosticRenderer {
         }
         List<int[]> lines = new ArrayList<>();
         text.lines().forEach(l -> lines.add(l.codePoints().toArray()));
+        if (text.endsWith("\n") || text.endsWith("\r")) {
+            lines.add(new int[0]);
+        }
         int line = d.range().start().line();
         if (line < 1 || line > lines.size()) {
             return List.of();

@@ -361,7 +361,7 @@ class LoaderErrorsTest {
                             "demo": {"namespace": "kafka", "kubernetes": {"embedded": {"seed": "./missing"}}}
                           }
                         }""")
-                        .expect("main.flow.json:3:72", "Seed folder not found", "missing does not exist"),
+                        .expect("main.flow.json:3:72", "Seed folder not found", "missing\" does not exist"),
                 c("embedded together with a context").main("""
                         {
                           "environment": {
