@@ -5,6 +5,8 @@ import dev.flowform.config.Formatter;
 import dev.flowform.config.JsonSourceParser;
 import dev.flowform.config.SourceText;
 import dev.flowform.diag.Diagnostics;
+import java.util.List;
+import java.util.Map;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -29,9 +31,65 @@ final class JsonText {
         return MAPPER.readValue(json, String.class);
     }
 
-    /** @return {@code value} as indented JSON, without a final newline */
+    /**
+     * @param value plain data: Map (String keys), List, String, Number, Boolean or null
+     * @return {@code value} as indented JSON in the layout of {@code fmt}, without a final newline
+     */
     static String pretty(Object value) {
-        return prettyText(compact(value));
+        StringBuilder out = new StringBuilder();
+        pretty(value, 0, 0, out);
+        return out.toString();
+    }
+
+    private static void pretty(Object value, int indent, int column, StringBuilder out) {
+        if (value instanceof Map<?, ?> map) {
+            if (map.isEmpty()) {
+                out.append("{}");
+                return;
+            }
+            out.append("{\n");
+            int i = 0;
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                String pad = "  ".repeat(indent + 1);
+                out.append(pad);
+                int start = out.length();
+                Formatter.string(String.valueOf(e.getKey()), out);
+                out.append(": ");
+                pretty(e.getValue(), indent + 1, pad.length() + out.length() - start, out);
+                out.append(++i < map.size() ? ",\n" : "\n");
+            }
+            out.append("  ".repeat(indent)).append('}');
+        } else if (value instanceof List<?> list) {
+            if (list.isEmpty()) {
+                out.append("[]");
+                return;
+            }
+            boolean scalars = list.stream().noneMatch(v -> v instanceof Map || v instanceof List);
+            if (scalars) {
+                StringBuilder inline = new StringBuilder("[");
+                for (int i = 0; i < list.size(); i++) {
+                    inline.append(i == 0 ? "" : ", ");
+                    pretty(list.get(i), 0, 0, inline);
+                }
+                inline.append(']');
+                if (column + inline.length() + 1 <= Formatter.WIDTH) {
+                    out.append(inline);
+                    return;
+                }
+            }
+            out.append("[\n");
+            String pad = "  ".repeat(indent + 1);
+            for (int i = 0; i < list.size(); i++) {
+                out.append(pad);
+                pretty(list.get(i), indent + 1, pad.length(), out);
+                out.append(i < list.size() - 1 ? ",\n" : "\n");
+            }
+            out.append("  ".repeat(indent)).append(']');
+        } else if (value instanceof String s) {
+            Formatter.string(s, out);
+        } else {
+            out.append(compact(value));
+        }
     }
 
     /** @return the JSON text {@code json} re-laid out as indented JSON, or unchanged when it does not parse */

@@ -118,8 +118,13 @@ public final class Formatter {
         return out.append(']').toString();
     }
 
-    /** Writes {@code s} as a JSON string literal with the shortest escapes. */
-    static void string(String s, StringBuilder out) {
+    /**
+     * Writes {@code s} as a JSON string literal with the shortest escapes (the rules of {@link #format}).
+     *
+     * @param s   the string
+     * @param out receives the literal, quotes included
+     */
+    public static void string(String s, StringBuilder out) {
         out.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

@@ -135,7 +135,7 @@ public final class DiagnosticRenderer {
         }
         List<int[]> lines = new ArrayList<>();
         text.lines().forEach(l -> lines.add(l.codePoints().toArray()));
-        if (text.endsWith("\n") || text.endsWith("\r")) {
+        if (lines.isEmpty() || text.endsWith("\n") || text.endsWith("\r")) {
             lines.add(new int[0]);
         }
         int line = d.range().start().line();
