@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Line diffs in the unified format of {@code diff -u} (what {@code terraform fmt -diff} prints):
- * {@code --- old/NAME} and {@code +++ new/NAME} headers, then hunks {@code @@ -l,n +l,n @@} with
+ * {@code --- old/NAME} and {@code +++ new/NAME} headers (a leading {@code /} of NAME dropped), then hunks {@code @@ -l,n +l,n @@} with
  * {@value #CONTEXT} lines of context. Lines are compared exactly; the longest common subsequence
  * decides what is kept. Inputs of more than {@value #MAX_CELLS} line pairs are shown as one hunk
  * replacing everything (no quadratic blow-up). When the lines are equal and only line endings or
@@ -39,7 +39,8 @@ public final class UnifiedDiff {
         List<String> b = after.lines().toList();
         List<Op> ops = ops(a, b);
         StringBuilder out = new StringBuilder();
-        out.append("--- old/").append(name).append('\n').append("+++ new/").append(name).append('\n');
+        String shown = name.startsWith("/") ? name.substring(1) : name;
+        out.append("--- old/").append(shown).append('\n').append("+++ new/").append(shown).append('\n');
         int i = 0;
         while (i < ops.size()) {
             if (ops.get(i).kind() == ' ') {
@@ -62,7 +63,7 @@ public final class UnifiedDiff {
             i = end;
         }
         if (ops.stream().allMatch(o -> o.kind() == ' ')) {
-            out.append("(only line endings, a byte order mark or the final newline differ)\n");
+            out.append("(only line endings or the final newline differ)\n");
         }
         return out.toString();
     }
