@@ -83,6 +83,12 @@ final class Evaluator {
             return null;
         }
         Template template = parsed.template();
+        String[] misspelt = Template.misspeltReference(node.value());
+        if (misspelt != null) {
+            sink.warning("Interpolation passed through verbatim", misspelt[0] + " is not one of flowform's references, so it "
+                    + "is kept as text (like a config provider placeholder). Did you mean " + misspelt[1] + ".*? Write $${ "
+                    + "to keep such text without this warning.", node.range());
+        }
         if (!template.hasReferences()) {
             return new Value.StringValue(((Template.Literal) template.parts().get(0)).text(), node.range(), false);
         }
