@@ -20,14 +20,23 @@ public record VariableInputs(Map<String, String> processEnvironment, List<Path> 
     /** No values from outside the files. */
     public static final VariableInputs NONE = new VariableInputs(Map.of(), List.of(), Map.of());
 
-    /** Copies the collections; null means empty. */
+    /**
+     * Copies the collections; null means empty.
+     *
+     * @param processEnvironment the process environment
+     * @param varFiles           {@code --var-file} paths as given
+     * @param vars               {@code --var} values by variable name
+     */
     public VariableInputs {
         processEnvironment = processEnvironment == null ? Map.of() : Map.copyOf(withoutNulls(processEnvironment));
         varFiles = varFiles == null ? List.of() : List.copyOf(varFiles);
         vars = vars == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(vars));
     }
 
-    /** @return inputs with {@code --var} values only */
+    /**
+     * @param vars {@code --var} values by variable name, or null
+     * @return inputs with {@code --var} values only
+     */
     public static VariableInputs ofVars(Map<String, String> vars) {
         return new VariableInputs(Map.of(), List.of(), vars);
     }
