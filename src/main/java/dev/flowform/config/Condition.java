@@ -164,28 +164,6 @@ final class Condition {
         }
     }
 
-    /** @return the references in the condition, in order of appearance */
-    List<Ref> references() {
-        List<Ref> out = new ArrayList<>();
-        collect(root, out);
-        return out;
-    }
-
-    private static void collect(Node n, List<Ref> out) {
-        if (n instanceof Reference r) {
-            out.add(r.ref());
-        } else if (n instanceof Call c) {
-            c.args().forEach(a -> collect(a, out));
-        } else if (n instanceof ListNode l) {
-            l.items().forEach(a -> collect(a, out));
-        } else if (n instanceof Binary b) {
-            collect(b.left(), out);
-            collect(b.right(), out);
-        } else if (n instanceof Not not) {
-            collect(not.operand(), out);
-        }
-    }
-
     // ---------------------------------------------------------------------------------------------
     // Syntax tree
 

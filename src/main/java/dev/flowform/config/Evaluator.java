@@ -41,11 +41,6 @@ final class Evaluator {
         this.sink = sink;
     }
 
-    /** @return a copy reporting to {@code other} */
-    Evaluator reportingTo(Sink other) {
-        return new Evaluator(scope, other);
-    }
-
     /** @return the value of {@code node} evaluated as an expression, or null when it could not be computed */
     Value eval(ConfigNode node) {
         if (node instanceof ConfigNode.StringNode s) {

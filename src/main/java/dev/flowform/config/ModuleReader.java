@@ -29,7 +29,4 @@ interface ModuleReader {
      * @return the folder's files, or the reason it cannot be used
      */
     Folder read(Path folder);
-
-    /** A reader for configurations without module blocks: every folder is reported as unreadable. */
-    ModuleReader NONE = folder -> new Folder(null, folder.toString(), List.of(), "modules cannot be read here");
 }
