@@ -96,7 +96,9 @@ public final class ApplyCommand implements Callable<Integer> {
                 return t;
             });
             try (LockHeartbeat beat = LockHeartbeat.start(state, lock.id(), heartbeat, LockInfo.HEARTBEAT_INTERVAL)) {
-                return applyLocked(session, term, ctx);
+                int code = applyLocked(session, term, ctx);
+                // issue 3: after a successful apply, record (and print) the root outputs, still under the lock
+                return code == 0 ? Outputs.saveAfterApply(session, term) : code;
             } finally {
                 heartbeat.shutdownNow();
                 state.unlock(lock.id());

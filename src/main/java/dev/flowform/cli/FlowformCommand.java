@@ -10,8 +10,10 @@ import picocli.CommandLine.Spec;
 /** The top-level {@code flowform} command; the work is in its subcommands. */
 @Command(name = "flowform", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = {"Plan and apply exactly-once (KIP-618) rollouts of Kafka replication flows on Strimzi.", ""},
-        subcommands = {PlanCommand.class, ApplyCommand.class, ShowCommand.class, CommandLine.HelpCommand.class},
-        footer = {"", "Exit codes: 0 success, 1 error, 2 (plan --detailed-exitcode) changes or drift present."})
+        subcommands = {PlanCommand.class, ApplyCommand.class, ShowCommand.class, ValidateCommand.class, FmtCommand.class,
+                OutputCommand.class, CommandLine.HelpCommand.class},
+        footer = {"", "Exit codes: 0 success, 1 error, 2 (plan --detailed-exitcode) changes or drift present;",
+                "fmt: 2 a file is not valid JSON, 3 (--check) a file is not formatted."})
 public final class FlowformCommand implements Runnable {
 
     private final CliContext context;

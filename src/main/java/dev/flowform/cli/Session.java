@@ -70,7 +70,8 @@ public final class Session implements AutoCloseable {
      *                       cannot be configured
      */
     public static Session open(CommonOptions opts, CliContext ctx, Terminal term) {
-        dev.flowform.config.LoadResult loaded = new ConfigLoader().load(opts.dir(), opts.environment, opts.vars);
+        dev.flowform.config.LoadResult loaded = new ConfigLoader().loadWith(opts.dir(), opts.environment,
+                opts.variableInputs(ctx.env()));
         term.addSources(loaded.sources());
         if (loaded.configuration() != null) {
             term.addSecrets(loaded.configuration().sensitiveValues());
