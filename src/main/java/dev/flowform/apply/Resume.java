@@ -184,7 +184,8 @@ public final class Resume {
             // covered when the fresh plan's first step on that object already is the same kind of wait
             boolean covered = fresh.steps().stream().filter(s -> s.object().equals(c.object())).findFirst()
                     .map(s -> s.kind() == c.kind()).orElse(false);
-            if (!covered) {
+            boolean targeted = fresh.targets().isEmpty() || fresh.targets().contains(c.address());
+            if (!covered && targeted && !fresh.isRefreshOnly()) {
                 carried.add(c);
             }
         }
@@ -192,8 +193,7 @@ public final class Resume {
         diagnostics.add(analysis.notice());
         diagnostics.addAll(fresh.diagnostics());
         if (carried.isEmpty()) {
-            return new Plan(fresh.formatVersion(), fresh.environment(), fresh.createdAt(), fresh.basedOn(),
-                    fresh.liveFingerprints(), fresh.changes(), fresh.steps(), diagnostics);
+            return withDiagnostics(fresh, diagnostics);
         }
         List<Step> out = new ArrayList<>();
         Map<String, Integer> lastCarriedByCluster = new LinkedHashMap<>();
@@ -230,8 +230,18 @@ public final class Resume {
             }
             out.add(new Step(s.id() + shift, s.kind(), s.address(), s.object(), deps, s.payload(), s.summary()));
         }
-        return new Plan(fresh.formatVersion(), fresh.environment(), fresh.createdAt(), fresh.basedOn(),
-                fresh.liveFingerprints(), fresh.changes(), out, diagnostics);
+        return withDiagnostics(fresh.withSteps(out), diagnostics);
+    }
+
+    /**
+     * @param plan        a plan
+     * @param diagnostics the diagnostics it should carry instead of its own
+     * @return a copy of {@code plan} (every other field kept) with {@code diagnostics}
+     */
+    public static Plan withDiagnostics(Plan plan, List<Diagnostic> diagnostics) {
+        return new Plan(plan.formatVersion(), plan.environment(), plan.createdAt(), plan.basedOn(), plan.liveFingerprints(),
+                plan.changes(), plan.steps(), diagnostics, plan.mode(), plan.targets(), plan.drift(), plan.transactionalIds(),
+                plan.inputs());
     }
 
     /** @return {@code namespace/connect-cluster} the object belongs to */

@@ -14,18 +14,22 @@ import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.model.DesiredConnector;
 import dev.flowform.model.DesiredFlow;
 import dev.flowform.model.LiveState;
+import dev.flowform.plan.DriftEntry;
 import dev.flowform.plan.Json;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.PlanCodec;
+import dev.flowform.plan.Staleness;
 import dev.flowform.render.PlanRenderer;
 import dev.flowform.render.Style;
 import dev.flowform.state.LockInfo;
 import dev.flowform.state.ResourceSnapshot;
 import dev.flowform.state.RunOutcome;
 import dev.flowform.state.StateStore;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -35,21 +39,23 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flowform apply}: under the environment's lock, continues an interrupted run if there is one,
- * plans from the live cluster, asks for approval (unless {@code --auto-approve}), then executes the
- * steps (Connect clusters in parallel, each cluster's steps in order), journaling every step in the
- * state database.
+ * {@code flowform apply [FILE]}: under the environment's lock, continues an interrupted run if there is
+ * one, plans from the live cluster (or reads a saved plan and checks it is not stale), asks for approval
+ * (unless {@code --auto-approve} or a plan file), then executes the steps (Connect clusters in parallel,
+ * each cluster's steps in order), journaling every step in the state database. A refresh-only plan
+ * records the drifted objects in the state instead; a successful apply records the outputs.
  *
  * <p>Exit codes: 0 when every step is done (or there was nothing to do); 1 on an error or a failed
  * step; 130 after Ctrl-C (143 after SIGTERM), once the step in flight is journaled and the lock is
  * released.
  */
 @Command(name = "apply", mixinStandardHelpOptions = true,
-        description = "Plan, ask for approval, then execute the steps in order, waiting for every roll.")
+        description = "Plan (or take a saved plan), ask for approval, then execute the steps in order, waiting for every roll.")
 public final class ApplyCommand implements Callable<Integer> {
 
     private enum Phase { PREPARING, APPROVAL, APPLYING }
@@ -80,8 +86,16 @@ public final class ApplyCommand implements Callable<Integer> {
     int parallelism;
 
     @Option(names = {"--json", "-json"},
-            description = "Print one JSON object per line (Terraform's machine-readable UI); needs --auto-approve.")
+            description = "Print one JSON object per line (Terraform's machine-readable UI); needs --auto-approve or FILE.")
     boolean json;
+
+    @Mixin
+    PlanningOptions planning;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "FILE",
+            description = "A plan saved with \"flowform plan --out FILE\": apply exactly it (no new plan, no prompt), "
+                    + "or refuse when it is stale.")
+    Path planFile;
 
     private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.PREPARING);
     private final AtomicInteger signalExit = new AtomicInteger();
@@ -95,7 +109,7 @@ public final class ApplyCommand implements Callable<Integer> {
             ui = new JsonUi(term, ctx.clock());
             term.json(ui);
             ui.version(Version.get());
-            if (!autoApprove) {
+            if (!autoApprove && planFile == null) {
                 term.error("--json needs --auto-approve", "With --json there is no one to ask for approval; add "
                         + "--auto-approve (as Terraform's apply -json requires).");
                 return 1;
@@ -107,6 +121,9 @@ public final class ApplyCommand implements Callable<Integer> {
         }
         if (parallelism < 1) {
             term.error("Invalid --parallelism", "--parallelism must be at least 1, got " + parallelism + ".");
+            return 1;
+        }
+        if (planFile != null && !SavedPlanFile.checkArguments(planFile, common, planning, term)) {
             return 1;
         }
         StopSignal stop = new StopSignal();
@@ -165,11 +182,22 @@ public final class ApplyCommand implements Callable<Integer> {
         Optional<ResumeSupport.Prior> prior = ResumeSupport.unfinished(state);
         LiveState live = session.readLive(term);
         Optional<Resume.Analysis> resume = prior.map(p -> Resume.analyze(p.run(), live, state::hashSecret));
-        resume.ifPresent(a -> ResumeSupport.settle(state, prior.get(), a));
-        Plan plan = session.plan(live, resume);
-        term.diagnostics(plan.diagnostics());
-        if (!plan.isApplyable()) {
-            return 1;
+        Plan plan;
+        if (planFile == null) {
+            resume.ifPresent(a -> ResumeSupport.settle(state, prior.get(), a));
+            plan = session.plan(live, planning.toOptions(), resume);
+            term.diagnostics(plan.diagnostics());
+            if (!plan.isApplyable()) {
+                return 1;
+            }
+        } else {
+            plan = savedPlan(session, term, live);
+            if (plan == null) {
+                return 1;
+            }
+            // the saved plan was made from the state as it was (a plan made after an interruption already
+            // carries the waits to resume); record what resuming found only now that it is known not stale
+            resume.ifPresent(a -> ResumeSupport.settle(state, prior.get(), a));
         }
         if (stop.check()) {
             return stoppedBeforeStart(term, stop);
@@ -178,7 +206,14 @@ public final class ApplyCommand implements Callable<Integer> {
             ui.plannedChanges(plan);
             ui.changeSummary(plan, "plan", planLine(plan));
         } else {
-            term.print(PlanRenderer.render(plan, term.style()));
+            term.print(PlanRenderer.render(PlanCodec.decode(PlanCodec.toJson(plan, Version.get(), PlanCodec.MASK)),
+                    term.style()));
+        }
+        if (plan.isRefreshOnly()) {
+            if (plan.hasDrift() && !autoApprove && planFile == null && !approve(session, term, ctx)) {
+                return 1;
+            }
+            return acceptDrift(session, term, ui, plan);
         }
         if (!plan.hasChanges()) {
             String done = "Apply complete! Resources: 0 added, 0 changed, 0 destroyed.";
@@ -188,16 +223,11 @@ public final class ApplyCommand implements Callable<Integer> {
                 term.println("");
                 term.println(term.style().green(term.style().bold("Apply complete!")) + " Resources: 0 added, 0 changed, 0 destroyed.");
             }
-            return 0;
+            return saveOutputs(session, term, ui);
         }
         boolean mutates = plan.steps().stream().anyMatch(s -> s.kind().isMutation());
-        if (!autoApprove && mutates) {
-            phase.set(Phase.APPROVAL);
-            boolean ok = approved(session, term, ctx);
-            phase.set(Phase.PREPARING);
-            if (!ok) {
-                return 1;
-            }
+        if (!autoApprove && planFile == null && mutates && !approve(session, term, ctx)) {
+            return 1;
         }
         if (stop.check()) {
             return stoppedBeforeStart(term, stop);
@@ -241,7 +271,113 @@ public final class ApplyCommand implements Callable<Integer> {
                     : result.interrupted() ? RunOutcome.INTERRUPTED : RunOutcome.FAILED, term.redact(summary));
             snapshot(session, term);
         }
-        return report(term, ui, plan, result, summary, lost);
+        int code = report(term, ui, plan, result, summary, lost);
+        return code == 0 ? saveOutputs(session, term, ui) : code;
+    }
+
+    /** Asks for approval while a Ctrl-C is handled by releasing the lock and exiting at once. */
+    private boolean approve(Session session, Terminal term, CliContext ctx) {
+        phase.set(Phase.APPROVAL);
+        try {
+            return approved(session, term, ctx);
+        } finally {
+            phase.set(Phase.PREPARING);
+        }
+    }
+
+    /** Records the configuration's outputs after a successful apply (issue 3), printed or as a JSON line. */
+    private static int saveOutputs(Session session, Terminal term, JsonUi ui) {
+        if (ui == null) {
+            return Outputs.saveAfterApply(session, term);
+        }
+        try {
+            session.state().replaceOutputs(Outputs.records(session.config().outputs()));
+        } catch (RuntimeException e) {
+            term.error("Cannot record the outputs", "The apply succeeded, but writing its outputs to the state of environment \""
+                    + session.environment() + "\" failed: " + e.getMessage());
+            return 1;
+        }
+        ui.outputs(Outputs.json(session.state().outputs()));
+        return 0;
+    }
+
+    /**
+     * Reads the saved plan, refuses it when it was made for another environment or state lineage, when the
+     * state's serial moved, or when any live object it read changed since ({@link Staleness}), then reveals
+     * its secrets (issue 4).
+     *
+     * @return the plan, or null after printing why it cannot be applied
+     */
+    private Plan savedPlan(Session session, Terminal term, LiveState live) {
+        StateStore state = session.state();
+        String text = SavedPlanFile.read(planFile, term);
+        if (text == null) {
+            return null;
+        }
+        Plan header = SavedPlanFile.decode(planFile, text, java.util.function.UnaryOperator.identity(), term);
+        if (header == null) {
+            return null;
+        }
+        List<Diagnostic> stale = Staleness.check(header, session.environment(), state.stateRef(), live.fingerprints());
+        if (!stale.isEmpty()) {
+            term.diagnostics(stale);
+            return null;
+        }
+        if (!header.isApplyable()) {
+            term.error("The saved plan cannot be applied", "The plan in " + planFile + " has errors; plan again.");
+            return null;
+        }
+        Plan plan = SavedPlanFile.decode(planFile, text, state::decryptSecret, term);
+        if (plan == null) {
+            return null;
+        }
+        term.diagnostics(plan.diagnostics());
+        return plan;
+    }
+
+    /**
+     * Applies a refresh-only plan: records every drifted object in the state as it is live now (a deleted one
+     * is forgotten). Changes nothing in the cluster; recorded as a {@code refresh} run.
+     */
+    private static int acceptDrift(Session session, Terminal term, JsonUi ui, Plan plan) {
+        StateStore state = session.state();
+        if (!plan.hasDrift()) {
+            String msg = "Apply complete! The state already matches the live objects.";
+            if (ui != null) {
+                ui.log("info", msg);
+            } else {
+                term.println("");
+                term.println(term.style().green(term.style().bold("Apply complete!")) + " The state already matches the live objects.");
+            }
+            return 0;
+        }
+        String version = Version.get();
+        long runId = state.startRun("refresh", term.redact(PlanCodec.toJson(plan, version, state::hashSecret)),
+                LockInfo.localWho(), version);
+        LiveState now = session.readLive(term);
+        Set<String> secrets = term.secrets();
+        int recorded = 0;
+        for (DriftEntry e : plan.drift()) {
+            Optional<Map<String, Object>> raw = "KafkaConnect".equals(e.object().kind())
+                    ? now.cluster(e.object().namespace(), e.object().name()).map(c -> c.raw())
+                    : now.connector(e.object().namespace(), e.object().name()).map(c -> c.raw());
+            if (raw.isEmpty()) {
+                state.deleteResource(e.address());
+            } else {
+                state.saveResource(ResourceSnapshot.of(e.address(), e.object().kind(), e.object().namespace(),
+                        e.object().name(), Json.render(Snapshots.secretFree(raw.get(), state::hashSecret, secrets))));
+            }
+            recorded++;
+        }
+        String summary = "Recorded " + recorded + " object(s) changed outside flowform in the state; the cluster was not changed.";
+        state.finishRun(runId, RunOutcome.SUCCEEDED, summary);
+        if (ui != null) {
+            ui.log("info", "Apply complete! " + summary);
+        } else {
+            term.println("");
+            term.println(term.style().green(term.style().bold("Apply complete!")) + " " + summary);
+        }
+        return 0;
     }
 
     private int report(Terminal term, JsonUi ui, Plan plan, ApplyResult result, String summary, Optional<String> lost) {

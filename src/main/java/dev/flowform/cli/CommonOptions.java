@@ -27,12 +27,24 @@ public final class CommonOptions {
             description = "Set a variable; repeatable; the last value wins.")
     Map<String, String> vars = new LinkedHashMap<>();
 
+    @Option(names = {"--var-file", "-var-file"}, paramLabel = "FILE",
+            description = "Read variable values from a JSON file; repeatable; later files win, --var wins over them.")
+    java.util.List<Path> varFiles = new java.util.ArrayList<>();
+
     @Option(names = {"--no-color", "-no-color"}, description = "Do not colour the output.")
     boolean noColor;
 
     /** @return the configuration folder */
     public Path dir() {
         return dir;
+    }
+
+    /**
+     * @param processEnvironment the process environment, for {@code FLOWFORM_VAR_<name>}
+     * @return the variable values these options and the process environment give
+     */
+    public dev.flowform.config.VariableInputs variableInputs(Map<String, String> processEnvironment) {
+        return new dev.flowform.config.VariableInputs(processEnvironment, varFiles, vars);
     }
 
     /** @return the state folder */

@@ -10,9 +10,12 @@ import picocli.CommandLine.Spec;
 /** The top-level {@code flowform} command; the work is in its subcommands. */
 @Command(name = "flowform", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = {"Plan and apply exactly-once (KIP-618) rollouts of Kafka replication flows on Strimzi.", ""},
-        subcommands = {PlanCommand.class, ApplyCommand.class, HistoryCommand.class, StateCommand.class,
-                ForceUnlockCommand.class, CommandLine.HelpCommand.class},
-        footer = {"", "Exit codes: 0 success, 1 error, 2 (plan --detailed-exitcode) changes present, 130 apply interrupted (Ctrl-C)."})
+        subcommands = {PlanCommand.class, ApplyCommand.class, ShowCommand.class, ValidateCommand.class, FmtCommand.class,
+                OutputCommand.class, HistoryCommand.class, StateCommand.class, ForceUnlockCommand.class,
+                CommandLine.HelpCommand.class},
+        footer = {"", "Exit codes: 0 success, 1 error, 2 (plan --detailed-exitcode) changes or drift present,",
+                "130 apply interrupted by Ctrl-C (143 by SIGTERM);",
+                "fmt: 2 a file is not valid JSON, 3 (--check) a file is not formatted."})
 public final class FlowformCommand implements Runnable {
 
     private final CliContext context;

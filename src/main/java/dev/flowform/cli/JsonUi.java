@@ -22,7 +22,7 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code @timestamp} and {@code type}. Types written: {@code version}, {@code diagnostic},
  * {@code planned_change}, {@code change_summary} (with {@code operation} {@code plan} or
  * {@code apply}), {@code apply_start}, {@code apply_progress} (with {@code elapsed_seconds}),
- * {@code apply_complete}, {@code apply_errored} and {@code log}.
+ * {@code apply_complete}, {@code apply_errored}, {@code outputs} and {@code log}.
  *
  * <p>Apply events carry Terraform's {@code hook} object ({@code resource} with {@code addr},
  * {@code resource_type}, {@code resource_name}; {@code action}; {@code elapsed_seconds}) plus flowform's
@@ -106,6 +106,18 @@ public final class JsonUi {
         changes.put("rolling_restarts", s.rolls());
         changes.put("steps", plan.steps().size());
         changes.put("operation", operation);
+        emit(n);
+    }
+
+    /**
+     * Writes Terraform's {@code outputs} line.
+     *
+     * @param outputsJson the outputs as {@code output -json} prints them: name to {@code sensitive}, {@code type}
+     *                    and {@code value} (or {@code value_hash} for a sensitive one)
+     */
+    public void outputs(String outputsJson) {
+        ObjectNode n = line("info", "Outputs", "outputs");
+        n.set("outputs", Json.MAPPER.readTree(outputsJson));
         emit(n);
     }
 

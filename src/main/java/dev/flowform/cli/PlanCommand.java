@@ -2,7 +2,12 @@ package dev.flowform.cli;
 
 import dev.flowform.model.LiveState;
 import dev.flowform.plan.Plan;
+import dev.flowform.plan.PlanCodec;
 import dev.flowform.render.PlanRenderer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -12,8 +17,12 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flowform plan}: reads the live cluster, compares it with the configuration and prints the
- * ordered plan. Changes nothing in the cluster.
+ * {@code flowform plan}: reads the live cluster, compares it with the configuration (and the state, for
+ * drift) and prints the ordered plan. Changes nothing in the cluster or the state.
+ *
+ * <p>The human text is rendered from the plan's JSON document (encoded, then decoded), so it shows
+ * exactly what {@code --json} and {@code --out} files hold. {@code --out FILE} saves the document with
+ * sensitive values encrypted for this environment, for {@code flowform apply FILE}.
  */
 @Command(name = "plan", mixinStandardHelpOptions = true,
         description = "Show the changes and the ordered steps that would converge the cluster to the configuration.")
@@ -28,29 +37,76 @@ public final class PlanCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
 
+    @Mixin
+    PlanningOptions planning;
+
     @Option(names = {"--detailed-exitcode", "-detailed-exitcode"},
-            description = "Exit 0 when there are no changes, 1 on error, 2 when there are changes.")
+            description = "Exit 0 when there are no changes, 1 on error, 2 when there are changes or drift.")
     boolean detailedExitCode;
+
+    @Option(names = {"--out", "-out"}, paramLabel = "FILE",
+            description = "Save the plan to FILE (secrets encrypted for this environment) for \"flowform apply FILE\".")
+    Path out;
+
+    @Option(names = {"--json", "-json"}, description = "Print the plan as its versioned JSON document instead of text.")
+    boolean json;
 
     @Override
     public Integer call() {
         Terminal term = FlowformCommand.terminal(spec, common.noColor);
         try (Session session = Session.open(common, parent.context(), term)) {
             LiveState live = session.readLive(term);
-            Plan plan = session.plan(live);
-            term.diagnostics(plan.diagnostics());
+            Plan plan = session.plan(live, planning.toOptions());
+            if (out != null) {
+                plan = plan.withInputs(session.inputs(common.vars));
+            }
+            String document = PlanCodec.toJson(plan, Version.get(), PlanCodec.MASK);
+            if (json) {
+                term.print(document);
+            } else {
+                term.diagnostics(plan.diagnostics());
+            }
             if (!plan.isApplyable()) {
                 return 1;
             }
-            term.print(PlanRenderer.render(plan, term.style()));
-            if (plan.hasChanges()) {
-                term.println("");
-                term.println("Note: this plan was not saved; \"flowform apply\" plans again from the live cluster and "
-                        + "asks before it acts.");
+            if (!json) {
+                term.print(PlanRenderer.render(PlanCodec.decode(document), term.style()));
             }
-            return detailedExitCode && plan.hasChanges() ? 2 : 0;
+            boolean pending = plan.hasChanges() || plan.hasDrift();
+            if (out != null) {
+                save(plan, session, term);
+            } else if (!json && plan.hasChanges()) {
+                term.println("");
+                term.println("Note: You didn't use the --out option to save this plan, so flowform can't guarantee to take "
+                        + "exactly these actions if you run \"flowform apply\" now.");
+            }
+            return detailedExitCode && pending ? 2 : 0;
         } catch (CommandFailed e) {
             return e.exitCode();
         }
+    }
+
+    private void save(Plan plan, Session session, Terminal term) {
+        String text = PlanCodec.toJson(plan, Version.get(), session.state()::encryptSecret);
+        try {
+            Path target = out.toAbsolutePath();
+            if (target.getParent() != null) {
+                Files.createDirectories(target.getParent());
+            }
+            Path tmp = Files.createTempFile(target.getParent(), ".flowform-plan", ".tmp");
+            Files.writeString(tmp, text);
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            term.error("Cannot save the plan", "Writing " + out + " failed: " + e.getMessage());
+            throw new CommandFailed(1);
+        }
+        if (json) {
+            return;
+        }
+        term.println("");
+        term.println("Saved the plan to: " + out);
+        term.println("");
+        term.println("To perform exactly these actions, run the following command to apply:");
+        term.println("    flowform apply " + out);
     }
 }

@@ -11,12 +11,17 @@ import dev.flowform.live.Fabric8ClusterReader;
 import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.model.DesiredState;
 import dev.flowform.model.LiveState;
+import dev.flowform.model.SecretKeys;
 import dev.flowform.plan.Plan;
+import dev.flowform.plan.PlanInputs;
+import dev.flowform.plan.PlanOptions;
 import dev.flowform.plan.PlanRequest;
 import dev.flowform.plan.Planner;
+import dev.flowform.plan.RecordedResource;
 import dev.flowform.sim.EmbeddedCluster;
 import dev.flowform.sim.EmbeddedClusterOptions;
 import dev.flowform.sim.SimSettings;
+import dev.flowform.state.ResourceSnapshot;
 import dev.flowform.state.StateStore;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -66,10 +71,13 @@ public final class Session implements AutoCloseable {
     private final CliContext ctx;
     private final Terminal term;
     private final StateLock lock;
+    private final java.util.Map<String, String> sources;
     private KubernetesClient writeClient;
 
     private Session(Configuration config, DesiredState desired, StateStore state, KubernetesClient client,
-                    EmbeddedCluster embedded, CliContext ctx, Terminal term, StateLock lock) {
+                    EmbeddedCluster embedded, CliContext ctx, Terminal term, StateLock lock,
+                    java.util.Map<String, String> sources) {
+        this.sources = sources;
         this.config = config;
         this.desired = desired;
         this.state = state;
@@ -103,7 +111,8 @@ public final class Session implements AutoCloseable {
      *                       held, or the cluster cannot be configured
      */
     static Session open(CommonOptions opts, CliContext ctx, Terminal term, StateLock lock) {
-        dev.flowform.config.LoadResult loaded = new ConfigLoader().load(opts.dir(), opts.environment, opts.vars);
+        dev.flowform.config.LoadResult loaded = new ConfigLoader().loadWith(opts.dir(), opts.environment,
+                opts.variableInputs(ctx.env()));
         term.addSources(loaded.sources());
         if (loaded.configuration() != null) {
             term.addSecrets(loaded.configuration().sensitiveValues());
@@ -160,7 +169,7 @@ public final class Session implements AutoCloseable {
             term.error("Cannot start the cluster connection of environment \"" + env + "\"", String.valueOf(e.getMessage()));
             throw new CommandFailed(1);
         }
-        return new Session(config, desired, state, client, embedded, ctx, term, lock);
+        return new Session(config, desired, state, client, embedded, ctx, term, lock, loaded.sources());
     }
 
     /** Demo-like timings about five times faster, for {@value #SIM_FAST_ENV}{@code =1}. */
@@ -266,16 +275,23 @@ public final class Session implements AutoCloseable {
         }
     }
 
+    /** @return a plan of the desired state against {@code live} without flags, as {@link #plan(LiveState, PlanOptions)} */
+    public Plan plan(LiveState live) {
+        return plan(live, PlanOptions.DEFAULT);
+    }
+
     /**
      * Plans for a read-only command: the desired state against {@code live}, based on the current state
-     * version; when the last apply did not finish, the plan continues it (see {@link Resume}) and says
-     * so, unless that apply is still running in another process (then a warning says that instead).
-     * A cluster that is not the one this environment was applied to makes the plan unappliable.
+     * version, with drift measured against the state's resource snapshots. When the last apply did not
+     * finish, the plan continues it (see {@link Resume}) and says so, unless that apply is still running
+     * in another process (then a warning says that instead). A cluster that is not the one this
+     * environment was applied to makes the plan unappliable.
      *
-     * @param live the cluster now
+     * @param live    the cluster now
+     * @param options the user's planning flags
      * @return the plan
      */
-    public Plan plan(LiveState live) {
+    public Plan plan(LiveState live, PlanOptions options) {
         Optional<Resume.Analysis> resume = Optional.empty();
         Diagnostic running = null;
         Optional<ResumeSupport.Prior> prior = ResumeSupport.unfinished(state);
@@ -287,26 +303,27 @@ public final class Session implements AutoCloseable {
                 resume = Optional.of(Resume.analyze(prior.get().run(), live, state::hashSecret));
             }
         }
-        Plan plan = plan(live, resume);
+        Plan plan = plan(live, options, resume);
         if (running == null) {
             return plan;
         }
         List<Diagnostic> diags = new ArrayList<>();
         diags.add(running);
         diags.addAll(plan.diagnostics());
-        return new Plan(plan.formatVersion(), plan.environment(), plan.createdAt(), plan.basedOn(), plan.liveFingerprints(),
-                plan.changes(), plan.steps(), diags);
+        return Resume.withDiagnostics(plan, diags);
     }
 
     /**
      * Plans the desired state against {@code live}, continuing {@code resume} when given.
      *
-     * @param live   the cluster now
-     * @param resume what an unfinished prior run left, or empty
+     * @param live    the cluster now
+     * @param options the user's planning flags
+     * @param resume  what an unfinished prior run left, or empty
      * @return the plan, with an error diagnostic when the cluster identity check fails
      */
-    Plan plan(LiveState live, Optional<Resume.Analysis> resume) {
-        Plan fresh = Planner.plan(desired, live, new PlanRequest(environment(), state.stateRef(), ctx.clock().instant()));
+    Plan plan(LiveState live, PlanOptions options, Optional<Resume.Analysis> resume) {
+        Plan fresh = Planner.plan(desired, live, new PlanRequest(environment(), state.stateRef(), ctx.clock().instant(), options,
+                recorded(state), state::hashSecret));
         Plan plan = resume.map(a -> Resume.continuePlan(fresh, a, live)).orElse(fresh);
         Optional<Diagnostic> identity = identityProblem();
         if (identity.isEmpty()) {
@@ -314,8 +331,46 @@ public final class Session implements AutoCloseable {
         }
         List<Diagnostic> diags = new ArrayList<>(plan.diagnostics());
         diags.add(identity.get());
-        return new Plan(plan.formatVersion(), plan.environment(), plan.createdAt(), plan.basedOn(), plan.liveFingerprints(),
-                plan.changes(), plan.steps(), diags);
+        return Resume.withDiagnostics(plan, diags);
+    }
+
+    /** @return the state's resource snapshots as the planner takes them */
+    static List<RecordedResource> recorded(StateStore state) {
+        List<RecordedResource> out = new ArrayList<>();
+        for (ResourceSnapshot r : state.resources()) {
+            @SuppressWarnings("unchecked")
+            java.util.Map<String, Object> body = dev.flowform.plan.Json.MAPPER.readValue(r.bodyJson(), java.util.LinkedHashMap.class);
+            out.add(new RecordedResource(r.address(), r.kind(), r.namespace(), r.name(), body, r.updatedSerial()));
+        }
+        return out;
+    }
+
+    /**
+     * What a saved plan records about its inputs (Terraform keeps the configuration and variables in its plan
+     * file): the configuration files with every sensitive value replaced by {@code (sensitive value)}, and the
+     * {@code --var} values, those of sensitive variables flagged so the plan codec encrypts them.
+     *
+     * @param cliVars the {@code --var} values given
+     * @return the inputs
+     */
+    public PlanInputs inputs(java.util.Map<String, String> cliVars) {
+        java.util.Map<String, String> files = new java.util.TreeMap<>();
+        List<String> secrets = config.sensitiveValues().stream().filter(v -> v != null && !v.isEmpty())
+                .sorted(java.util.Comparator.comparingInt(String::length).reversed()).toList();
+        sources.forEach((name, text) -> {
+            String t = text;
+            for (String v : secrets) {
+                if (v.length() < 4 && t.contains(v)) {
+                    t = "(omitted: the file holds a sensitive value too short to mask safely)";
+                    break;
+                }
+                t = t.replace(v, SecretKeys.MASK);
+            }
+            files.put(name, t);
+        });
+        java.util.Map<String, PlanInputs.Variable> vars = new java.util.TreeMap<>();
+        cliVars.forEach((k, v) -> vars.put(k, new PlanInputs.Variable(v, config.sensitiveValues().contains(v))));
+        return new PlanInputs(files, vars);
     }
 
     /**

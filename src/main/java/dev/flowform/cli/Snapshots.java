@@ -1,6 +1,6 @@
 package dev.flowform.cli;
 
-import dev.flowform.model.SecretKeys;
+import dev.flowform.plan.Drift;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,6 +11,11 @@ import java.util.function.UnaryOperator;
 /**
  * Prepares live objects for the state's resource snapshots: volatile metadata dropped, secret values
  * replaced by the environment's salted hash (so drift stays detectable without storing the secret).
+ * The base rule lives in {@link Drift#secretFree}, so drift compares exactly what is stored; on top of
+ * it, kubectl's last-applied annotation (a full copy of the object, ignored by drift) is dropped, and any
+ * other string that contains a secret known to the run (a sensitive variable set in a key that does not
+ * look secret, say) is stored as the hash of the whole string, which drift compares by hashing the live
+ * value.
  */
 final class Snapshots {
 
@@ -24,22 +29,18 @@ final class Snapshots {
      * @param raw     the object as JSON-like maps
      * @param hash    the state's secret hasher
      * @param secrets secret strings known to this run (sensitive variables, live and desired secret values)
-     * @return a copy with {@code metadata.managedFields} and the last-applied annotation removed, every
-     *         value of a sensitive key (any depth) hashed, and every other string that contains a known
-     *         secret hashed as a whole
+     * @return {@link Drift#secretFree}'s copy, without the last-applied annotation, and with every string that
+     *         contains a known secret replaced by its hash
      */
     static Map<String, Object> secretFree(Map<String, Object> raw, UnaryOperator<String> hash, Set<String> secrets) {
-        Map<String, Object> copy = scrubMap(raw, hash, secrets);
-        if (copy.get("metadata") instanceof Map<?, ?> md) {
+        Map<String, Object> copy = scrubMap(Drift.secretFree(raw, hash), hash, secrets);
+        if (copy.get("metadata") instanceof Map<?, ?> md && md.get("annotations") instanceof Map<?, ?> a) {
             @SuppressWarnings("unchecked")
             Map<String, Object> m = new LinkedHashMap<>((Map<String, Object>) md);
-            m.remove("managedFields");
-            if (m.get("annotations") instanceof Map<?, ?> a) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> annotations = new LinkedHashMap<>((Map<String, Object>) a);
-                annotations.remove(LAST_APPLIED);
-                m.put("annotations", annotations);
-            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> annotations = new LinkedHashMap<>((Map<String, Object>) a);
+            annotations.remove(LAST_APPLIED);
+            m.put("annotations", annotations);
             copy.put("metadata", m);
         }
         return copy;
@@ -47,15 +48,7 @@ final class Snapshots {
 
     private static Map<String, Object> scrubMap(Map<?, ?> m, UnaryOperator<String> hash, Set<String> secrets) {
         Map<String, Object> out = new LinkedHashMap<>();
-        for (Map.Entry<?, ?> e : m.entrySet()) {
-            String key = String.valueOf(e.getKey());
-            Object v = e.getValue();
-            if (SecretKeys.isSensitive(key) && v != null && !(v instanceof Map) && !(v instanceof List)) {
-                out.put(key, hash.apply(String.valueOf(v)));
-            } else {
-                out.put(key, scrub(v, hash, secrets));
-            }
-        }
+        m.forEach((k, v) -> out.put(String.valueOf(k), scrub(v, hash, secrets)));
         return out;
     }
 

@@ -2,8 +2,6 @@ package dev.flowform.config;
 
 import dev.flowform.diag.Diagnostics;
 import dev.flowform.diag.SourceRange;
-import dev.flowform.model.EosMode;
-import dev.flowform.model.ManageMode;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,38 +13,42 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Predicate;
-import java.util.regex.Pattern;
 
 /**
  * Turns parsed configuration files into a {@link Configuration} for one environment: the pure core
- * of {@link ConfigLoader} (it reads no files; the only outside question, whether a seed folder
- * exists, is asked through a predicate).
+ * of {@link ConfigLoader} (it reads no files itself: module folders come through a
+ * {@link ModuleReader}, and whether a seed folder exists is asked through a predicate).
  *
- * <p>Order of work: collect blocks from every file; declare variables; decode environments (literal);
- * choose the environment; resolve variable values; evaluate {@code connect_cluster} and
- * {@code replication_flow} blocks; check references between them. Problems are collected all the way
- * through, so one run reports every independent error.
+ * <p>Order of work: collect the root module's blocks; declare its variables, locals and outputs;
+ * decode environments (literal) and choose one; instantiate {@code module} blocks, recursively
+ * (sources relative to the calling file, cycles refused); resolve the root variables from their
+ * sources; compute every variable, local and output of every module instance (on demand, so they
+ * may refer to each other in any order; cycles are reported) and check variable validations;
+ * decode the {@code connect_cluster} and {@code replication_flow} blocks of every instance; check
+ * the references and names between them. Problems are collected all the way through, so one run
+ * reports every independent error.
  */
 final class ConfigDecoder {
 
-    /** Block types understood now, with their number of labels. */
+    /** Block types with their number of labels. */
     static final Map<String, Integer> BLOCK_TYPES = orderedMap(
-            "variable", 1, "environment", 1, "connect_cluster", 1, "replication_flow", 1);
+            "variable", 1, "locals", 0, "environment", 1, "connect_cluster", 1, "replication_flow", 1, "module", 1,
+            "output", 1);
 
-    private static final Map<String, String> BLOCKS_NOT_YET = Map.of(
-            "locals", "Local values (\"locals\" blocks) are not supported yet in this version of flowform.",
-            "module", "Modules (\"module\" blocks) are not supported yet in this version of flowform.",
-            "output", "Outputs (\"output\" blocks) are not supported yet in this version of flowform.");
+    /** Deepest nesting of module calls accepted (the root is depth 0). */
+    static final int MAX_MODULE_DEPTH = 16;
 
-    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");
-    private static final Pattern KUBERNETES_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-    private static final int KUBERNETES_NAME_MAX = 63;
+    /** Most module instances one configuration may create. */
+    static final int MAX_MODULE_INSTANCES = 500;
 
-    private static final Blocks.Schema VARIABLE = new Blocks.Schema("variable",
-            List.of("type", "default", "description", "sensitive"), List.of(),
-            Map.of("validation", "Variable validation is not supported yet in this version of flowform.",
-                    "nullable", "\"nullable\" is not supported yet in this version of flowform.",
-                    "ephemeral", "\"ephemeral\" is not supported yet in this version of flowform."));
+    private static final Map<String, String> MODULE_META_ARGUMENTS = Map.of(
+            "count", "\"count\" is not supported in this version of flowform: write one module block per instance.",
+            "for_each", "\"for_each\" is not supported in this version of flowform: write one module block per instance.",
+            "version", "\"version\" applies to registry modules, which flowform does not use: a module source is a local folder.",
+            "providers", "flowform has no providers: a module uses the environment's cluster.",
+            "depends_on", "\"depends_on\" is not supported in this version of flowform: order comes from the values a module "
+                    + "uses.");
+
     private static final Blocks.Schema ENVIRONMENT = new Blocks.Schema("environment",
             List.of("namespace", "variables", "expected_server"), List.of("kubernetes"),
             Map.of("lock_timeout", "\"lock_timeout\" is not supported yet in this version of flowform."));
@@ -54,86 +56,124 @@ final class ConfigDecoder {
             List.of("context", "kubeconfig"), List.of("embedded"), Map.of());
     private static final Blocks.Schema EMBEDDED = new Blocks.Schema("embedded",
             List.of("seed", "reconcile_delay_ms", "pod_ready_delay_ms"), List.of(), Map.of());
-    private static final Blocks.Schema CONNECT_CLUSTER = new Blocks.Schema("connect_cluster",
-            List.of("namespace", "manage", "exactly_once_source_support", "replicas", "bootstrap_servers", "version", "config",
-                    "spec"), List.of(), Map.of());
-    private static final Blocks.Schema REPLICATION_FLOW = new Blocks.Schema("replication_flow",
-            List.of("manage", "connect_cluster", "topics", "topics_exclude", "groups", "exactly_once", "isolation_level",
-                    "transaction_boundary", "tasks_max", "checkpoints", "heartbeats", "config", "state"),
-            List.of("source", "target", "connector_config"), Map.of());
-    private static final Blocks.Schema ENDPOINT = new Blocks.Schema("source or target",
-            List.of("alias", "bootstrap_servers", "config"), List.of(), Map.of());
-    private static final Blocks.Schema CONNECTOR_CONFIG = new Blocks.Schema("connector_config",
-            List.of("source", "checkpoint", "heartbeat"), List.of(), Map.of());
 
-    private static final List<String> MANAGE = List.of("own", "adopt");
-    private static final List<String> EOS = List.of("disabled", "preparing", "enabled");
-    private static final List<String> ISOLATION = List.of("read_committed", "read_uncommitted");
-    private static final List<String> BOUNDARY = List.of("poll", "interval", "connector");
-    private static final List<String> STATE = List.of("running", "paused", "stopped");
-    /** KafkaConnect spec fields that have their own argument. */
-    private static final Map<String, String> SPEC_OWNED = orderedMap(
-            "replicas", "replicas", "bootstrapServers", "bootstrap_servers", "version", "version", "config", "config");
+    /**
+     * What the command line and the process add to the configuration files.
+     *
+     * @param varFiles           the {@code --var-file} files, parsed, in the order given (files with syntax errors must
+     *                           not be passed)
+     * @param processEnvironment the process environment, for {@code FLOWFORM_VAR_<name>}
+     * @param cliValues          {@code --var} values by variable name
+     */
+    record Inputs(List<ParsedFile> varFiles, Map<String, String> processEnvironment, Map<String, String> cliValues) {
+        /** Copies the collections. */
+        Inputs {
+            varFiles = List.copyOf(varFiles);
+            processEnvironment = processEnvironment == null ? Map.of() : processEnvironment;
+            cliValues = cliValues == null ? Map.of() : cliValues;
+        }
+    }
 
     private final Sink sink;
     private final Predicate<Path> isDirectory;
+    private final ModuleReader reader;
+    private final List<ModuleInstance> instances = new ArrayList<>();
 
-    private ConfigDecoder(Diagnostics diagnostics, Predicate<Path> isDirectory) {
+    private ConfigDecoder(Diagnostics diagnostics, Predicate<Path> isDirectory, ModuleReader reader) {
         this.sink = new Sink(diagnostics);
         this.isDirectory = isDirectory;
+        this.reader = reader;
     }
 
     /**
      * Decodes parsed files.
      *
      * @param dir         the configuration folder (absolute)
+     * @param rootKey     identifies the configuration folder for module cycle detection (its real path)
      * @param files       the parsed files, in name order; files with syntax errors must not be passed
      * @param environment the requested environment, or null to take the only one declared
-     * @param cliValues   {@code --var} values by variable name
+     * @param inputs      variable values from outside the files
      * @param isDirectory tells whether a path is an existing folder (checked for the seed of the chosen environment)
+     * @param reader      reads module folders
      * @return the configuration, or null, with every problem found
      */
-    static LoadResult decode(Path dir, List<ParsedFile> files, String environment, Map<String, String> cliValues,
-                             Predicate<Path> isDirectory) {
+    static LoadResult decode(Path dir, String rootKey, List<ParsedFile> files, String environment, Inputs inputs,
+                             Predicate<Path> isDirectory, ModuleReader reader) {
         Diagnostics diagnostics = new Diagnostics();
-        Configuration configuration = new ConfigDecoder(diagnostics, isDirectory).run(dir, files, environment, cliValues);
+        Configuration configuration = new ConfigDecoder(diagnostics, isDirectory, reader)
+                .run(dir, rootKey, files, environment, inputs);
         return new LoadResult(diagnostics.hasErrors() ? null : configuration, diagnostics);
     }
 
     /** An environment block after decoding, with what variable resolution and checks need. */
-    private record EnvironmentDecl(EnvironmentBlock block, InputVariables.Source variables, SourceRange seedRange) {
+    private record EnvironmentDecl(EnvironmentBlock block, InputVariables.Source variables, SourceRange seedRange,
+                                   String seedText) {
     }
 
-    private Configuration run(Path dir, List<ParsedFile> files, String environmentName, Map<String, String> cliValues) {
-        Map<String, List<Blocks.Block>> blocks = collect(files);
-
-        Map<String, InputVariables.Declaration> variables = new TreeMap<>();
-        for (Blocks.Block b : unique(blocks.get("variable"), IDENTIFIER, "variable").values()) {
-            InputVariables.Declaration d = variable(b);
-            variables.put(d.name(), d);
-        }
+    private Configuration run(Path dir, String rootKey, List<ParsedFile> files, String environmentName, Inputs inputs) {
+        ModuleInstance root = new ModuleInstance(null, null, null, Map.of(), collect(files, true), sink);
+        instances.add(root);
+        root.declare();
 
         Map<String, EnvironmentDecl> environments = new TreeMap<>();
-        for (Blocks.Block b : unique(blocks.get("environment"), IDENTIFIER, "environment").values()) {
-            environments.put(b.name(), environment(b, variables));
+        for (Blocks.Block b : Names.unique(root.blocks("environment"), Names.IDENTIFIER, "environment", "", sink).values()) {
+            environments.put(b.name(), environment(b, root.variables));
         }
         EnvironmentDecl selected = select(environments, environmentName);
 
-        InputVariables inputs = InputVariables.resolve(variables, selected == null ? null : selected.variables(),
-                selected == null ? null : selected.block().name(), cliValues, selected != null, sink);
-        Evaluator evaluator = new Evaluator(inputs, sink);
+        instantiate(root, new ArrayList<>(List.of(rootKey)), new ArrayList<>(List.of(".")), 0);
+        root.checkValidationReferences();
+
+        List<InputVariables.Source> sources = new ArrayList<>();
+        if (selected != null) {
+            sources.add(selected.variables());
+        }
+        sources.add(InputVariables.fromProcessEnvironment(root.variables, inputs.processEnvironment(), sink));
+        for (ParsedFile varFile : inputs.varFiles()) {
+            sources.add(InputVariables.fromVarFile(root.variables, varFile, sink));
+        }
+        sources.add(InputVariables.fromCommandLine(root.variables, inputs.cliValues(), sink));
+        String howToSet = selected == null ? "in an environment's variables"
+                : "in the variables of environment \"" + selected.block().name() + "\"";
+        InputVariables values = InputVariables.resolve(root.variables, sources, howToSet, selected != null, sink);
+
+        EnvironmentBlock environment = selected == null ? null : selected.block();
+        Evaluation evaluation = new Evaluation(sink, environment == null ? null : environment.name(),
+                environment == null ? null : environment.namespace());
+        for (ModuleInstance instance : instances) {
+            instance.evaluateWith(evaluation, values);
+        }
+        for (ModuleInstance instance : instances) {
+            instance.evaluateAll();
+        }
 
         List<ConnectClusterBlock> clusters = new ArrayList<>();
-        for (Blocks.Block b : unique(blocks.get("connect_cluster"), KUBERNETES_NAME, "connect_cluster").values()) {
-            clusters.add(cluster(b, evaluator, selected == null ? null : selected.block()));
-        }
+        Map<String, ConnectClusterBlock> clustersByName = new LinkedHashMap<>();
         Set<String> clusterNames = new TreeSet<>();
-        blocks.get("connect_cluster").forEach(b -> clusterNames.add(b.name()));
-
-        List<ReplicationFlowBlock> flows = new ArrayList<>();
-        for (Blocks.Block b : unique(blocks.get("replication_flow"), KUBERNETES_NAME, "replication_flow").values()) {
-            flows.add(flow(b, evaluator, clusterNames));
+        for (ModuleInstance instance : instances) {
+            instance.blocks("connect_cluster").forEach(b -> clusterNames.add(b.name()));
+            ResourceDecoder decoder = new ResourceDecoder(instance, environment);
+            for (Blocks.Block b : Names.unique(instance.blocks("connect_cluster"), Names.KUBERNETES_NAME, "connect_cluster",
+                    instance.prefix, sink).values()) {
+                ConnectClusterBlock c = decoder.cluster(b, sink);
+                ConnectClusterBlock other = clustersByName.putIfAbsent(c.name(), c);
+                if (other != null) {
+                    sink.at(c.address()).error("Duplicate KafkaConnect name", c.address() + " and " + other.address()
+                            + " both declare the KafkaConnect \"" + c.name() + "\" (declared at " + other.range()
+                            + "). A Connect cluster is declared once; flows in modules refer to it by name.", b.labelRange());
+                }
+                clusters.add(c);
+            }
         }
+        List<ResourceDecoder.Flow> flows = new ArrayList<>();
+        for (ModuleInstance instance : instances) {
+            ResourceDecoder decoder = new ResourceDecoder(instance, environment);
+            for (Blocks.Block b : Names.unique(instance.blocks("replication_flow"), Names.KUBERNETES_NAME, "replication_flow",
+                    instance.prefix, sink).values()) {
+                flows.add(decoder.flow(b, clusterNames, sink));
+            }
+        }
+        checkConnectorNames(flows, clustersByName, environment);
 
         if (selected != null) {
             checkSeed(selected);
@@ -142,15 +182,38 @@ final class ConfigDecoder {
             return null;
         }
         clusters.sort(Comparator.comparing(ConnectClusterBlock::address));
-        flows.sort(Comparator.comparing(ReplicationFlowBlock::address));
+        List<ReplicationFlowBlock> flowBlocks = new ArrayList<>();
+        flows.forEach(f -> flowBlocks.add(f.block()));
+        flowBlocks.sort(Comparator.comparing(ReplicationFlowBlock::address));
+        List<OutputValue> outputs = new ArrayList<>();
+        Set<String> sensitiveValues = new TreeSet<>();
+        for (String name : new TreeSet<>(root.outputs.keySet())) {
+            ModuleInstance.OutputDecl decl = root.outputs.get(name);
+            Value v = root.output(name);
+            if (v != null) {
+                outputs.add(new OutputValue(name, v.toJava(), v.kind(), decl.sensitive(), decl.description(),
+                        decl.block().labelRange()));
+                if (decl.sensitive()) {
+                    InputVariables.collectStrings(v, sensitiveValues);
+                }
+            }
+        }
+        for (ModuleInstance instance : instances) {
+            for (InputVariables.Declaration d : instance.variables.values()) {
+                Value v = instance.variable(d.name());
+                if (d.sensitive() && v != null) {
+                    InputVariables.collectStrings(v, sensitiveValues);
+                }
+            }
+        }
         List<EnvironmentBlock> environmentBlocks = environments.values().stream().map(EnvironmentDecl::block).toList();
-        return new Configuration(dir, environmentBlocks, selected.block(), clusters, flows, inputs.sensitiveValues());
+        return new Configuration(dir, environmentBlocks, environment, clusters, flowBlocks, sensitiveValues, outputs);
     }
 
     // ---------------------------------------------------------------------------------------------
-    // Root: block types
+    // Blocks of one module
 
-    private Map<String, List<Blocks.Block>> collect(List<ParsedFile> files) {
+    private Map<String, List<Blocks.Block>> collect(List<ParsedFile> files, boolean root) {
         Map<String, List<Blocks.Block>> out = new LinkedHashMap<>();
         BLOCK_TYPES.keySet().forEach(t -> out.put(t, new ArrayList<>()));
         for (ParsedFile file : files) {
@@ -160,83 +223,186 @@ final class ConfigDecoder {
                     continue;
                 }
                 Integer labels = BLOCK_TYPES.get(type);
-                if (labels != null) {
-                    out.get(type).addAll(Blocks.expand(e, labels, file, sink));
-                } else if (BLOCKS_NOT_YET.containsKey(type)) {
-                    sink.error("Unsupported block type", BLOCKS_NOT_YET.get(type), e.keyRange());
-                } else {
-                    sink.error("Unsupported block type", "Blocks of type \"" + type + "\" are not expected here; the block "
-                            + "types are " + Arguments.quoted(List.copyOf(BLOCK_TYPES.keySet())) + "."
+                if (labels == null) {
+                    sink.error("Unsupported block type", "Blocks of type \"" + Names.abbreviate(type) + "\" are not expected "
+                            + "here; the block types are " + Arguments.quoted(List.copyOf(BLOCK_TYPES.keySet())) + "."
                             + Suggestions.didYouMean(type, BLOCK_TYPES.keySet()), e.keyRange());
+                } else if (!root && type.equals("environment")) {
+                    sink.error("Environment in a module", "Environment blocks belong in the root configuration folder, not "
+                            + "in a module: a module is instantiated by the configuration of whichever environment is "
+                            + "selected. Move this block to the calling configuration.", e.keyRange());
+                } else {
+                    out.get(type).addAll(Blocks.expand(e, labels, file, sink));
                 }
             }
         }
         return out;
-    }
-
-    /** @return the blocks by name, first declaration winning; reports invalid and repeated names */
-    private Map<String, Blocks.Block> unique(List<Blocks.Block> blocks, Pattern namePattern, String type) {
-        Map<String, Blocks.Block> out = new LinkedHashMap<>();
-        for (Blocks.Block b : blocks) {
-            checkName(b, namePattern, type);
-            Blocks.Block first = out.putIfAbsent(b.name(), b);
-            if (first != null) {
-                sink.at(address(type, b.name())).error("Duplicate " + type + " block", Blocks.article(type) + " " + type + " named \"" + b.name()
-                        + "\" was already declared at " + first.labelRange() + ". Names must be unique.",
-                        b.labelRange().equals(first.labelRange()) ? b.body().range() : b.labelRange());
-            }
-        }
-        return out;
-    }
-
-    private void checkName(Blocks.Block b, Pattern pattern, String type) {
-        String name = b.name();
-        if (pattern == IDENTIFIER && !IDENTIFIER.matcher(name).matches()) {
-            sink.error("Invalid " + type + " name", "\"" + abbreviate(name) + "\" is not a valid " + type + " name: a name must "
-                    + "start with a letter or underscore and contain only letters, digits, underscores and dashes.",
-                    b.labelRange());
-        } else if (pattern == KUBERNETES_NAME && (!KUBERNETES_NAME.matcher(name).matches() || name.length() > KUBERNETES_NAME_MAX)) {
-            sink.error("Invalid " + type + " name", "\"" + abbreviate(name) + "\" cannot be used as a Kubernetes name: use at "
-                    + "most " + KUBERNETES_NAME_MAX + " lower case letters, digits and '-', starting and ending with a letter "
-                    + "or digit (" + KUBERNETES_NAME.pattern() + ").", b.labelRange());
-        }
     }
 
     // ---------------------------------------------------------------------------------------------
-    // variable
+    // module
 
-    private InputVariables.Declaration variable(Blocks.Block b) {
-        long errorsBefore = sink.errorCount();
-        Blocks.Content content = Blocks.decode(b, VARIABLE, sink);
-        Arguments args = new Arguments(content, n -> Evaluator.literal(n, "a variable block", sink), sink);
-        VarType type = VarType.ANY;
-        String typeText = args.strictString("type", "write the type as a string, e.g. \"number\" or \"list(string)\"");
-        if (typeText != null) {
-            VarType.Parsed parsed = VarType.parse(typeText);
-            if (parsed.type() == null) {
-                sink.error("Invalid type specification", parsed.error(), content.attributes().get("type").value().range());
-            } else {
-                type = parsed.type();
-            }
-        }
-        args.strictString("description", "");
-        Boolean sensitive = args.bool("sensitive");
-        Value defaultValue = null;
-        ConfigNode.Entry defaultEntry = content.attributes().get("default");
-        if (defaultEntry != null) {
-            Value literal = Evaluator.literal(defaultEntry.value(), "a variable block", sink);
-            if (literal != null) {
-                VarType.Converted c = type.convert(literal);
-                if (c.error() != null) {
-                    sink.error("Invalid default value for variable", "This default value does not fit the variable's type "
-                            + type + ": " + c.error() + ".", defaultEntry.value().range());
+    /**
+     * Instantiates the module blocks of {@code parent}, recursively.
+     *
+     * @param keys     the folders of the instances from the root to {@code parent} (for cycle detection)
+     * @param displays the same folders as messages show them
+     * @param depth    the depth of {@code parent} (root 0)
+     */
+    private void instantiate(ModuleInstance parent, List<String> keys, List<String> displays, int depth) {
+        for (Blocks.Block call : Names.unique(parent.blocks("module"), Names.IDENTIFIER, "module", parent.prefix, sink)
+                .values()) {
+            String address = parent.prefix + "module." + call.name();
+            Sink s = sink.at(address);
+            ConfigNode.Entry sourceEntry = null;
+            Map<String, ConfigNode.Entry> arguments = new LinkedHashMap<>();
+            for (ConfigNode.Entry e : call.body().entries()) {
+                if (e.key().equals(Blocks.COMMENT)) {
+                    continue;
+                }
+                if (MODULE_META_ARGUMENTS.containsKey(e.key())) {
+                    s.error("Unsupported argument", MODULE_META_ARGUMENTS.get(e.key()), e.keyRange());
+                    continue;
+                }
+                ConfigNode.Entry first = e.key().equals("source") ? sourceEntry : arguments.get(e.key());
+                if (first != null) {
+                    s.error("Duplicate argument", "The argument \"" + e.key() + "\" was already set at " + first.keyRange()
+                            + ". Each argument may be set only once.", e.keyRange());
+                    continue;
+                }
+                if (e.key().equals("source")) {
+                    sourceEntry = e;
                 } else {
-                    defaultValue = c.value();
+                    arguments.put(e.key(), e);
+                }
+            }
+            if (sourceEntry == null) {
+                s.error("Missing required argument", "The argument \"source\" is required in a module block: the module's "
+                        + "folder, relative to this file, e.g. \"./modules/mm2-eos-flow\".", call.labelRange());
+                continue;
+            }
+            ModuleReader.Folder folder = folder(call, sourceEntry, s, depth);
+            if (folder == null) {
+                addBroken(parent, call, arguments);
+                continue;
+            }
+            int cycleAt = keys.indexOf(folder.key());
+            if (cycleAt >= 0) {
+                List<String> chain = new ArrayList<>(displays.subList(cycleAt, displays.size()));
+                chain.add(folder.display());
+                s.error("Module source cycle", "Module \"" + call.name() + "\" has the source \""
+                        + ((ConfigNode.StringNode) sourceEntry.value()).value() + "\", the folder " + folder.display()
+                        + ", which is already being instantiated: " + String.join(" → ", chain)
+                        + ". A module cannot contain itself, directly or through other modules.", sourceEntry.value().range());
+                addBroken(parent, call, arguments);
+                continue;
+            }
+            boolean syntaxErrors = false;
+            for (ParsedFile f : folder.files()) {
+                f.diagnostics().forEach(d -> sink.error(d.summary(), d.detail(), d.range()));
+                syntaxErrors |= !f.ok();
+            }
+            if (syntaxErrors) {
+                addBroken(parent, call, arguments);
+                continue;
+            }
+            ModuleInstance child = new ModuleInstance(call.name(), parent, call, arguments, collect(folder.files(), false), sink);
+            parent.children.put(call.name(), child);
+            instances.add(child);
+            child.declare();
+            keys.add(folder.key());
+            displays.add(folder.display());
+            instantiate(child, keys, displays, depth + 1);
+            keys.remove(keys.size() - 1);
+            displays.remove(displays.size() - 1);
+            child.checkValidationReferences();
+            child.checkArguments();
+        }
+    }
+
+    /** Records a module call whose instance could not be built, so references to it stay silent. */
+    private void addBroken(ModuleInstance parent, Blocks.Block call, Map<String, ConfigNode.Entry> arguments) {
+        ModuleInstance broken = new ModuleInstance(call.name(), parent, call, arguments, Map.of(), sink);
+        broken.markBroken();
+        parent.children.put(call.name(), broken);
+    }
+
+    /** @return the module's folder, or null after reporting why it cannot be used */
+    private ModuleReader.Folder folder(Blocks.Block call, ConfigNode.Entry sourceEntry, Sink s, int depth) {
+        ConfigNode sourceNode = sourceEntry.value();
+        if (!(sourceNode instanceof ConfigNode.StringNode str)) {
+            s.error("Incorrect attribute value type", "Inappropriate value for argument \"source\": expected string, got "
+                    + sourceNode.kind() + ".", sourceNode.range());
+            return null;
+        }
+        if (Template.firstReference(str.value()) != null) {
+            s.error("Variables not allowed", "A module's source must be a literal path: the module's folder is read before any "
+                    + "value is computed.", str.range());
+            return null;
+        }
+        String text = str.value();
+        if (!(text.startsWith("./") || text.startsWith("../"))) {
+            s.error("Invalid module source", "\"" + Names.abbreviate(text) + "\" is not a local module path: a module source is a "
+                    + "folder path starting with ./ or ../, relative to the file that declares the module (e.g. "
+                    + "\"./modules/mm2-eos-flow\"). Registry, Git and URL sources are not supported.", str.range());
+            return null;
+        }
+        if (depth + 1 > MAX_MODULE_DEPTH) {
+            s.error("Modules nested too deep", "Modules may nest at most " + MAX_MODULE_DEPTH + " levels deep.", str.range());
+            return null;
+        }
+        if (instances.size() >= MAX_MODULE_INSTANCES) {
+            s.error("Too many module instances", "A configuration may instantiate at most " + MAX_MODULE_INSTANCES
+                    + " modules.", str.range());
+            return null;
+        }
+        Path base = call.file().baseDir();
+        Path path;
+        try {
+            path = (base != null ? base.resolve(text) : Path.of(text).toAbsolutePath()).normalize();
+        } catch (InvalidPathException e) {
+            s.error("Invalid module source", "\"" + Names.abbreviate(text) + "\" is not a valid path: " + e.getReason() + ".",
+                    str.range());
+            return null;
+        }
+        ModuleReader.Folder folder = reader.read(path);
+        if (folder.problem() != null) {
+            s.error("Module folder not found", "The module source " + text + " (" + folder.display() + ") cannot be used: "
+                    + folder.problem() + ". A source is relative to the file that declares the module.", str.range());
+            return null;
+        }
+        return folder;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Checks across modules
+
+    private void checkConnectorNames(List<ResourceDecoder.Flow> flows, Map<String, ConnectClusterBlock> clusters,
+                                     EnvironmentBlock environment) {
+        Map<String, ReplicationFlowBlock> owners = new TreeMap<>();
+        for (ResourceDecoder.Flow decoded : flows) {
+            ReplicationFlowBlock f = decoded.block();
+            ConnectClusterBlock cluster = f.connectCluster() == null ? null : clusters.get(f.connectCluster());
+            String ns = cluster != null && cluster.namespace() != null ? cluster.namespace()
+                    : environment == null ? null : environment.namespace();
+            List<String> suffixes = new ArrayList<>(List.of("source"));
+            if (f.checkpoints() == null || f.checkpoints()) {
+                suffixes.add("checkpoint");
+            }
+            if (Boolean.TRUE.equals(f.heartbeats())) {
+                suffixes.add("heartbeat");
+            }
+            for (String suffix : suffixes) {
+                String key = (ns == null ? "" : ns + "/") + f.name() + "-" + suffix;
+                ReplicationFlowBlock other = owners.putIfAbsent(key, f);
+                if (other != null && other != f) {
+                    sink.at(f.address()).error("Duplicate KafkaConnector name", f.address() + " and " + other.address()
+                            + " both produce the KafkaConnector " + key + ". Give one of the flows another name (the \"name\" "
+                            + "argument, or the block label).", decoded.nameRange());
+                    break;
                 }
             }
         }
-        boolean failed = sink.errorCount() > errorsBefore || !IDENTIFIER.matcher(b.name()).matches();
-        return new InputVariables.Declaration(b.name(), b, type, defaultValue, Boolean.TRUE.equals(sensitive), failed);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -247,7 +413,12 @@ final class ConfigDecoder {
         Blocks.Content content = Blocks.decode(b, ENVIRONMENT, sink);
         Arguments args = new Arguments(content, n -> Evaluator.literal(n, where, sink), sink);
         String namespace = args.string("namespace");
-        checkKubernetesName(namespace, "namespace", args, sink);
+        ResourceDecoder.checkKubernetesName(namespace, "namespace", args.valueRange("namespace"), sink);
+        if (namespace == null && args.unset("namespace")) {
+            sink.error("Missing namespace", "Environment \"" + b.name() + "\" sets no namespace. Set \"namespace\": it is the "
+                    + "namespace of the environment's Connect clusters and connectors (unless a connect_cluster sets its own).",
+                    b.labelRange());
+        }
         String expectedServer = args.string("expected_server");
         Value.ObjectValue variablesValue = args.object("variables");
         InputVariables.Source source = InputVariables.fromEnvironment(variables, b.name(), variablesValue, sink);
@@ -261,6 +432,7 @@ final class ConfigDecoder {
 
         KubernetesTarget target = new KubernetesTarget.Kubeconfig(null, null);
         SourceRange seedRange = null;
+        String seedWritten = null;
         Blocks.Block kubernetes = Blocks.single(content, "kubernetes", sink);
         if (kubernetes != null) {
             Blocks.Content k = Blocks.decode(kubernetes, KUBERNETES, sink);
@@ -282,6 +454,7 @@ final class ConfigDecoder {
                 String seedText = eArgs.string("seed");
                 if (seedText != null) {
                     seedRange = e.attributes().get("seed").value().range();
+                    seedWritten = seedText;
                     seed = resolvePath(seedText, embedded.file().baseDir(), seedRange);
                 }
                 Long reconcile = eArgs.whole("reconcile_delay_ms", 0, Long.MAX_VALUE);
@@ -290,7 +463,7 @@ final class ConfigDecoder {
             }
         }
         EnvironmentBlock block = new EnvironmentBlock(b.name(), target, namespace, variableValues, expectedServer, b.range());
-        return new EnvironmentDecl(block, source, seedRange);
+        return new EnvironmentDecl(block, source, seedRange, seedWritten);
     }
 
     private Path resolvePath(String text, Path baseDir, SourceRange range) {
@@ -301,7 +474,7 @@ final class ConfigDecoder {
             }
             return p.normalize();
         } catch (InvalidPathException e) {
-            sink.error("Invalid path", "\"" + abbreviate(text) + "\" is not a valid path: " + e.getReason() + ".", range);
+            sink.error("Invalid path", "\"" + Names.abbreviate(text) + "\" is not a valid path: " + e.getReason() + ".", range);
             return null;
         }
     }
@@ -309,8 +482,9 @@ final class ConfigDecoder {
     private void checkSeed(EnvironmentDecl environment) {
         if (environment.block().kubernetes() instanceof KubernetesTarget.Embedded embedded && embedded.seedDir() != null
                 && !isDirectory.test(embedded.seedDir())) {
-            sink.error("Seed folder not found", "The folder " + embedded.seedDir() + " does not exist. A seed path is relative "
-                    + "to the file that declares it.", environment.seedRange());
+            sink.error("Seed folder not found", "The seed folder \"" + Names.abbreviate(environment.seedText()) + "\" does not "
+                    + "exist. A seed path is relative to the file that declares it ("
+                    + environment.seedRange().filename() + ").", environment.seedRange());
         }
     }
 
@@ -335,187 +509,6 @@ final class ConfigDecoder {
                     + Suggestions.didYouMean(name, environments.keySet()), null);
         }
         return found;
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // connect_cluster
-
-    private ConnectClusterBlock cluster(Blocks.Block b, Evaluator evaluator, EnvironmentBlock environment) {
-        String address = address("connect_cluster", b.name());
-        Sink s = sink.at(address);
-        Evaluator eval = evaluator.reportingTo(s);
-        Blocks.Content content = Blocks.decode(b, CONNECT_CLUSTER, s);
-        Arguments args = new Arguments(content, eval::eval, s);
-
-        String namespace = args.string("namespace");
-        checkKubernetesName(namespace, "namespace", args, s);
-        String manage = args.oneOf("manage", MANAGE);
-        String eos = args.oneOf("exactly_once_source_support", EOS);
-        Long replicas = args.whole("replicas", 0, Integer.MAX_VALUE);
-        String bootstrap = args.string("bootstrap_servers");
-        String version = args.strictString("version", "write the Kafka version as a string, e.g. \"3.9.0\": a JSON number "
-                + "loses trailing zeros, 3.10 becomes 3.1");
-
-        Set<String> sensitiveKeys = new TreeSet<>();
-        Map<String, String> config = null;
-        Value.ObjectValue configValue = args.object("config");
-        if (configValue != null) {
-            for (Value.Member m : configValue.members()) {
-                if (m.key().equals(EosMode.CONFIG_KEY)) {
-                    s.error("Conflicting configuration key", "Set \"" + EosMode.CONFIG_KEY + "\" with the argument "
-                            + "exactly_once_source_support: flowform sequences its changes (preparing, roll, enabled, roll).",
-                            m.keyRange());
-                }
-            }
-            config = args.entries("config", configValue, sensitiveKeys);
-        }
-        Map<String, Object> spec = null;
-        Value.ObjectValue specValue = args.object("spec");
-        if (specValue != null) {
-            for (Value.Member m : specValue.members()) {
-                String argument = SPEC_OWNED.get(m.key());
-                if (argument != null) {
-                    s.error("Conflicting spec field", "Set \"" + m.key() + "\" with the argument " + argument
-                            + " rather than inside spec.", m.keyRange());
-                }
-            }
-            spec = args.raw("spec");
-        }
-
-        ManageMode mode = manage == null ? ManageMode.OWN : ManageMode.parse(manage).orElse(ManageMode.OWN);
-        if (mode == ManageMode.OWN && args.unset("bootstrap_servers")) {
-            s.error("Missing required argument", "The argument \"bootstrap_servers\" is required in a connect_cluster with "
-                    + "manage = \"own\" (the default): flowform creates the KafkaConnect and must know its Kafka cluster. "
-                    + "Use manage = \"adopt\" for an existing KafkaConnect.", b.labelRange());
-        }
-        if (args.unset("namespace") && environment != null) {
-            namespace = environment.namespace();
-            if (namespace == null) {
-                s.error("Missing namespace", "connect_cluster \"" + b.name() + "\" sets no namespace and environment \""
-                        + environment.name() + "\" sets none either: set \"namespace\" in one of them.", b.labelRange());
-            }
-        }
-        return new ConnectClusterBlock(address, b.name(), namespace, mode,
-                eos == null ? null : EosMode.parse(eos).orElse(null),
-                replicas == null ? null : replicas.intValue(), bootstrap, version, config, spec, sensitiveKeys, b.range());
-    }
-
-    private static void checkKubernetesName(String value, String argument, Arguments args, Sink s) {
-        if (value != null && (!KUBERNETES_NAME.matcher(value).matches() || value.length() > KUBERNETES_NAME_MAX)) {
-            s.error("Invalid value for argument", "\"" + abbreviate(value) + "\" is not a valid Kubernetes " + argument
-                    + ": use at most " + KUBERNETES_NAME_MAX + " lower case letters, digits and '-', starting and ending with "
-                    + "a letter or digit.", args.valueRange(argument));
-        }
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // replication_flow
-
-    private ReplicationFlowBlock flow(Blocks.Block b, Evaluator evaluator, Set<String> clusterNames) {
-        String address = address("replication_flow", b.name());
-        Sink s = sink.at(address);
-        Evaluator eval = evaluator.reportingTo(s);
-        Blocks.Content content = Blocks.decode(b, REPLICATION_FLOW, s);
-        Arguments args = new Arguments(content, eval::eval, s);
-
-        String manage = args.oneOf("manage", MANAGE);
-        ManageMode mode = manage == null ? ManageMode.OWN : ManageMode.parse(manage).orElse(ManageMode.OWN);
-        String connectCluster = args.string("connect_cluster");
-        SourceRange connectClusterRange = content.attribute("connect_cluster").map(e -> e.value().range()).orElse(null);
-        if (args.unset("connect_cluster")) {
-            s.error("Missing required argument", "The argument \"connect_cluster\" is required: it names the connect_cluster "
-                    + "block the flow's connectors run on.", b.labelRange());
-        } else if (connectCluster != null && !clusterNames.contains(connectCluster)) {
-            s.error("Reference to undeclared connect cluster", "No connect_cluster named \"" + connectCluster + "\" is declared."
-                    + Suggestions.didYouMean(connectCluster, clusterNames) + " Declare it with a connect_cluster block "
-                    + "(manage = \"adopt\" for an existing KafkaConnect).", connectClusterRange);
-        }
-
-        Set<String> sensitiveKeys = new TreeSet<>();
-        ClusterEndpoint source = endpoint(content, "source", mode, eval, s, b, sensitiveKeys);
-        ClusterEndpoint target = endpoint(content, "target", mode, eval, s, b, sensitiveKeys);
-
-        List<String> topics = args.stringList("topics");
-        List<String> topicsExclude = args.stringList("topics_exclude");
-        List<String> groups = args.stringList("groups");
-        Boolean exactlyOnce = args.bool("exactly_once");
-        String isolation = args.oneOf("isolation_level", ISOLATION);
-        String boundary = args.oneOf("transaction_boundary", BOUNDARY);
-        Long tasksMax = args.whole("tasks_max", 1, Integer.MAX_VALUE);
-        Boolean checkpoints = args.bool("checkpoints");
-        Boolean heartbeats = args.bool("heartbeats");
-        Map<String, String> config = args.stringMap("config", sensitiveKeys);
-        String state = args.oneOf("state", STATE);
-        Map<String, String> argumentKeys = Map.of("topics", "topics", "topics_exclude", "topics.exclude", "groups", "groups");
-        args.sensitiveArguments().forEach(a -> {
-            if (argumentKeys.containsKey(a)) {
-                sensitiveKeys.add(argumentKeys.get(a));
-            }
-        });
-
-        Map<String, Map<String, String>> connectorConfig = new LinkedHashMap<>();
-        Blocks.Block perRole = Blocks.single(content, "connector_config", s);
-        if (perRole != null) {
-            Blocks.Content roles = Blocks.decode(perRole, CONNECTOR_CONFIG, s);
-            Arguments roleArgs = new Arguments(roles, eval::eval, s);
-            for (String role : CONNECTOR_CONFIG.attributes()) {
-                Map<String, String> entries = roleArgs.stringMap(role, sensitiveKeys);
-                if (entries != null) {
-                    connectorConfig.put(role, entries);
-                }
-            }
-        }
-
-        return new ReplicationFlowBlock(address, b.name(), mode, connectCluster, connectClusterRange, source, target,
-                topics, topicsExclude, groups, exactlyOnce, isolation, boundary,
-                tasksMax == null ? null : tasksMax.intValue(), checkpoints, heartbeats, config, connectorConfig, state,
-                sensitiveKeys, b.range());
-    }
-
-    private ClusterEndpoint endpoint(Blocks.Content flow, String role, ManageMode mode, Evaluator eval, Sink s,
-                                     Blocks.Block flowBlock, Set<String> flowSensitiveKeys) {
-        Blocks.Block block = Blocks.single(flow, role, s);
-        if (block == null) {
-            if (mode == ManageMode.OWN) {
-                s.error("Missing required argument", "The argument \"" + role + "\" ({\"alias\": ..., \"bootstrap_servers\": "
-                        + "...}) is required in a replication_flow with manage = \"own\" (the default). Use manage = \"adopt\" "
-                        + "for existing connectors.", flowBlock.labelRange());
-            }
-            return null;
-        }
-        Blocks.Content content = Blocks.decode(block, ENDPOINT, s);
-        Arguments args = new Arguments(content, eval::eval, s);
-        String alias = args.string("alias");
-        String bootstrap = args.string("bootstrap_servers");
-        Set<String> sensitiveKeys = new TreeSet<>();
-        Map<String, String> config = args.stringMap("config", sensitiveKeys);
-        if (mode == ManageMode.OWN) {
-            for (String required : List.of("alias", "bootstrap_servers")) {
-                if (args.unset(required)) {
-                    s.error("Missing required argument", "The argument \"" + required + "\" is required in " + role
-                            + " when the flow has manage = \"own\" (the default).", block.typeRange());
-                }
-            }
-        }
-        String prefix = role + ".cluster.";
-        sensitiveKeys.forEach(k -> flowSensitiveKeys.add(prefix + k));
-        if (args.sensitiveArguments().contains("alias")) {
-            flowSensitiveKeys.add(prefix + "alias");
-        }
-        if (args.sensitiveArguments().contains("bootstrap_servers")) {
-            flowSensitiveKeys.add(prefix + "bootstrap.servers");
-        }
-        return new ClusterEndpoint(alias, bootstrap, config, sensitiveKeys);
-    }
-
-    // ---------------------------------------------------------------------------------------------
-
-    private static String address(String type, String name) {
-        return type + "." + name;
-    }
-
-    private static String abbreviate(String s) {
-        return s.length() <= 80 ? s : s.substring(0, 77) + "...";
     }
 
     @SuppressWarnings("unchecked")

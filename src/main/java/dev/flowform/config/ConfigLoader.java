@@ -7,27 +7,34 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
  * Loads a configuration folder: the public entry point of this package, and the only place it reads files.
  *
  * <p>Reads every {@code *.flow.json} file directly in the folder (not in subfolders), in file name
- * order, parses each into a located tree ({@link JsonSourceParser}), then decodes and evaluates the
+ * order, parses each into a located tree ({@link JsonSourceParser}), reads the {@code --var-file}
+ * files and, on demand, the folders of {@code module} blocks, then decodes and evaluates the
  * blocks for the chosen environment. Bad input never throws: every problem, in every file, comes
- * back as a diagnostic with {@code file:line:column} where it has one. Syntax errors stop loading
- * after parsing (decoding a partial file would only add confusing follow-on errors); all other
- * problems are collected together. See the package documentation for the language.
+ * back as a diagnostic with {@code file:line:column} where it has one. File names in diagnostics are
+ * relative to the configuration folder ({@code ../../modules/mm2-eos-flow/main.flow.json} for a
+ * module outside it); variable files are named as given. Syntax errors stop loading after parsing
+ * (decoding a partial file would only add confusing follow-on errors); all other problems are
+ * collected together. See the package documentation for the language.
  */
 public final class ConfigLoader {
 
     /** File name suffix of configuration files. */
     public static final String SUFFIX = ".flow.json";
 
-    /** Largest configuration file accepted, in bytes. */
+    /** Largest configuration or variable file accepted, in bytes. */
     public static final long MAX_FILE_BYTES = 8L * 1024 * 1024;
 
     /** Creates a loader; it holds no state, so one instance may be reused. */
@@ -35,7 +42,7 @@ public final class ConfigLoader {
     }
 
     /**
-     * Loads and resolves the configuration in {@code dir} for one environment.
+     * Loads and resolves the configuration in {@code dir} for one environment, with {@code --var} values only.
      *
      * @param dir         the configuration folder
      * @param environment the environment to use ({@code --env}), or null to use the only one declared
@@ -43,86 +50,313 @@ public final class ConfigLoader {
      * @return the configuration (null when there are errors) and the diagnostics, sorted
      */
     public LoadResult load(Path dir, String environment, Map<String, String> cliVars) {
-        Diagnostics diagnostics = new Diagnostics();
-        Configuration configuration = null;
-        Map<String, String> sources = new java.util.TreeMap<>();
-        try {
-            LoadResult result = loadUnsorted(dir, environment, cliVars == null ? Map.of() : cliVars, sources);
-            diagnostics.addAll(result.diagnostics());
-            configuration = result.configuration();
-        } catch (RuntimeException e) {
-            diagnostics.add(Diagnostic.error("Internal error while loading the configuration",
-                    e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage())
-                            + ". This is a bug in flowform; please report it with the configuration that caused it."));
-            configuration = null;
-        }
-        Diagnostics sorted = new Diagnostics();
-        sorted.addAll(new LinkedHashSet<>(diagnostics.sorted()));
-        return new LoadResult(sorted.hasErrors() ? null : configuration, sorted, sources);
+        return loadWith(dir, environment, VariableInputs.ofVars(cliVars));
     }
 
-    private LoadResult loadUnsorted(Path dir, String environment, Map<String, String> cliVars, Map<String, String> sources) {
+    /**
+     * Loads and resolves the configuration in {@code dir} for one environment.
+     *
+     * @param dir         the configuration folder
+     * @param environment the environment to use ({@code --env}), or null to use the only one declared
+     * @param inputs      variable values from outside the files ({@code FLOWFORM_VAR_*}, {@code --var-file}, {@code --var})
+     * @return the configuration (null when there are errors) and the diagnostics, sorted
+     */
+    public LoadResult loadWith(Path dir, String environment, VariableInputs inputs) {
+        Reading reading = new Reading();
         Diagnostics diagnostics = new Diagnostics();
-        if (dir == null) {
-            diagnostics.add(Diagnostic.error("No configuration folder", "A configuration folder is required."));
-            return new LoadResult(null, diagnostics);
-        }
-        Path abs;
+        Configuration configuration = null;
         try {
-            abs = dir.toAbsolutePath().normalize();
-        } catch (InvalidPathException | java.io.IOError e) {
-            diagnostics.add(Diagnostic.error("Invalid configuration folder", "The path " + dir + " cannot be used: " + e.getMessage()));
-            return new LoadResult(null, diagnostics);
+            Prepared prepared = reading.prepare(dir, inputs == null ? VariableInputs.NONE : inputs, diagnostics);
+            if (prepared != null) {
+                LoadResult result = prepared.decode(environment);
+                diagnostics.addAll(result.diagnostics());
+                configuration = result.configuration();
+            }
+        } catch (RuntimeException e) {
+            diagnostics.add(internalError(e));
+            configuration = null;
         }
-        if (!Files.exists(abs)) {
-            diagnostics.add(Diagnostic.error("Configuration folder not found", "The folder " + abs + " does not exist."));
-            return new LoadResult(null, diagnostics);
+        Diagnostics sorted = sorted(diagnostics);
+        return new LoadResult(sorted.hasErrors() ? null : configuration, sorted, reading.sources);
+    }
+
+    /**
+     * Checks the configuration in {@code dir} offline, for {@code flowform validate}: decodes it for
+     * {@code environment}, or for every declared environment when it is null, and runs the semantic
+     * checks of {@link DesiredStateFactory} on each. Reads no cluster and no state.
+     *
+     * @param dir         the configuration folder
+     * @param environment the only environment to check, or null for all of them
+     * @param inputs      variable values from outside the files
+     * @return the merged diagnostics of every environment checked
+     */
+    public ValidationResult validate(Path dir, String environment, VariableInputs inputs) {
+        Reading reading = new Reading();
+        Diagnostics diagnostics = new Diagnostics();
+        List<String> checked = new ArrayList<>();
+        try {
+            Prepared prepared = reading.prepare(dir, inputs == null ? VariableInputs.NONE : inputs, diagnostics);
+            if (prepared != null) {
+                List<String> names = environment != null ? List.of(environment) : prepared.environmentNames();
+                Map<String, Diagnostics> runs = new LinkedHashMap<>();
+                for (String name : names.isEmpty() ? java.util.Collections.<String>singletonList(null) : names) {
+                    LoadResult result = prepared.decode(name);
+                    Diagnostics run = new Diagnostics().addAll(result.diagnostics());
+                    if (result.configuration() != null) {
+                        DesiredStateFactory.build(result.configuration(), run);
+                    }
+                    runs.put(name == null ? "" : name, run);
+                    if (name != null) {
+                        checked.add(name);
+                    }
+                }
+                diagnostics.addAll(merge(runs));
+            }
+        } catch (RuntimeException e) {
+            diagnostics.add(internalError(e));
         }
-        if (!Files.isDirectory(abs)) {
-            diagnostics.add(Diagnostic.error("Configuration folder not found", abs + " is a file, not a folder: pass the folder "
-                    + "that holds the *" + SUFFIX + " files."));
-            return new LoadResult(null, diagnostics);
-        }
-        List<Path> paths;
-        try (Stream<Path> listing = Files.list(abs)) {
-            paths = listing.filter(p -> p.getFileName().toString().endsWith(SUFFIX) && Files.isRegularFile(p))
-                    .sorted((a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString()))
-                    .toList();
-        } catch (IOException | RuntimeException e) {
-            diagnostics.add(Diagnostic.error("Cannot read configuration folder", "Listing " + abs + " failed: " + e.getMessage()));
-            return new LoadResult(null, diagnostics);
-        }
-        if (paths.isEmpty()) {
-            diagnostics.add(Diagnostic.error("No configuration files", "The folder " + abs + " contains no *" + SUFFIX
-                    + " files; configuration is written in Terraform's JSON syntax in files such as main" + SUFFIX + "."));
-            return new LoadResult(null, diagnostics);
+        return new ValidationResult(sorted(diagnostics), reading.sources, checked);
+    }
+
+    /**
+     * Merges the diagnostics of several environments: identical ones once, and those that occur in
+     * some environments only with the environments named at the end of the detail.
+     */
+    private static Diagnostics merge(Map<String, Diagnostics> runs) {
+        Map<Diagnostic, List<String>> seen = new LinkedHashMap<>();
+        runs.forEach((env, diags) -> {
+            for (Diagnostic d : new LinkedHashSet<>(diags.list())) {
+                seen.computeIfAbsent(d, k -> new ArrayList<>()).add(env);
+            }
+        });
+        Diagnostics out = new Diagnostics();
+        seen.forEach((d, envs) -> {
+            if (runs.size() > 1 && envs.size() < runs.size()) {
+                List<String> quoted = envs.stream().map(e -> "\"" + e + "\"").toList();
+                String where = (envs.size() == 1 ? "In environment " : "In environments ") + String.join(", ", quoted) + ".";
+                out.add(new Diagnostic(d.severity(), d.summary(), d.detail().isEmpty() ? where : d.detail() + "\n\n" + where,
+                        d.range(), d.address()));
+            } else {
+                out.add(d);
+            }
+        });
+        return out;
+    }
+
+    /** @return a path as the user gave it, for messages */
+    private static String shown(Path path) {
+        String s = path.toString();
+        return s.isEmpty() ? "." : s;
+    }
+
+    private static Diagnostics sorted(Diagnostics diagnostics) {
+        Diagnostics sorted = new Diagnostics();
+        sorted.addAll(new LinkedHashSet<>(diagnostics.sorted()));
+        return sorted;
+    }
+
+    private static Diagnostic internalError(RuntimeException e) {
+        return Diagnostic.error("Internal error while loading the configuration",
+                e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage())
+                        + ". This is a bug in flowform; please report it with the configuration that caused it.");
+    }
+
+    /** The configuration folder and variable files, parsed, ready to decode for any environment. */
+    private final class Prepared {
+        private final Path dir;
+        private final String rootKey;
+        private final List<ParsedFile> files;
+        private final ConfigDecoder.Inputs inputs;
+        private final ModuleReader reader;
+
+        Prepared(Path dir, String rootKey, List<ParsedFile> files, ConfigDecoder.Inputs inputs, ModuleReader reader) {
+            this.dir = dir;
+            this.rootKey = rootKey;
+            this.files = files;
+            this.inputs = inputs;
+            this.reader = reader;
         }
 
-        List<ParsedFile> files = new ArrayList<>();
-        for (Path path : paths) {
-            String filename = abs.relativize(path).toString();
+        LoadResult decode(String environment) {
+            return ConfigDecoder.decode(dir, rootKey, files, environment, inputs, Files::isDirectory, reader);
+        }
+
+        /** @return the names of the environments declared at the root, sorted (problems are left to decoding) */
+        List<String> environmentNames() {
+            TreeSet<String> names = new TreeSet<>();
+            Sink ignored = new Sink(new Diagnostics());
+            for (ParsedFile f : files) {
+                for (ConfigNode.Entry e : f.root().entries()) {
+                    if (e.key().equals("environment")) {
+                        Blocks.expand(e, 1, f, ignored).forEach(b -> names.add(b.name()));
+                    }
+                }
+            }
+            return List.copyOf(names);
+        }
+    }
+
+    /** The file reading of one load: the source texts read so far and the module folders by path. */
+    private final class Reading {
+        private final Map<String, String> sources = new TreeMap<>();
+        private final Map<Path, ModuleReader.Folder> folders = new HashMap<>();
+        private Path root;
+
+        /** @return the parsed inputs, or null after adding why loading cannot go on */
+        Prepared prepare(Path dir, VariableInputs inputs, Diagnostics diagnostics) {
+            if (dir == null) {
+                diagnostics.add(Diagnostic.error("No configuration folder", "A configuration folder is required."));
+                return null;
+            }
+            Path abs;
+            String rootKey;
+            try {
+                abs = dir.toAbsolutePath().normalize();
+            } catch (InvalidPathException | java.io.IOError e) {
+                diagnostics.add(Diagnostic.error("Invalid configuration folder", "The path " + dir + " cannot be used: "
+                        + e.getMessage()));
+                return null;
+            }
+            if (!Files.exists(abs)) {
+                diagnostics.add(Diagnostic.error("Configuration folder not found", "The folder " + shown(dir) + " does not exist."));
+                return null;
+            }
+            if (!Files.isDirectory(abs)) {
+                diagnostics.add(Diagnostic.error("Configuration folder not found", shown(dir) + " is a file, not a folder: pass the "
+                        + "folder that holds the *" + SUFFIX + " files."));
+                return null;
+            }
+            try {
+                rootKey = abs.toRealPath().toString();
+            } catch (IOException e) {
+                rootKey = abs.toString();
+            }
+            root = abs;
+            List<Path> paths;
+            try {
+                paths = list(abs);
+            } catch (IOException | RuntimeException e) {
+                diagnostics.add(Diagnostic.error("Cannot read configuration folder", "Listing " + shown(dir) + " failed: "
+                        + e.getMessage()));
+                return null;
+            }
+            if (paths.isEmpty()) {
+                diagnostics.add(Diagnostic.error("No configuration files", "The folder " + shown(dir) + " contains no *" + SUFFIX
+                        + " files; configuration is written in Terraform's JSON syntax in files such as main" + SUFFIX + "."));
+                return null;
+            }
+            List<ParsedFile> files = new ArrayList<>();
+            for (Path path : paths) {
+                ParsedFile parsed = readFile(path, display(path), JsonSourceParser.CONFIGURATION_ROOT, diagnostics);
+                if (parsed != null) {
+                    diagnostics.addAll(parsed.diagnostics());
+                    files.add(parsed);
+                }
+            }
+            List<ParsedFile> varFiles = new ArrayList<>();
+            for (Path given : inputs.varFiles()) {
+                ParsedFile parsed = readVarFile(given, diagnostics);
+                if (parsed != null) {
+                    diagnostics.addAll(parsed.diagnostics());
+                    varFiles.add(parsed);
+                }
+            }
+            if (diagnostics.hasErrors()) {
+                return null;
+            }
+            ConfigDecoder.Inputs decoderInputs = new ConfigDecoder.Inputs(varFiles, inputs.processEnvironment(), inputs.vars());
+            return new Prepared(abs, rootKey, files, decoderInputs, this::readModule);
+        }
+
+        private List<Path> list(Path folder) throws IOException {
+            try (Stream<Path> listing = Files.list(folder)) {
+                return listing.filter(p -> p.getFileName().toString().endsWith(SUFFIX) && Files.isRegularFile(p))
+                        .sorted((a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString()))
+                        .toList();
+            }
+        }
+
+        /** @return {@code path} relative to the configuration folder, with {@code /} separators */
+        private String display(Path path) {
+            String shown;
+            try {
+                shown = root.relativize(path).toString();
+            } catch (IllegalArgumentException e) {
+                shown = path.toString();
+            }
+            shown = shown.replace('\\', '/');
+            return shown.isEmpty() ? "." : shown;
+        }
+
+        /** @return the parsed file (possibly with syntax errors), or null after adding why it cannot be read */
+        private ParsedFile readFile(Path path, String filename, String rootHolds, Diagnostics diagnostics) {
             try {
                 long size = Files.size(path);
                 if (size > MAX_FILE_BYTES) {
                     diagnostics.add(Diagnostic.error("Configuration file too large", filename + " has " + size
                             + " bytes; at most " + MAX_FILE_BYTES + " are accepted."));
-                    continue;
+                    return null;
                 }
-                ParsedFile parsed = JsonSourceParser.parse(filename, path.getParent(), Files.readAllBytes(path));
-                diagnostics.addAll(parsed.diagnostics());
-                files.add(parsed);
+                ParsedFile parsed = JsonSourceParser.parse(filename, path.toAbsolutePath().getParent(), Files.readAllBytes(path),
+                        rootHolds);
                 if (parsed.text() != null && parsed.text().text() != null) {
                     sources.put(filename, parsed.text().text());
+                } else {
+                    // not UTF-8: a lossy decoding still shows where the bad bytes are
+                    sources.put(filename, new String(Files.readAllBytes(path), java.nio.charset.StandardCharsets.UTF_8));
                 }
-            } catch (IOException e) {
+                return parsed;
+            } catch (IOException | RuntimeException e) {
                 diagnostics.add(Diagnostic.error("Cannot read configuration file", filename + ": " + e.getMessage()));
+                return null;
             }
         }
-        if (diagnostics.hasErrors()) {
-            return new LoadResult(null, diagnostics);
+
+        private ParsedFile readVarFile(Path given, Diagnostics diagnostics) {
+            String filename = given.toString().replace('\\', '/');
+            if (!Files.isRegularFile(given)) {
+                diagnostics.add(Diagnostic.error("Variable file not found", "The file " + filename + " given with --var-file "
+                        + (Files.exists(given) ? "is not a regular file." : "does not exist.")
+                        + " A relative path is relative to the working directory."));
+                return null;
+            }
+            return readFile(given, filename, "whose properties are variable names", diagnostics);
         }
-        LoadResult decoded = ConfigDecoder.decode(abs, files, environment, cliVars, Files::isDirectory);
-        diagnostics.addAll(decoded.diagnostics());
-        return new LoadResult(diagnostics.hasErrors() ? null : decoded.configuration(), diagnostics);
+
+        /** The {@link ModuleReader} of this load: reads each module folder once. */
+        private ModuleReader.Folder readModule(Path folder) {
+            return folders.computeIfAbsent(folder, f -> {
+                String shown = display(f);
+                if (!Files.exists(f)) {
+                    return new ModuleReader.Folder(null, shown, List.of(), "the folder does not exist");
+                }
+                if (!Files.isDirectory(f)) {
+                    return new ModuleReader.Folder(null, shown, List.of(), "it is a file, not a folder");
+                }
+                String key;
+                List<Path> paths;
+                try {
+                    key = f.toRealPath().toString();
+                    paths = list(f);
+                } catch (IOException | RuntimeException e) {
+                    return new ModuleReader.Folder(null, shown, List.of(), "the folder cannot be read (" + e.getMessage() + ")");
+                }
+                if (paths.isEmpty()) {
+                    return new ModuleReader.Folder(null, shown, List.of(), "the folder contains no *" + SUFFIX + " files");
+                }
+                List<ParsedFile> files = new ArrayList<>();
+                Diagnostics problems = new Diagnostics();
+                for (Path p : paths) {
+                    ParsedFile parsed = readFile(p, display(p), JsonSourceParser.CONFIGURATION_ROOT, problems);
+                    if (parsed != null) {
+                        files.add(parsed);
+                    }
+                }
+                if (problems.hasErrors()) {
+                    return new ModuleReader.Folder(null, shown, List.of(), problems.list().get(0).detail());
+                }
+                return new ModuleReader.Folder(key, shown, files, null);
+            });
+        }
     }
 }

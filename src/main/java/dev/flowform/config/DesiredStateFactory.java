@@ -40,6 +40,13 @@ import java.util.Set;
  * </ul>
  * With {@code manage: adopt}, a connector's desired config holds only what the block declares plus the EOS
  * keys, and EOS keys that must not be set go to {@link DesiredConnector#absentKeys()}.
+ *
+ * <p>A flow with EOS and {@code isolation_level: read_uncommitted} that sets
+ * {@code acknowledge_read_uncommitted} gets {@code exactly.once.support: requested} on its source
+ * connector (Kafka rejects {@code required} without {@code read_committed}); that connector's
+ * {@link DesiredConnector#exactlyOnce()} is false, since it is not exactly-once in effect, while the
+ * flow still wants the workers {@code enabled}. Connectors of flows declared in a module are
+ * addressed {@code module.<name>.kafka_connector.<connector>}, like the flow.
  */
 public final class DesiredStateFactory {
 
@@ -49,6 +56,8 @@ public final class DesiredStateFactory {
     public static final String TRANSACTION_BOUNDARY = "transaction.boundary";
     /** MirrorMaker 2's source-consumer isolation level (MirrorConnectorConfig.sourceConsumerConfig). */
     public static final String SOURCE_ISOLATION_LEVEL = "source.consumer.isolation.level";
+
+    private static final String READ_UNCOMMITTED = "read_uncommitted";
 
     private DesiredStateFactory() {
     }
@@ -155,9 +164,11 @@ public final class DesiredStateFactory {
                 sensitive.add(k);
             }
         }
+        boolean uncommitted = eos && READ_UNCOMMITTED.equals(f.isolationLevel()) && f.acknowledgeReadUncommitted();
         if (role == ConnectorRole.SOURCE) {
             if (eos) {
-                cfg.put(EXACTLY_ONCE_SUPPORT, "required");
+                // Kafka rejects "required" without read_committed; "requested" is what an acknowledged flow can run with
+                cfg.put(EXACTLY_ONCE_SUPPORT, uncommitted ? "requested" : "required");
                 cfg.put(SOURCE_ISOLATION_LEVEL, f.isolationLevel() != null ? f.isolationLevel() : "read_committed");
             } else {
                 absent.add(EXACTLY_ONCE_SUPPORT);
@@ -180,9 +191,10 @@ public final class DesiredStateFactory {
         if (f.manage() == ManageMode.OWN && tasksMax == null) {
             tasksMax = 1;
         }
-        return new DesiredConnector("kafka_connector." + f.name() + "-" + role.suffix(), f.address(),
+        return new DesiredConnector(f.modulePrefix() + "kafka_connector." + f.name() + "-" + role.suffix(), f.address(),
                 f.name() + "-" + role.suffix(), ns, cluster, role, f.manage(), role.connectorClass(), tasksMax,
-                f.state(), cfg, f.manage() == ManageMode.ADOPT ? absent : Set.of(), sensitive, eos);
+                f.state(), cfg, f.manage() == ManageMode.ADOPT ? absent : Set.of(), sensitive,
+                eos && !(uncommitted && role == ConnectorRole.SOURCE));
     }
 
     private static void endpoint(Map<String, String> cfg, Set<String> sensitive, String side, ClusterEndpoint e,

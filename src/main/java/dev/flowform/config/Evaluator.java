@@ -41,11 +41,6 @@ final class Evaluator {
         this.sink = sink;
     }
 
-    /** @return a copy reporting to {@code other} */
-    Evaluator reportingTo(Sink other) {
-        return new Evaluator(scope, other);
-    }
-
     /** @return the value of {@code node} evaluated as an expression, or null when it could not be computed */
     Value eval(ConfigNode node) {
         if (node instanceof ConfigNode.StringNode s) {
@@ -83,6 +78,12 @@ final class Evaluator {
             return null;
         }
         Template template = parsed.template();
+        String[] misspelt = Template.misspeltReference(node.value());
+        if (misspelt != null) {
+            sink.warning("Interpolation passed through verbatim", misspelt[0] + " is not one of flowform's references, so it "
+                    + "is kept as text (like a config provider placeholder). Did you mean " + misspelt[1] + ".*? Write $${ "
+                    + "to keep such text without this warning.", node.range());
+        }
         if (!template.hasReferences()) {
             return new Value.StringValue(((Template.Literal) template.parts().get(0)).text(), node.range(), false);
         }

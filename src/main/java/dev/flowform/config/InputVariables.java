@@ -10,16 +10,31 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The values of the input variables for one run, and the {@link Evaluator.Scope} that resolves
- * {@code ${var.name}} against them.
+ * The values of the root module's input variables for one run.
  *
  * <p>Each variable's value comes from the highest-precedence source that sets it, lowest first:
- * the {@code default}, the selected environment's {@code variables}, then {@code --var} on the
- * command line. Every value is converted to the variable's type; a value that cannot be converted is
- * reported where it was given and leaves the variable unknown, so references to it fail quietly
- * instead of reporting the same problem again.
+ * the {@code default}, the selected environment's {@code variables}, {@code FLOWFORM_VAR_<name>}
+ * environment variables, {@code --var-file} files in the order given, then {@code --var} on the
+ * command line (the last {@code --var} for a name wins). Every value is converted to the variable's
+ * type; a value that cannot be converted is reported where it was given and leaves the variable
+ * unknown, so references to it fail quietly instead of reporting the same problem again. A null
+ * value for a variable with {@code nullable = false} takes the default instead (Terraform's rule),
+ * and is an error when there is no non-null default.
  */
-final class InputVariables implements Evaluator.Scope {
+final class InputVariables {
+
+    /** Prefix of process environment variables that set input variables, like Terraform's {@code TF_VAR_}. */
+    static final String ENV_PREFIX = "FLOWFORM_VAR_";
+
+    /**
+     * One {@code validation} rule of a variable.
+     *
+     * @param condition      the parsed condition
+     * @param errorMessage   what to tell the user when the condition is false
+     * @param conditionRange where the condition is written
+     */
+    record Validation(Condition condition, String errorMessage, SourceRange conditionRange) {
+    }
 
     /**
      * A declared variable.
@@ -27,71 +42,119 @@ final class InputVariables implements Evaluator.Scope {
      * @param name         the label
      * @param block        the block, for locations
      * @param type         the type constraint ({@link VarType#ANY} when {@code type} is omitted)
-     * @param defaultValue the default converted to the type, or null when there is none
+     * @param defaultValue the default converted to the type, or null when there is none (a {@code null}
+     *                     default is a {@link Value.NullValue})
      * @param sensitive    {@code sensitive = true}
+     * @param nullable     {@code nullable} (default true)
+     * @param validations  the {@code validation} rules that parsed
      * @param failed       the declaration has an error, so the value is unknown
      */
-    record Declaration(String name, Blocks.Block block, VarType type, Value defaultValue, boolean sensitive, boolean failed) {
+    record Declaration(String name, Blocks.Block block, VarType type, Value defaultValue, boolean sensitive,
+                       boolean nullable, List<Validation> validations, boolean failed) {
+        /** Copies the validations. */
+        Declaration {
+            validations = List.copyOf(validations);
+        }
+
+        /** @return the default when it can stand in for a value: present and, when not nullable, not null */
+        Value usableDefault() {
+            if (defaultValue == null || (!nullable && defaultValue instanceof Value.NullValue)) {
+                return null;
+            }
+            return defaultValue;
+        }
     }
 
     /**
      * One source of values, e.g. an environment's {@code variables}.
      *
+     * @param origin how messages name the source, e.g. {@code environment "prod"}
      * @param values the converted values it sets
      * @param failed the names it sets to values that could not be converted (already reported)
      */
-    record Source(Map<String, Value> values, Set<String> failed) {
+    record Source(String origin, Map<String, Value> values, Set<String> failed) {
     }
 
-    private final Map<String, Declaration> declarations;
     private final Map<String, Value> values;
+    private final Map<String, String> origins;
 
-    private InputVariables(Map<String, Declaration> declarations, Map<String, Value> values) {
-        this.declarations = declarations;
+    private InputVariables(Map<String, Value> values, Map<String, String> origins) {
         this.values = values;
+        this.origins = origins;
     }
 
     /**
      * Resolves every declared variable.
      *
-     * @param declarations       the variables by name
-     * @param environment        the selected environment's values, or null when none is selected
-     * @param environmentName    the selected environment's name, or null
-     * @param cliValues          {@code --var name=value} pairs
-     * @param reportMissing      whether to report variables with no value (false when the environment could not be chosen,
-     *                           since its values are unknown)
-     * @param sink               receives problems
+     * @param declarations  the variables by name
+     * @param sources       the sources of values, lowest precedence first
+     * @param howToSet      the end of the "set it with ..." hint for variables without a value
+     * @param reportMissing whether to report variables with no value (false when the environment could not be chosen,
+     *                      since its values are unknown)
+     * @param sink          receives problems
      * @return the resolved values
      */
-    static InputVariables resolve(Map<String, Declaration> declarations, Source environment, String environmentName,
-                                  Map<String, String> cliValues, boolean reportMissing, Sink sink) {
-        Source cli = fromCommandLine(declarations, cliValues, sink);
+    static InputVariables resolve(Map<String, Declaration> declarations, List<Source> sources, String howToSet,
+                                  boolean reportMissing, Sink sink) {
         Map<String, Value> values = new LinkedHashMap<>();
+        Map<String, String> origins = new LinkedHashMap<>();
         for (Declaration d : declarations.values()) {
             if (d.failed()) {
                 continue;
             }
             Value value = d.defaultValue();
+            String origin = "the default";
+            boolean fromDefault = true;
             boolean failed = false;
-            for (Source source : environment == null ? List.of(cli) : List.of(environment, cli)) {
+            for (Source source : sources) {
                 if (source.failed().contains(d.name())) {
                     failed = true;
                     value = null;
+                    origin = source.origin();
+                    fromDefault = false;
                 } else if (source.values().containsKey(d.name())) {
                     failed = false;
                     value = source.values().get(d.name());
+                    origin = source.origin();
+                    fromDefault = false;
+                }
+            }
+            if (value instanceof Value.NullValue && !d.nullable()) {
+                Value fallback = d.usableDefault();
+                if (fallback != null) {
+                    value = fallback;
+                    origin = "the default";
+                } else if (fromDefault) {
+                    // a null default on a variable that is not nullable makes the variable required
+                    value = null;
+                } else {
+                    sink.error("Invalid value for input variable", "The value of variable \"" + d.name() + "\" from " + origin
+                            + " is null, but the variable is declared with nullable = false and has no default to use instead.",
+                            value.range() != null ? value.range() : d.block().labelRange());
+                    failed = true;
+                    value = null;
                 }
             }
             if (value != null) {
                 values.put(d.name(), d.sensitive() ? value.relocate(value.range(), true) : value);
+                origins.put(d.name(), origin);
             } else if (!failed && reportMissing) {
-                String where = environmentName == null ? "an environment's variables"
-                        : "the variables of environment \"" + environmentName + "\"";
                 sink.error("No value for required variable", "The input variable \"" + d.name() + "\" has no default and no "
-                        + "value was given. Set it with --var " + d.name() + "=... or in " + where + ".", d.block().labelRange());
+                        + "value was given. Set it with --var " + d.name() + "=... or " + howToSet + " (or with a --var-file, "
+                        + "or the environment variable " + ENV_PREFIX + d.name() + ").", d.block().labelRange());
             }
         }
-        return new InputVariables(declarations, values);
+        return new InputVariables(values, origins);
+    }
+
+    /** @return the value of {@code name}, or null when it is unknown (no value, or a failed one) */
+    Value value(String name) {
+        return values.get(name);
+    }
+
+    /** @return where the value of {@code name} came from, e.g. {@code the default} or {@code --var}; null when unknown */
+    String origin(String name) {
+        return origins.get(name);
     }
 
     /**
@@ -103,10 +166,11 @@ final class InputVariables implements Evaluator.Scope {
      */
     static Source fromEnvironment(Map<String, Declaration> declarations, String environmentName, Value.ObjectValue variables,
                                   Sink sink) {
+        String origin = "environment \"" + environmentName + "\"";
         Map<String, Value> values = new LinkedHashMap<>();
         Set<String> failed = new TreeSet<>();
         if (variables == null) {
-            return new Source(values, failed);
+            return new Source(origin, values, failed);
         }
         for (Value.Member m : variables.members()) {
             Declaration d = declarations.get(m.key());
@@ -116,19 +180,98 @@ final class InputVariables implements Evaluator.Scope {
                         + " Declare it with {\"variable\": {\"" + m.key() + "\": {}}}.", m.keyRange());
                 continue;
             }
-            VarType.Converted c = d.type().convert(m.value());
-            if (c.error() != null) {
-                sink.error("Invalid value for input variable", "Environment \"" + environmentName + "\" sets \"" + m.key()
-                        + "\" to a value that does not fit its type " + d.type() + ": " + c.error() + ".", m.value().range());
-                failed.add(m.key());
-            } else {
-                values.put(m.key(), c.value());
-            }
+            convertInto(d, m.value(), "Environment \"" + environmentName + "\" sets \"" + m.key() + "\" to", values, failed, sink);
         }
-        return new Source(values, failed);
+        return new Source(origin, values, failed);
     }
 
-    private static Source fromCommandLine(Map<String, Declaration> declarations, Map<String, String> cliValues, Sink sink) {
+    /**
+     * Checks and converts the values of one {@code --var-file} (a JSON object of variable values, like
+     * Terraform's {@code .tfvars.json}). A value for an undeclared variable is a warning, since variable
+     * files are often shared between configurations (Terraform does the same).
+     *
+     * @param file the parsed file; its root object maps variable names to literal values
+     * @return the source, with the names whose values failed
+     */
+    static Source fromVarFile(Map<String, Declaration> declarations, ParsedFile file, Sink sink) {
+        String origin = "--var-file " + file.filename();
+        Map<String, Value> values = new LinkedHashMap<>();
+        Set<String> failed = new TreeSet<>();
+        Map<String, SourceRange> seen = new TreeMap<>();
+        for (ConfigNode.Entry e : file.root().entries()) {
+            if (e.key().equals(Blocks.COMMENT)) {
+                continue;
+            }
+            SourceRange first = seen.putIfAbsent(e.key(), e.keyRange());
+            if (first != null) {
+                sink.error("Duplicate variable value", "The variable \"" + e.key() + "\" was already set at " + first
+                        + " in this file.", e.keyRange());
+                continue;
+            }
+            Declaration d = declarations.get(e.key());
+            if (d == null) {
+                sink.warning("Value for undeclared variable", "The variable file sets \"" + e.key() + "\", which is not "
+                        + "declared; the value is ignored." + Suggestions.didYouMean(e.key(), declarations.keySet()), e.keyRange());
+                continue;
+            }
+            Value literal = Evaluator.literal(e.value(), "a variable file", sink);
+            if (literal == null) {
+                failed.add(e.key());
+                continue;
+            }
+            convertInto(d, literal, "The variable file sets \"" + e.key() + "\" to", values, failed, sink);
+        }
+        return new Source(origin, values, failed);
+    }
+
+    private static void convertInto(Declaration d, Value raw, String what, Map<String, Value> values, Set<String> failed,
+                                    Sink sink) {
+        VarType.Converted c = d.type().convert(raw);
+        if (c.error() != null) {
+            sink.error("Invalid value for input variable", what + " a value that does not fit its type " + d.type().describe()
+                    + ": " + c.error() + ".", raw.range());
+            failed.add(d.name());
+        } else {
+            values.put(d.name(), c.value());
+        }
+    }
+
+    /**
+     * Reads {@code FLOWFORM_VAR_<name>} process environment variables. Names are matched exactly;
+     * variables for undeclared names are ignored, as Terraform ignores unused {@code TF_VAR_}s.
+     *
+     * @param environment the process environment
+     * @return the source
+     */
+    static Source fromProcessEnvironment(Map<String, Declaration> declarations, Map<String, String> environment, Sink sink) {
+        Map<String, Value> values = new LinkedHashMap<>();
+        Set<String> failed = new TreeSet<>();
+        for (Map.Entry<String, String> e : new TreeMap<>(environment).entrySet()) {
+            if (e.getKey() == null || !e.getKey().startsWith(ENV_PREFIX)) {
+                continue;
+            }
+            String name = e.getKey().substring(ENV_PREFIX.length());
+            Declaration d = declarations.get(name);
+            if (d == null) {
+                continue;
+            }
+            Value parsed = parseText(d, e.getValue() == null ? "" : e.getValue(), "the environment variable " + e.getKey(), sink);
+            if (parsed == null) {
+                failed.add(name);
+            } else {
+                values.put(name, parsed);
+            }
+        }
+        return new Source("environment variable " + ENV_PREFIX + "*", values, failed);
+    }
+
+    /**
+     * Reads {@code --var name=value} pairs; a value for an undeclared variable is an error.
+     *
+     * @param cliValues the pairs, last value per name
+     * @return the source
+     */
+    static Source fromCommandLine(Map<String, Declaration> declarations, Map<String, String> cliValues, Sink sink) {
         Map<String, Value> values = new LinkedHashMap<>();
         Set<String> failed = new TreeSet<>();
         Map<String, String> named = new TreeMap<>();
@@ -149,26 +292,27 @@ final class InputVariables implements Evaluator.Scope {
                         + "\": {}}}.", null);
                 continue;
             }
-            Value parsed = parseCommandLine(d, text, sink);
+            Value parsed = parseText(d, text, "--var " + name, sink);
             if (parsed == null) {
                 failed.add(name);
             } else {
                 values.put(name, parsed);
             }
         }
-        return new Source(values, failed);
+        return new Source("--var", values, failed);
     }
 
-    private static Value parseCommandLine(Declaration d, String text, Sink sink) {
+    /** Parses a value given as text: JSON for list, map and object types, else the text converted to the type. */
+    private static Value parseText(Declaration d, String text, String given, Sink sink) {
         VarType type = d.type();
         Value raw;
-        if (type.kind() == VarType.Kind.LIST || type.kind() == VarType.Kind.MAP) {
+        if (type.isComplex()) {
             Diagnostics syntax = new Diagnostics();
-            ConfigNode node = JsonSourceParser.parseValue(new SourceText("--var " + d.name(), text), syntax);
+            ConfigNode node = JsonSourceParser.parseValue(new SourceText(given, text), syntax);
             if (node == null) {
-                String example = type.kind() == VarType.Kind.LIST ? "'" + d.name() + "=[\"a\",\"b\"]'" : "'" + d.name() + "={\"k\":\"v\"}'";
-                sink.error("Invalid value for input variable", "--var " + d.name() + " must be JSON for the type " + type
-                        + ", e.g. --var " + example + ": " + syntax.list().get(0).detail(), null);
+                String example = type.kind() == VarType.Kind.LIST ? "[\"a\",\"b\"]" : "{\"k\":\"v\"}";
+                sink.error("Invalid value for input variable", "The value of " + given + " must be JSON for the type "
+                        + type.describe() + ", e.g. " + example + ": " + syntax.list().get(0).detail(), null);
                 return null;
             }
             raw = Value.literal(node).relocate(null, false);
@@ -177,55 +321,18 @@ final class InputVariables implements Evaluator.Scope {
         }
         VarType.Converted c = type.convert(raw);
         if (c.error() != null) {
-            sink.error("Invalid value for input variable", "The value given with --var " + d.name() + " does not fit its type "
-                    + type + ": " + c.error() + ".", null);
+            sink.error("Invalid value for input variable", "The value of " + given + " does not fit the type "
+                    + type.describe() + " of variable \"" + d.name() + "\": " + c.error() + ".", null);
             return null;
         }
         return c.value();
     }
 
-    @Override
-    public Value resolve(Template.Reference reference, SourceRange at, Sink sink) {
-        if (!reference.root().equals("var")) {
-            String what = switch (reference.root()) {
-                case "local" -> "Local values (local.*) are";
-                case "module" -> "Modules (module.*) are";
-                default -> "References to the environment (environment.*) are";
-            };
-            sink.error("Unsupported reference", what + " not supported yet in this version of flowform; only ${var.name} is.", at);
-            return null;
-        }
-        if (reference.names().size() != 1) {
-            sink.error("Unsupported expression", "${" + reference.text() + "}: a variable is referenced by its name alone, "
-                    + "e.g. ${var." + reference.names().get(0) + "}; attribute access is not supported.", at);
-            return null;
-        }
-        String name = reference.names().get(0);
-        if (!declarations.containsKey(name)) {
-            sink.error("Reference to undeclared input variable", "An input variable with the name \"" + name
-                    + "\" has not been declared." + Suggestions.didYouMean(name, declarations.keySet())
-                    + " Declare it with {\"variable\": {\"" + name + "\": {}}}.", at);
-            return null;
-        }
-        return values.get(name);
-    }
-
     /**
-     * @return every non-empty string inside the values of sensitive variables, so output layers can
-     *     mask them wherever they appear
+     * Collects every non-empty string inside {@code v} into {@code out}, so output layers can mask
+     * the content of sensitive values wherever it appears.
      */
-    Set<String> sensitiveValues() {
-        Set<String> out = new TreeSet<>();
-        for (Declaration d : declarations.values()) {
-            Value v = values.get(d.name());
-            if (d.sensitive() && v != null) {
-                collectStrings(v, out);
-            }
-        }
-        return out;
-    }
-
-    private static void collectStrings(Value v, Set<String> out) {
+    static void collectStrings(Value v, Set<String> out) {
         if (v instanceof Value.StringValue s && !s.value().isEmpty()) {
             out.add(s.value());
         } else if (v instanceof Value.ListValue list) {

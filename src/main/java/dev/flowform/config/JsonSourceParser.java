@@ -57,6 +57,9 @@ public final class JsonSourceParser {
     private JsonSourceParser() {
     }
 
+    /** What the root object of a configuration file holds, for the error when the root is not an object. */
+    static final String CONFIGURATION_ROOT = "whose properties are block types";
+
     /**
      * Decodes and parses one configuration file whose root must be a JSON object.
      *
@@ -66,12 +69,26 @@ public final class JsonSourceParser {
      * @return the parsed file; its {@code root} is null when there were errors
      */
     public static ParsedFile parse(String filename, Path baseDir, byte[] content) {
+        return parse(filename, baseDir, content, CONFIGURATION_ROOT);
+    }
+
+    /**
+     * Decodes and parses one JSON file whose root must be an object.
+     *
+     * @param filename the name diagnostics show
+     * @param baseDir  the folder relative paths in the file resolve against, or null
+     * @param content  the raw bytes (UTF-8; a leading byte order mark is ignored)
+     * @param rootHolds completes "The root of ... must be a JSON object ..." in the error for another root, e.g.
+     *                  {@code "whose properties are variable names"}
+     * @return the parsed file; its {@code root} is null when there were errors
+     */
+    public static ParsedFile parse(String filename, Path baseDir, byte[] content, String rootHolds) {
         Diagnostics diags = new Diagnostics();
         String text = decodeUtf8(filename, content, diags);
         if (text == null) {
             return new ParsedFile(filename, baseDir, null, null, diags);
         }
-        return parseText(filename, baseDir, text);
+        return parseText(filename, baseDir, text, rootHolds);
     }
 
     /**
@@ -83,13 +100,17 @@ public final class JsonSourceParser {
      * @return the parsed file; its {@code root} is null when there were errors
      */
     public static ParsedFile parseText(String filename, Path baseDir, String text) {
+        return parseText(filename, baseDir, text, CONFIGURATION_ROOT);
+    }
+
+    private static ParsedFile parseText(String filename, Path baseDir, String text, String rootHolds) {
         SourceText source = new SourceText(filename, stripBom(text));
         Diagnostics diags = new Diagnostics();
         ConfigNode root = parseValue(source, diags);
         if (root != null && !(root instanceof ConfigNode.ObjectNode)) {
             diags.add(Diagnostic.error(SYNTAX_ERROR,
-                    "The root of a configuration file must be a JSON object whose properties are block types, got "
-                            + root.kind() + ".",
+                    "The root of " + (rootHolds.equals(CONFIGURATION_ROOT) ? "a configuration file" : "this file")
+                            + " must be a JSON object " + rootHolds + ", got " + root.kind() + ".",
                     root.range()));
             root = null;
         }
@@ -176,7 +197,13 @@ public final class JsonSourceParser {
         if (newline > 0) {
             m = m.substring(0, newline).strip();
         }
-        m = m.replaceAll("\\s*\\(code \\d+\\)", "")
+        m = m.replaceAll("\\s*\\(start marker at \\[.*\\]\\)", "")
+                .replace("Unexpected end-of-input: expected close marker for Object",
+                        "Unexpected end of file: an object is not closed with \"}\"")
+                .replace("Unexpected end-of-input: expected close marker for Array",
+                        "Unexpected end of file: a list is not closed with \"]\"")
+                .replace("Unexpected end-of-input", "Unexpected end of file")
+                .replaceAll("\\s*\\(code \\d+\\)", "")
                 .replaceAll(": enable `[^`]*` to allow", "")
                 .replaceAll(", from `[^`]*`", "")
                 .replace("(CTRL-CHAR)", "control character")

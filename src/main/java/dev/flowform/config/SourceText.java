@@ -18,6 +18,7 @@ public final class SourceText {
     private final String filename;
     private final String text;
     private final int[] lineStarts;
+    private final boolean surrogates;
 
     /**
      * Indexes {@code text}.
@@ -42,6 +43,11 @@ public final class SourceText {
             }
         }
         this.lineStarts = Arrays.copyOf(starts, count);
+        boolean found = false;
+        for (int i = 0; i < text.length() && !found; i++) {
+            found = Character.isSurrogate(text.charAt(i));
+        }
+        this.surrogates = found;
     }
 
     /** @return the file name diagnostics show */
@@ -64,7 +70,7 @@ public final class SourceText {
         int off = (int) Math.max(0, Math.min(offset, text.length()));
         int idx = Arrays.binarySearch(lineStarts, off);
         int line = idx >= 0 ? idx : -idx - 2;
-        int column = text.codePointCount(lineStarts[line], off) + 1;
+        int column = (surrogates ? text.codePointCount(lineStarts[line], off) : off - lineStarts[line]) + 1;
         return new SourcePos(line + 1, column);
     }
 

@@ -167,6 +167,43 @@ record Template(List<Part> parts) {
         return null;
     }
 
+    /**
+     * Finds an interpolation that passes through verbatim but looks like a misspelt flowform
+     * reference, such as {@code ${vars.x}} or {@code ${locl.x}}: its content starts with a dotted
+     * name (no {@code :}, so not a config provider) whose root is close to {@code var},
+     * {@code local}, {@code module} or {@code environment}.
+     *
+     * @return the suspicious interpolation as written with the root it is close to, e.g.
+     *     {@code ["${vars.x}", "var"]}, or null when there is none
+     */
+    static String[] misspeltReference(String s) {
+        int i = 0;
+        while (i < s.length()) {
+            if (s.startsWith("$${", i)) {
+                i += 3;
+                continue;
+            }
+            if (!s.startsWith("${", i)) {
+                i++;
+                continue;
+            }
+            int close = s.indexOf('}', i + 2);
+            String content = close < 0 ? s.substring(i + 2) : s.substring(i + 2, close);
+            java.util.regex.Matcher m = MISSPELT_ROOT.matcher(content);
+            if (m.find() && !ROOT_START.matcher(content).find()) {
+                java.util.Optional<String> root = Suggestions.closest(m.group(1), ROOTS);
+                if (root.isPresent()) {
+                    return new String[] {"${" + abbreviate(content) + (close < 0 ? "" : "}"), root.get()};
+                }
+            }
+            i = close < 0 ? s.length() : close + 1;
+        }
+        return null;
+    }
+
+    private static final Pattern MISSPELT_ROOT = Pattern.compile("^\\s*([A-Za-z_]+)\\.[A-Za-z_][A-Za-z0-9_.-]*\\s*$");
+    private static final List<String> ROOTS = List.of("var", "local", "module", "environment");
+
     private static Object reference(String content) {
         String text = content.strip();
         String[] pieces = text.split("\\.", -1);

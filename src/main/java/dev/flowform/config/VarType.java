@@ -2,21 +2,30 @@ package dev.flowform.config;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A type constraint: the {@code type} of a {@code variable} block, also used for argument types.
  *
  * <p>Written the way Terraform writes them: {@code string}, {@code number}, {@code bool},
- * {@code any}, {@code list(T)}, {@code map(T)}. Conversion follows Terraform's rules: numbers and
- * bools convert to strings, strings that spell a number or {@code true}/{@code false} convert back,
- * lists and maps convert element by element, and {@code null} is a valid value of every type.
+ * {@code any}, {@code list(T)}, {@code map(T)} and {@code object({name = T, ...})} (attribute
+ * separators {@code =} or {@code :}, attributes separated by commas; {@code optional(T)} marks an
+ * attribute that may be left out, which then reads as null). Conversion follows Terraform's rules:
+ * numbers and bools convert to strings, strings that spell a number or {@code true}/{@code false}
+ * convert back, lists, maps and objects convert element by element, and {@code null} is a valid
+ * value of every type. Unlike Terraform, an object value with an attribute its type does not declare
+ * is an error (with a "did you mean" hint) rather than silently dropped.
  *
- * @param kind    the kind of type
- * @param element the element type of a list or map, else null
+ * @param kind       the kind of type
+ * @param element    the element type of a list or map, else null
+ * @param attributes the attribute types of an object, in declaration order, else null
+ * @param optional   the attributes of an object that may be omitted, else null
  */
-record VarType(Kind kind, VarType element) {
+record VarType(Kind kind, VarType element, Map<String, VarType> attributes, Set<String> optional) {
 
     /** The kinds of type. */
     enum Kind {
@@ -31,7 +40,9 @@ record VarType(Kind kind, VarType element) {
         /** A list of one element type. */
         LIST,
         /** A map from string keys to one element type. */
-        MAP
+        MAP,
+        /** An object with named, individually typed attributes. */
+        OBJECT
     }
 
     static final VarType ANY = new VarType(Kind.ANY, null);
@@ -41,12 +52,35 @@ record VarType(Kind kind, VarType element) {
     static final VarType LIST_OF_STRING = new VarType(Kind.LIST, STRING);
     static final VarType MAP_OF_STRING = new VarType(Kind.MAP, STRING);
 
-    /** Checks a collection type has an element type. */
+    /** Deepest nesting of type expressions accepted, e.g. {@code list(list(...))}. */
+    static final int MAX_DEPTH = 16;
+
+    /** Checks a collection type has an element type and an object type its attributes. */
     VarType {
         Objects.requireNonNull(kind, "kind");
         if ((kind == Kind.LIST || kind == Kind.MAP) != (element != null)) {
             throw new IllegalArgumentException("element type is required exactly for list and map");
         }
+        if ((kind == Kind.OBJECT) != (attributes != null)) {
+            throw new IllegalArgumentException("attribute types are required exactly for object");
+        }
+        attributes = attributes == null ? null : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(attributes));
+        optional = attributes == null ? null : Set.copyOf(optional == null ? Set.of() : optional);
+    }
+
+    /** A type without attributes. */
+    VarType(Kind kind, VarType element) {
+        this(kind, element, null, null);
+    }
+
+    /** @return an object type with these attributes (in order), of which {@code optional} may be omitted */
+    static VarType object(Map<String, VarType> attributes, Set<String> optional) {
+        return new VarType(Kind.OBJECT, null, attributes, optional);
+    }
+
+    /** @return true for list, map and object types, whose values are given as JSON on the command line */
+    boolean isComplex() {
+        return kind == Kind.LIST || kind == Kind.MAP || kind == Kind.OBJECT;
     }
 
     @Override
@@ -54,6 +88,11 @@ record VarType(Kind kind, VarType element) {
         return switch (kind) {
             case LIST -> "list(" + element + ")";
             case MAP -> "map(" + element + ")";
+            case OBJECT -> {
+                List<String> parts = new ArrayList<>();
+                attributes.forEach((k, t) -> parts.add(k + "=" + (optional.contains(k) ? "optional(" + t + ")" : t)));
+                yield "object({" + String.join(", ", parts) + "})";
+            }
             default -> kind.name().toLowerCase(java.util.Locale.ROOT);
         };
     }
@@ -67,19 +106,25 @@ record VarType(Kind kind, VarType element) {
     record Parsed(VarType type, String error) {
     }
 
-    /** Parses a type expression such as {@code list(string)}. */
+    private static final String KINDS = "string, number, bool, any, list(T), map(T) or object({name = T, ...})";
+
+    /** Parses a type expression such as {@code list(string)} or {@code object({name = string})}. */
     static Parsed parse(String text) {
         Parser p = new Parser(text);
         try {
-            VarType t = p.type();
+            VarType t = p.type(1);
             p.skipSpace();
             if (p.pos != text.length()) {
-                return new Parsed(null, "Unexpected \"" + text.substring(p.pos) + "\" after the type.");
+                return new Parsed(null, "Unexpected \"" + abbreviate(text.substring(p.pos)) + "\" after the type.");
             }
             return new Parsed(t, null);
         } catch (IllegalArgumentException e) {
             return new Parsed(null, e.getMessage());
         }
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 40 ? s : s.substring(0, 37) + "...";
     }
 
     private static final class Parser {
@@ -96,13 +141,21 @@ record VarType(Kind kind, VarType element) {
             }
         }
 
-        VarType type() {
+        String word() {
             skipSpace();
             int start = pos;
-            while (pos < text.length() && (Character.isLetterOrDigit(text.charAt(pos)) || text.charAt(pos) == '_')) {
+            while (pos < text.length() && (Character.isLetterOrDigit(text.charAt(pos)) || text.charAt(pos) == '_'
+                    || (pos > start && text.charAt(pos) == '-'))) {
                 pos++;
             }
-            String word = text.substring(start, pos);
+            return text.substring(start, pos);
+        }
+
+        VarType type(int depth) {
+            if (depth > MAX_DEPTH) {
+                throw new IllegalArgumentException("The type nests more than " + MAX_DEPTH + " levels deep.");
+            }
+            String word = word();
             switch (word) {
                 case "string":
                     return STRING;
@@ -115,21 +168,73 @@ record VarType(Kind kind, VarType element) {
                 case "list":
                 case "map":
                     expect('(');
-                    VarType element = type();
+                    VarType element = type(depth + 1);
                     expect(')');
                     return new VarType(word.equals("list") ? Kind.LIST : Kind.MAP, element);
                 case "object":
+                    return object(depth);
+                case "optional":
+                    throw new IllegalArgumentException("optional(T) may only mark an attribute of an object type, e.g. "
+                            + "object({port = optional(number)}).");
                 case "tuple":
                 case "set":
-                case "optional":
-                    throw new IllegalArgumentException("The type " + word + "(...) is not supported yet; use string, number, bool, "
-                            + "any, list(T) or map(T).");
+                    throw new IllegalArgumentException("The type " + word + "(...) is not supported; use " + KINDS + ".");
                 case "":
-                    throw new IllegalArgumentException("A type is required here: string, number, bool, any, list(T) or map(T).");
+                    throw new IllegalArgumentException("A type is required " + (pos == 0 ? "here" : "at position " + (pos + 1))
+                            + ": " + KINDS + ".");
                 default:
-                    throw new IllegalArgumentException("\"" + word + "\" is not a type: use string, number, bool, any, "
-                            + "list(T) or map(T)." + Suggestions.didYouMean(word, List.of("string", "number", "bool", "any", "list", "map")));
+                    throw new IllegalArgumentException("\"" + abbreviate(word) + "\" is not a type: use " + KINDS + "."
+                            + Suggestions.didYouMean(word, List.of("string", "number", "bool", "any", "list", "map", "object")));
             }
+        }
+
+        private VarType object(int depth) {
+            expect('(');
+            expect('{');
+            Map<String, VarType> attributes = new LinkedHashMap<>();
+            Set<String> optional = new java.util.TreeSet<>();
+            skipSpace();
+            while (pos < text.length() && text.charAt(pos) != '}') {
+                String name = word();
+                if (name.isEmpty() || !Character.isLetter(name.charAt(0)) && name.charAt(0) != '_') {
+                    throw new IllegalArgumentException("Expected an attribute name at position " + (pos + 1)
+                            + " of the type, e.g. object({name = string}).");
+                }
+                skipSpace();
+                if (pos < text.length() && (text.charAt(pos) == '=' || text.charAt(pos) == ':')) {
+                    pos++;
+                } else {
+                    throw new IllegalArgumentException("Expected \"=\" after the attribute name \"" + name + "\" at position "
+                            + (pos + 1) + " of the type.");
+                }
+                int save = pos;
+                boolean isOptional = word().equals("optional");
+                VarType t;
+                if (isOptional) {
+                    expect('(');
+                    t = type(depth + 1);
+                    expect(')');
+                } else {
+                    pos = save;
+                    t = type(depth + 1);
+                }
+                if (attributes.putIfAbsent(name, t) != null) {
+                    throw new IllegalArgumentException("The attribute \"" + name + "\" is declared twice in the object type.");
+                }
+                if (isOptional) {
+                    optional.add(name);
+                }
+                skipSpace();
+                if (pos < text.length() && text.charAt(pos) == ',') {
+                    pos++;
+                    skipSpace();
+                } else {
+                    break;
+                }
+            }
+            expect('}');
+            expect(')');
+            return VarType.object(attributes, optional);
         }
 
         void expect(char c) {
@@ -223,9 +328,48 @@ record VarType(Kind kind, VarType element) {
                     return Converted.ok(new Value.ObjectValue(members, object.range(), object.sensitive()));
                 }
                 break;
+            case OBJECT:
+                if (v instanceof Value.ObjectValue object) {
+                    return convertObject(object);
+                }
+                break;
             default:
                 break;
         }
-        return Converted.fail("expected " + this + ", got " + v.kind());
+        return Converted.fail("expected " + describe() + ", got " + v.kind());
+    }
+
+    private Converted convertObject(Value.ObjectValue object) {
+        Map<String, Value.Member> given = new LinkedHashMap<>();
+        for (Value.Member m : object.members()) {
+            if (!attributes.containsKey(m.key())) {
+                return Converted.fail("attribute \"" + m.key() + "\" is not declared in the type " + describe()
+                        + Suggestions.closest(m.key(), attributes.keySet()).map(c -> " (did you mean \"" + c + "\"?)").orElse(""));
+            }
+            given.put(m.key(), m);
+        }
+        List<Value.Member> members = new ArrayList<>();
+        for (Map.Entry<String, VarType> a : attributes.entrySet()) {
+            Value.Member m = given.get(a.getKey());
+            if (m == null) {
+                if (!optional.contains(a.getKey())) {
+                    return Converted.fail("attribute \"" + a.getKey() + "\" is required");
+                }
+                members.add(new Value.Member(a.getKey(), null, new Value.NullValue(object.range(), object.sensitive())));
+                continue;
+            }
+            Converted c = a.getValue().convert(m.value());
+            if (c.error() != null) {
+                return Converted.fail("attribute \"" + a.getKey() + "\": " + c.error());
+            }
+            members.add(new Value.Member(a.getKey(), m.keyRange(), c.value()));
+        }
+        return Converted.ok(new Value.ObjectValue(members, object.range(), object.sensitive()));
+    }
+
+    /** @return the type as messages name it: objects by their attributes only when short */
+    String describe() {
+        String full = toString();
+        return kind == Kind.OBJECT && full.length() > 60 ? "object" : full;
     }
 }

@@ -40,6 +40,15 @@ public record LiveConnectCluster(
     public static final String CONNECTOR_RESOURCES_ANNOTATION = "strimzi.io/use-connector-resources";
     /** Annotation that pauses reconciliation of a Strimzi resource. */
     public static final String PAUSE_ANNOTATION = "strimzi.io/pause-reconciliation";
+    /** Strimzi's v1beta2 default Connect group id when {@code spec.config."group.id"} is absent. */
+    public static final String V1BETA2_DEFAULT_GROUP_ID = "connect-cluster";
+    /**
+     * {@code spec.config} keys Strimzi {@code v1} forbids ("Configuration option ... is forbidden and will be
+     * ignored", {@code AbstractConfiguration}); {@code v1} has {@code spec.groupId},
+     * {@code spec.configStorageTopic}, {@code spec.offsetStorageTopic} and {@code spec.statusStorageTopic} instead.
+     */
+    public static final List<String> V1_FORBIDDEN_CONFIG_KEYS =
+            List.of("group.id", "config.storage.topic", "offset.storage.topic", "status.storage.topic");
 
     public LiveConnectCluster {
         labels = Maps.sorted(labels);
@@ -89,15 +98,32 @@ public record LiveConnectCluster(
     }
 
     /**
-     * @return the Connect group id: {@code spec.groupId} (v1), else {@code spec.config."group.id"}
-     *         (v1beta2), else Strimzi's v1beta2 default {@code connect-cluster}
+     * The Connect group id, read from the field the object's API version uses (Strimzi CHANGELOG 0.49.0:
+     * {@code v1} adds {@code spec.groupId} and forbids {@code group.id} in {@code spec.config}, silently
+     * dropping it; {@code v1beta2} reads {@code spec.config."group.id"}, default {@code connect-cluster},
+     * {@code KafkaConnectConfiguration} at 0.45.0).
+     *
+     * @return {@code spec.groupId} for v1 (null when absent, which the v1 schema does not allow);
+     *         for v1beta2 {@code spec.config."group.id"}, else {@link #V1BETA2_DEFAULT_GROUP_ID}
      */
     public String groupId() {
-        Object g = spec.get("groupId");
-        if (g != null) {
-            return g.toString();
+        if (api() == StrimziApi.V1) {
+            Object g = spec.get("groupId");
+            return g == null ? null : g.toString();
         }
-        return config.getOrDefault("group.id", "connect-cluster");
+        return config.getOrDefault("group.id", V1BETA2_DEFAULT_GROUP_ID);
+    }
+
+    /**
+     * @return the keys of {@code spec.config} that Strimzi {@code v1} forbids and silently ignores
+     *         ({@code group.id} and the three storage-topic keys; they moved to {@code spec}), sorted;
+     *         empty for v1beta2 objects
+     */
+    public List<String> ignoredV1ConfigKeys() {
+        if (api() != StrimziApi.V1) {
+            return List.of();
+        }
+        return V1_FORBIDDEN_CONFIG_KEYS.stream().filter(config::containsKey).sorted().toList();
     }
 
     /** @return true when annotation {@code strimzi.io/use-connector-resources} is {@code "true"} */

@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
  * keys ending in {@code .jaas.config} or {@code .key}, plus SSL key material
  * ({@code ssl.keystore.key}, {@code ssl.key.password}, ...) and basic-auth user info. Kafka config
  * provider references such as {@code ${secrets:ns/name:key}} are not secrets themselves but are
- * masked too when their key matches, which costs nothing.
+ * masked too when their key matches, which costs nothing. Keys naming classes ({@code *.class},
+ * such as {@code config.providers.secrets.class}) are not sensitive.
  */
 public final class SecretKeys {
     private static final Pattern SENSITIVE = Pattern.compile(
@@ -25,6 +26,15 @@ public final class SecretKeys {
 
     /** @return true when values of {@code key} must never be shown or stored in clear */
     public static boolean isSensitive(String key) {
-        return key != null && SENSITIVE.matcher(key.toLowerCase(Locale.ROOT)).matches();
+        if (key == null) {
+            return false;
+        }
+        String k = key.toLowerCase(Locale.ROOT);
+        // Class names and config-provider declarations name code, not credentials:
+        // config.providers.secrets.class, *.login.callback.handler.class, ...
+        if (k.endsWith(".class") || k.equals("config.providers") || k.endsWith(".classes")) {
+            return false;
+        }
+        return SENSITIVE.matcher(k).matches();
     }
 }

@@ -8,8 +8,8 @@ import java.util.Map;
 /**
  * A plan: the changes flowform will make to one environment and the ordered steps that make them.
  *
- * <p>The human rendering, {@code plan --json} and saved plan files are all produced from this one
- * structure (see {@link PlanCodec}).
+ * <p>The human rendering, {@code plan --json}, {@code show} and saved plan files are all produced from
+ * this one structure through its JSON document (see {@link PlanCodec}).
  *
  * @param formatVersion    version of the JSON document format
  * @param environment      the environment it was made for
@@ -19,6 +19,11 @@ import java.util.Map;
  * @param changes          object changes, in address order
  * @param steps            steps in execution order
  * @param diagnostics      warnings (and errors, which make the plan not applyable)
+ * @param mode             normal, or refresh-only (drift only, no steps)
+ * @param targets          the {@code --target} addresses it was limited to; empty when not limited
+ * @param drift            managed objects changed outside flowform since the state recorded them
+ * @param transactionalIds the transactional IDs that need ACLs once the plan is applied
+ * @param inputs           the configuration snapshot and variables it was made from (saved plans)
  */
 public record Plan(
         int formatVersion,
@@ -28,21 +33,71 @@ public record Plan(
         Map<String, String> liveFingerprints,
         List<Change> changes,
         List<Step> steps,
-        List<Diagnostic> diagnostics) {
+        List<Diagnostic> diagnostics,
+        PlanMode mode,
+        List<String> targets,
+        List<DriftEntry> drift,
+        List<TransactionalId> transactionalIds,
+        PlanInputs inputs) {
 
-    /** The current plan document format. */
-    public static final int FORMAT_VERSION = 1;
+    /** The current plan document format (2: drift, targets, transactional IDs, mode and inputs). */
+    public static final int FORMAT_VERSION = 2;
 
     public Plan {
         liveFingerprints = dev.flowform.model.Maps.sorted(liveFingerprints);
         changes = List.copyOf(changes);
         steps = List.copyOf(steps);
         diagnostics = List.copyOf(diagnostics);
+        mode = mode == null ? PlanMode.NORMAL : mode;
+        targets = targets == null ? List.of() : List.copyOf(targets);
+        drift = drift == null ? List.of() : List.copyOf(drift);
+        transactionalIds = transactionalIds == null ? List.of() : List.copyOf(transactionalIds);
+        inputs = inputs == null ? PlanInputs.NONE : inputs;
+    }
+
+    /**
+     * A normal plan without targets, drift, transactional IDs or inputs.
+     *
+     * @param formatVersion    version of the JSON document format
+     * @param environment      the environment it was made for
+     * @param createdAt        when it was made
+     * @param basedOn          the state it was made against, or null
+     * @param liveFingerprints {@code Kind ns/name} to content fingerprint of every live object it read
+     * @param changes          object changes
+     * @param steps            steps in execution order
+     * @param diagnostics      warnings and errors
+     */
+    public Plan(int formatVersion, String environment, Instant createdAt, StateRef basedOn,
+                Map<String, String> liveFingerprints, List<Change> changes, List<Step> steps, List<Diagnostic> diagnostics) {
+        this(formatVersion, environment, createdAt, basedOn, liveFingerprints, changes, steps, diagnostics,
+                PlanMode.NORMAL, List.of(), List.of(), List.of(), PlanInputs.NONE);
+    }
+
+    /** @return a copy recording what the plan was made from */
+    public Plan withInputs(PlanInputs newInputs) {
+        return new Plan(formatVersion, environment, createdAt, basedOn, liveFingerprints, changes, steps, diagnostics,
+                mode, targets, drift, transactionalIds, newInputs);
+    }
+
+    /** @return a copy with these steps (ids and dependencies as given) */
+    public Plan withSteps(List<Step> newSteps) {
+        return new Plan(formatVersion, environment, createdAt, basedOn, liveFingerprints, changes, newSteps, diagnostics,
+                mode, targets, drift, transactionalIds, inputs);
     }
 
     /** @return true when there is at least one step to execute */
     public boolean hasChanges() {
         return !steps.isEmpty();
+    }
+
+    /** @return true when managed objects changed outside flowform */
+    public boolean hasDrift() {
+        return !drift.isEmpty();
+    }
+
+    /** @return true for a refresh-only plan */
+    public boolean isRefreshOnly() {
+        return mode == PlanMode.REFRESH_ONLY;
     }
 
     /** @return true when no diagnostic is an error */

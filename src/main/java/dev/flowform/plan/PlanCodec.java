@@ -26,7 +26,10 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Secrets never reach the document in clear: every sensitive value (a {@link FieldEdit} marked
  * sensitive, a sensitive {@code spec.config} key of a manifest, a sensitive attribute) is passed through
  * the caller's encoder (the state's salted hash, or the {@code (sensitive value)} mask).
- * Format version {@value Plan#FORMAT_VERSION}; a document with a newer version is refused on decode.
+ * Display attributes of changes and drift are always masked; step payloads and variable values go through
+ * the caller's encoder, so a saved plan can carry them encrypted and {@link #decode(String, UnaryOperator)}
+ * can turn them back. Format version {@value Plan#FORMAT_VERSION} (version 1 documents, without drift,
+ * targets, transactional IDs, mode and inputs, still decode); a document with a newer version is refused.
  */
 public final class PlanCodec {
 
@@ -50,6 +53,9 @@ public final class PlanCodec {
         root.put("flowform_version", flowformVersion);
         root.put("environment", plan.environment());
         root.put("created_at", plan.createdAt().toString());
+        root.put("mode", plan.mode().jsonName());
+        ArrayNode targets = root.putArray("targets");
+        plan.targets().forEach(targets::add);
         if (plan.basedOn() == null) {
             root.putNull("based_on");
         } else {
@@ -66,14 +72,7 @@ public final class PlanCodec {
             n.set("object", ref(c.object()));
             n.put("action", c.action().jsonName());
             n.put("reason", c.reason());
-            ArrayNode attrs = n.putArray("attributes");
-            for (AttributeChange a : c.attributes()) {
-                ObjectNode an = attrs.addObject();
-                an.put("path", a.path());
-                an.put("before", a.sensitive() && a.before() != null ? secrets.apply(a.before()) : a.before());
-                an.put("after", a.sensitive() && a.after() != null ? secrets.apply(a.after()) : a.after());
-                an.put("sensitive", a.sensitive());
-            }
+            n.set("attributes", attributes(c.attributes(), secrets));
         }
         ArrayNode steps = root.putArray("steps");
         for (Step s : plan.steps()) {
@@ -91,6 +90,35 @@ public final class PlanCodec {
         for (Diagnostic d : plan.diagnostics()) {
             diags.add(diagnostic(d));
         }
+        ArrayNode drift = root.putArray("resource_drift");
+        for (DriftEntry e : plan.drift()) {
+            ObjectNode n = drift.addObject();
+            n.put("address", e.address());
+            n.set("object", ref(e.object()));
+            n.put("deleted", e.deleted());
+            n.set("attributes", attributes(e.attributes(), secrets));
+            ArrayNode rev = n.putArray("reverted");
+            e.reverted().forEach(rev::add);
+            n.put("resolution", e.resolution());
+        }
+        ArrayNode tx = root.putArray("transactional_ids");
+        for (TransactionalId t : plan.transactionalIds()) {
+            ObjectNode n = tx.addObject();
+            n.put("connect_cluster", t.connectCluster());
+            n.put("transactional_id", t.transactionalId());
+            n.put("connector", t.connector());
+            n.put("task", t.task());
+            n.put("needed_from", t.neededFrom().value());
+        }
+        ObjectNode inputs = root.putObject("configuration");
+        ObjectNode files = inputs.putObject("files");
+        plan.inputs().configFiles().forEach(files::put);
+        ObjectNode vars = inputs.putObject("variables");
+        plan.inputs().variables().forEach((k, v) -> {
+            ObjectNode n = vars.putObject(k);
+            n.put("value", v.sensitive() && v.value() != null ? secrets.apply(v.value()) : v.value());
+            n.put("sensitive", v.sensitive());
+        });
         PlanSummary sum = plan.summary();
         ObjectNode summary = root.putObject("summary");
         summary.put("add", sum.add());
@@ -99,7 +127,30 @@ public final class PlanCodec {
         summary.put("rolling_restarts", sum.rolls());
         root.put("applyable", plan.isApplyable());
         root.put("has_changes", plan.hasChanges());
+        root.put("has_drift", plan.hasDrift());
         return root;
+    }
+
+    /** Display attributes are never needed in clear, so sensitive ones are always masked. */
+    private static ArrayNode attributes(List<AttributeChange> list, UnaryOperator<String> secrets) {
+        ArrayNode attrs = Json.MAPPER.createArrayNode();
+        for (AttributeChange a : list) {
+            ObjectNode an = attrs.addObject();
+            an.put("path", a.path());
+            an.put("before", a.sensitive() && a.before() != null ? SecretKeys.MASK : a.before());
+            an.put("after", a.sensitive() && a.after() != null ? SecretKeys.MASK : a.after());
+            an.put("sensitive", a.sensitive());
+        }
+        return attrs;
+    }
+
+    private static List<AttributeChange> attributes(JsonNode a) {
+        List<AttributeChange> attrs = new ArrayList<>();
+        for (JsonNode n : a) {
+            attrs.add(new AttributeChange(n.get("path").asString(), text(n.get("before")), text(n.get("after")),
+                    n.path("sensitive").asBoolean(false)));
+        }
+        return attrs;
     }
 
     /** @return {@link #encode} as pretty-printed text with a trailing newline */
@@ -115,6 +166,21 @@ public final class PlanCodec {
      * @throws IllegalArgumentException when the text is not a plan document or has an unsupported format version
      */
     public static Plan decode(String json) {
+        return decode(json, UnaryOperator.identity());
+    }
+
+    /**
+     * Decodes a plan document and turns every stored sensitive value back into what the steps need
+     * (for a saved plan: decrypts it).
+     *
+     * @param json   the document text
+     * @param reveal maps each stored sensitive value (in step payloads and variables) to the value to use;
+     *               may throw {@link IllegalArgumentException} when a value cannot be revealed
+     * @return the plan
+     * @throws IllegalArgumentException when the text is not a plan document, has an unsupported format version,
+     *                                  or {@code reveal} refuses a value
+     */
+    public static Plan decode(String json, UnaryOperator<String> reveal) {
         JsonNode root;
         try {
             root = Json.MAPPER.readTree(json);
@@ -135,27 +201,46 @@ public final class PlanCodec {
         root.path("live_objects").properties().forEach(e -> live.put(e.getKey(), e.getValue().asString()));
         List<Change> changes = new ArrayList<>();
         for (JsonNode n : root.path("changes")) {
-            List<AttributeChange> attrs = new ArrayList<>();
-            for (JsonNode a : n.path("attributes")) {
-                attrs.add(new AttributeChange(a.get("path").asString(), text(a.get("before")), text(a.get("after")),
-                        a.path("sensitive").asBoolean(false)));
-            }
             changes.add(new Change(n.get("address").asString(), ref(n.get("object")), Action.fromJson(n.get("action").asString()),
-                    attrs, text(n.get("reason"))));
+                    attributes(n.path("attributes")), text(n.get("reason"))));
         }
         List<Step> steps = new ArrayList<>();
         for (JsonNode n : root.path("steps")) {
             List<Integer> deps = new ArrayList<>();
             n.path("depends_on").forEach(d -> deps.add(d.asInt()));
             steps.add(new Step(n.get("id").asInt(), StepKind.valueOf(n.get("kind").asString()), n.get("address").asString(),
-                    ref(n.get("object")), deps, payload(n.get("payload")), text(n.get("summary"))));
+                    ref(n.get("object")), deps, payload(n.get("payload"), reveal), text(n.get("summary"))));
         }
         List<Diagnostic> diags = new ArrayList<>();
         for (JsonNode d : root.path("diagnostics")) {
             diags.add(diagnostic(d));
         }
+        List<String> targets = new ArrayList<>();
+        root.path("targets").forEach(t -> targets.add(t.asString()));
+        List<DriftEntry> drift = new ArrayList<>();
+        for (JsonNode n : root.path("resource_drift")) {
+            List<String> reverted = new ArrayList<>();
+            n.path("reverted").forEach(r -> reverted.add(r.asString()));
+            drift.add(new DriftEntry(n.get("address").asString(), ref(n.get("object")), n.path("deleted").asBoolean(false),
+                    attributes(n.path("attributes")), reverted, text(n.get("resolution"))));
+        }
+        List<TransactionalId> tx = new ArrayList<>();
+        for (JsonNode n : root.path("transactional_ids")) {
+            tx.add(new TransactionalId(n.get("connect_cluster").asString(), n.get("transactional_id").asString(),
+                    text(n.get("connector")), n.get("task") == null || n.get("task").isNull() ? null : n.get("task").asInt(),
+                    EosMode.parse(n.get("needed_from").asString()).orElseThrow()));
+        }
+        Map<String, String> files = new LinkedHashMap<>();
+        root.path("configuration").path("files").properties().forEach(e -> files.put(e.getKey(), e.getValue().asString()));
+        Map<String, PlanInputs.Variable> vars = new LinkedHashMap<>();
+        root.path("configuration").path("variables").properties().forEach(e -> {
+            boolean sensitive = e.getValue().path("sensitive").asBoolean(false);
+            String value = text(e.getValue().get("value"));
+            vars.put(e.getKey(), new PlanInputs.Variable(sensitive && value != null ? reveal.apply(value) : value, sensitive));
+        });
         return new Plan(version, root.get("environment").asString(), Instant.parse(root.get("created_at").asString()),
-                basedOn, live, changes, steps, diags);
+                basedOn, live, changes, steps, diags, PlanMode.fromJson(text(root.get("mode"))), targets, drift, tx,
+                new PlanInputs(files, vars));
     }
 
     private static String text(JsonNode n) {
@@ -237,17 +322,17 @@ public final class PlanCodec {
         return a;
     }
 
-    private static StepPayload payload(JsonNode n) {
+    private static StepPayload payload(JsonNode n, UnaryOperator<String> reveal) {
         String type = n.get("type").asString();
         return switch (type) {
             case "create_object" -> {
                 Set<String> keys = new TreeSet<>();
                 n.path("sensitive_config_keys").forEach(k -> keys.add(k.asString()));
-                yield new StepPayload.CreateObject(toMap(n.get("manifest")), keys);
+                yield new StepPayload.CreateObject(revealManifest(toMap(n.get("manifest")), keys, reveal), keys);
             }
-            case "patch_object" -> new StepPayload.PatchObject(edits(n.get("edits")));
+            case "patch_object" -> new StepPayload.PatchObject(edits(n.get("edits"), reveal));
             case "set_worker_eos" -> new StepPayload.SetWorkerEos(
-                    EosMode.parse(n.get("mode").asString()).orElseThrow(), edits(n.get("edits")));
+                    EosMode.parse(n.get("mode").asString()).orElseThrow(), edits(n.get("edits"), reveal));
             case "wait_for_roll" -> new StepPayload.WaitForRoll(
                     EosMode.parse(n.get("expected_mode").asString()).orElseThrow(), longOrNull(n.get("generation")));
             case "wait_for_connector" -> new StepPayload.WaitForConnector(n.get("expected_state").asString(),
@@ -261,7 +346,7 @@ public final class PlanCodec {
         return n == null || n.isNull() ? null : n.asLong();
     }
 
-    private static List<FieldEdit> edits(JsonNode a) {
+    private static List<FieldEdit> edits(JsonNode a, UnaryOperator<String> reveal) {
         List<FieldEdit> out = new ArrayList<>();
         for (JsonNode n : a) {
             List<String> path = new ArrayList<>();
@@ -270,10 +355,26 @@ public final class PlanCodec {
             if (n.path("remove").asBoolean(false)) {
                 out.add(FieldEdit.remove(path, sensitive));
             } else {
-                out.add(FieldEdit.set(path, Json.MAPPER.convertValue(n.get("value"), Object.class), sensitive));
+                Object value = Json.MAPPER.convertValue(n.get("value"), Object.class);
+                out.add(FieldEdit.set(path, sensitive && value != null ? reveal.apply(String.valueOf(value)) : value, sensitive));
             }
         }
         return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> revealManifest(Map<String, Object> manifest, Set<String> sensitive,
+                                                      UnaryOperator<String> reveal) {
+        Object spec = manifest.get("spec");
+        if (spec instanceof Map<?, ?> s && s.get("config") instanceof Map<?, ?> cfg) {
+            Map<String, Object> c = (Map<String, Object>) cfg;
+            for (Map.Entry<String, Object> e : c.entrySet()) {
+                if ((sensitive.contains(e.getKey()) || SecretKeys.isSensitive(e.getKey())) && e.getValue() != null) {
+                    e.setValue(reveal.apply(String.valueOf(e.getValue())));
+                }
+            }
+        }
+        return manifest;
     }
 
     @SuppressWarnings("unchecked")

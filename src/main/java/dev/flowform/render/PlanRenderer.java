@@ -5,16 +5,22 @@ import dev.flowform.model.SecretKeys;
 import dev.flowform.plan.Action;
 import dev.flowform.plan.AttributeChange;
 import dev.flowform.plan.Change;
+import dev.flowform.plan.DriftEntry;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.PlanSummary;
 import dev.flowform.plan.Step;
+import dev.flowform.plan.TransactionalId;
+import java.util.List;
 import java.util.Map;
 
 /**
- * Renders a {@link Plan} for people, following Terraform's layout: a legend, one block per changed
+ * Renders a {@link Plan} for people, following Terraform's layout: drift first ("Note: Objects have
+ * changed outside of flowform", with what flowform does about each), a legend, one block per changed
  * object ({@code + ~ -} with {@code # (reason)}), the summary line
- * {@code Plan: N to add, M to change, K to destroy, R rolling restarts.}, then the numbered steps.
- * Sensitive values show as {@code (sensitive value)}. Warnings are rendered by the caller.
+ * {@code Plan: N to add, M to change, K to destroy, R rolling restarts.}, the numbered steps, then the
+ * transactional IDs that need ACLs. Sensitive values show as {@code (sensitive value)}. Warnings are
+ * rendered by the caller. Callers render the plan decoded from its JSON document
+ * ({@code PlanCodec}), so the text never shows anything the document does not hold.
  */
 public final class PlanRenderer {
 
@@ -28,6 +34,20 @@ public final class PlanRenderer {
      */
     public static String render(Plan plan, Style style) {
         StringBuilder sb = new StringBuilder();
+        if (plan.hasDrift()) {
+            renderDrift(sb, plan, style);
+        }
+        if (plan.isRefreshOnly()) {
+            if (!plan.hasDrift()) {
+                sb.append(style.green(style.bold("No changes."))).append(" The live objects match the state of environment \"")
+                        .append(plan.environment()).append("\".\n");
+            } else {
+                sb.append("This is a refresh-only plan, so flowform will not take any actions to undo these. If you were "
+                        + "expecting these changes, apply this plan to record the updated values in the state of environment \"")
+                        .append(plan.environment()).append("\" without changing any live object.\n");
+            }
+            return sb.toString();
+        }
         if (!plan.hasChanges()) {
             sb.append(style.green(style.bold("No changes."))).append(" The live cluster matches the configuration of environment \"")
                     .append(plan.environment()).append("\".\n");
@@ -52,7 +72,45 @@ public final class PlanRenderer {
             sb.append(String.format("  %2d. %-" + kindWidth + "s  %-" + addrWidth + "s  %s%n",
                     st.id(), st.kind().name(), st.address(), st.summary()));
         }
+        renderTransactionalIds(sb, plan, style);
         return sb.toString();
+    }
+
+    private static void renderDrift(StringBuilder sb, Plan plan, Style style) {
+        sb.append(style.bold("Note: Objects have changed outside of flowform")).append("\n\n");
+        sb.append("flowform detected the following changes made outside of flowform since the last \"flowform apply\":\n\n");
+        for (DriftEntry e : plan.drift()) {
+            sb.append("  ").append(style.bold("# " + e.address() + (e.deleted() ? " has been deleted" : " has changed")))
+                    .append('\n');
+            sb.append("  ").append(symbol(e.deleted() ? Action.DELETE : Action.UPDATE, style)).append(' ')
+                    .append(e.object().kind()).append(' ').append(e.object().namespace()).append('/')
+                    .append(e.object().name()).append('\n');
+            renderAttributes(sb, e.attributes(), Action.UPDATE, style);
+            for (String line : Text.wrap(e.resolution(), 96)) {
+                sb.append("  ").append(style.dim("# " + line)).append('\n');
+            }
+            sb.append('\n');
+        }
+        sb.append("-".repeat(77)).append("\n\n");
+    }
+
+    private static void renderTransactionalIds(StringBuilder sb, Plan plan, Style style) {
+        if (plan.transactionalIds().isEmpty()) {
+            return;
+        }
+        sb.append('\n').append(style.bold("Transactional IDs that need Write and Describe ACLs once this plan is applied:"))
+                .append('\n');
+        int width = plan.transactionalIds().stream().mapToInt(t -> t.transactionalId().length()).max().orElse(10);
+        String cluster = null;
+        for (TransactionalId t : plan.transactionalIds()) {
+            if (!t.connectCluster().equals(cluster)) {
+                cluster = t.connectCluster();
+                sb.append("  ").append(cluster).append('\n');
+            }
+            String who = t.connector() == null ? "the workers' leader (worker principal), from preparing on"
+                    : "task " + t.task() + " of " + t.connector() + " (connector principal), from enabled on";
+            sb.append(String.format("    %-" + width + "s  %s%n", t.transactionalId(), who));
+        }
     }
 
     private static void renderChange(StringBuilder sb, Change c, Style style) {
@@ -68,10 +126,15 @@ public final class PlanRenderer {
         }
         sb.append("  ").append(symbol(c.action(), style)).append(' ').append(c.object().kind()).append(' ')
                 .append(c.object().namespace()).append('/').append(c.object().name()).append('\n');
-        int width = c.attributes().stream().mapToInt(a -> a.path().length()).max().orElse(0);
-        for (AttributeChange a : c.attributes()) {
+        renderAttributes(sb, c.attributes(), c.action(), style);
+        sb.append('\n');
+    }
+
+    private static void renderAttributes(StringBuilder sb, List<AttributeChange> attributes, Action objectAction, Style style) {
+        int width = attributes.stream().mapToInt(a -> a.path().length()).max().orElse(0);
+        for (AttributeChange a : attributes) {
             Action act = a.before() == null ? Action.CREATE : a.after() == null ? Action.DELETE : Action.UPDATE;
-            if (c.action() == Action.CREATE) {
+            if (objectAction == Action.CREATE) {
                 act = Action.CREATE;
             }
             sb.append("      ").append(symbol(act, style)).append(' ').append(pad(a.path(), width)).append(" = ");
@@ -82,7 +145,6 @@ public final class PlanRenderer {
             }
             sb.append('\n');
         }
-        sb.append('\n');
     }
 
     private static String value(String v, boolean sensitive) {

@@ -92,7 +92,9 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     private EmbeddedCluster(EmbeddedClusterOptions options) {
         this.options = options;
-        this.dispatcher = new SimDispatcher(new KubernetesMixedDispatcher(responses));
+        KubernetesMixedDispatcher crud = new KubernetesMixedDispatcher(responses);
+        TolerantWatchListeners.install(crud);
+        this.dispatcher = new SimDispatcher(crud);
         this.faults = new SimFaults(dispatcher::dropWatches);
         dispatcher.faults(faults);
     }
@@ -161,6 +163,8 @@ public final class EmbeddedCluster implements AutoCloseable {
         if (options.persistFile() != null && !options.persistReadOnly()) {
             persistEnabled = true;
             persist();
+        } else if (options.persistFile() != null && !fromPersistFile) {
+            createPersistFileIfAbsent();
         }
         dispatcher.onWrite(this::persistAfterWrite);
     }
@@ -224,11 +228,6 @@ public final class EmbeddedCluster implements AutoCloseable {
         return dispatcher.clientRequestCount();
     }
 
-    /** @return the dispatcher, for tests of its workarounds */
-    SimDispatcher dispatcher() {
-        return dispatcher;
-    }
-
     /** @return watch WebSockets open right now (informers and watches of every client) */
     public int openWatchCount() {
         return dispatcher.openWatchCount();
@@ -253,6 +252,34 @@ public final class EmbeddedCluster implements AutoCloseable {
             state.put("simulator", book.toJson());
             byte[] bytes = Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(state);
             writeAtomically(options.persistFile(), bytes);
+        }
+    }
+
+    /**
+     * For a read-only cluster seeded because its file did not exist yet: writes the seeded objects once, so
+     * later commands start from the same objects, but only if the file is still absent (a hard link, which
+     * fails rather than replace a file a writer created meanwhile).
+     */
+    private void createPersistFileIfAbsent() {
+        Map<String, Object> state = new LinkedHashMap<>();
+        state.put("format", FORMAT);
+        state.put("strimziApi", api.version());
+        state.put("objects", ClusterStore.dump(api, dispatcher::list));
+        state.put("simulator", book.toJson());
+        Path file = options.persistFile().toAbsolutePath();
+        try {
+            Files.createDirectories(file.getParent());
+            Path tmp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp");
+            try {
+                Files.write(tmp, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(state));
+                Files.createLink(file, tmp);
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            // a writer created it first: its content wins
+        } catch (IOException | UnsupportedOperationException e) {
+            LOG.log(Level.FINE, "could not create the persist file " + file, e);
         }
     }
 

@@ -14,8 +14,9 @@ import java.nio.file.Path;
  * @param api         the single Strimzi API version to serve; null detects it from the seed objects'
  *                    {@code apiVersion} (or the persist file), falling back to {@link StrimziApi#V1BETA2}
  * @param settings    simulator timing; null means {@link SimSettings#fast()}
- * @param persistReadOnly true to load {@code persistFile} (or the seed) but never write it: for commands
- *                    that only read, so they cannot overwrite what a concurrent writer persisted
+ * @param persistReadOnly true to load {@code persistFile} (or the seed) but never overwrite it: for commands
+ *                    that only read, so they cannot overwrite what a concurrent writer persisted (a missing
+ *                    file is still created from the seed, once)
  */
 public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi api, SimSettings settings,
                                      boolean persistReadOnly) {

@@ -9,7 +9,6 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,8 +19,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReadWriteLock;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -30,15 +27,10 @@ import java.util.regex.Pattern;
  * they can be dropped, reports successful writes (for persistence) and turns handler exceptions into a
  * 422 {@code Status} instead of a hung connection (the bare mock hangs until the client times out).
  *
- * <p>It also works around two faults of the mock (fabric8 8.0.0) around closing watches.
- * {@code WatchEventsListener.onClosed} runs on the server's event loop and waits up to a minute for its send
- * executor, whose pending send needs that same event loop: a deadlock, so the close callbacks are handed to a
- * separate thread. And {@code onClosed} shuts that executor down before it leaves the server's listener set,
- * so a write that happens in between fails with a {@code RejectedExecutionException} after the object was
- * already stored (the client sees an error for a write that happened): the closing listener is therefore
- * taken out of the set first, and any event delivery already under way is let finish (by passing through the
- * store's write lock) before the executor stops. Both reach into the mock by reflection; if its internals
- * change, the workaround silently turns off and the original behaviour returns.
+ * <p>It also works around a deadlock in the mock (fabric8 8.0.0): {@code WatchEventsListener.onClosed} runs
+ * on the server's event loop and waits up to a minute for its send executor, whose pending send needs that
+ * same event loop. The close callbacks are therefore handed to a separate thread. (A write racing with a
+ * closing watch is handled by {@link TolerantWatchListeners}.)
  */
 final class SimDispatcher extends Dispatcher {
     /** User agent of the simulator's own client; write faults never hit it. */
@@ -60,48 +52,8 @@ final class SimDispatcher extends Dispatcher {
     private volatile Runnable onWrite = () -> { };
     private volatile Runnable onRequest = () -> { };
 
-    private final Lock storeWriteLock;
-
     SimDispatcher(Dispatcher delegate) {
         this.delegate = delegate;
-        this.storeWriteLock = storeWriteLock(delegate);
-    }
-
-    /** @return true when the closing-watch workaround found the mock internals it needs */
-    boolean closingWatchWorkaroundActive() {
-        return storeWriteLock != null;
-    }
-
-    /** @return the CRUD store's write lock, under which the mock stores objects and sends watch events, or null */
-    private static Lock storeWriteLock(Dispatcher d) {
-        try {
-            Field crudField = d.getClass().getDeclaredField("kubernetesCrudDispatcher");
-            crudField.setAccessible(true);
-            Object crud = crudField.get(d);
-            Field lockField = crud.getClass().getDeclaredField("lock");
-            lockField.setAccessible(true);
-            return ((ReadWriteLock) lockField.get(crud)).writeLock();
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
-        }
-    }
-
-    /**
-     * Takes a closing watch out of the mock's listener set, then waits for event deliveries already under
-     * way, so that no write sends to the listener's executor after it shut down.
-     */
-    private void unregister(WebSocketListener listener) {
-        try {
-            Field setField = listener.getClass().getDeclaredField("watchEventListenerList");
-            setField.setAccessible(true);
-            ((Set<?>) setField.get(listener)).remove(listener);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return;
-        }
-        if (storeWriteLock != null) {
-            storeWriteLock.lock();
-            storeWriteLock.unlock();
-        }
     }
 
     void faults(SimFaults f) {
@@ -308,19 +260,13 @@ final class SimDispatcher extends Dispatcher {
         @Override
         public void onClosed(WebSocket webSocket, int code, String reason) {
             openWatches.remove(webSocket);
-            offload(() -> {
-                unregister(inner);
-                inner.onClosed(webSocket, code, reason);
-            });
+            offload(() -> inner.onClosed(webSocket, code, reason));
         }
 
         @Override
         public void onFailure(WebSocket webSocket, Throwable t, Response response) {
             openWatches.remove(webSocket);
-            offload(() -> {
-                unregister(inner);
-                inner.onFailure(webSocket, t, response);
-            });
+            offload(() -> inner.onFailure(webSocket, t, response));
         }
     }
 }

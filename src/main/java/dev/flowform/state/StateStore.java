@@ -50,7 +50,8 @@ import javax.sql.DataSource;
  * never changed; the serial starts at 0 and every state-changing call adds 1 in the same
  * transaction as its change ({@link #startRun}, {@link #journalIntent}, {@link #journalDone},
  * {@link #journalFailed}, {@link #finishRun}, {@link #markInterrupted}, {@link #saveResource},
- * {@link #deleteResource} when something was deleted, {@link #setKubeServer}). A saved plan records
+ * {@link #deleteResource} when something was deleted, {@link #setKubeServer}, {@link #replaceOutputs} when the
+ * outputs changed). A saved plan records
  * {@link #stateRef()}; if the serial moved, the plan is stale. Taking, refreshing and releasing the
  * lock do not change the state and leave the serial alone, as in Terraform.
  *
@@ -361,6 +362,78 @@ public final class StateStore implements AutoCloseable {
         sha.update(salt);
         sha.update(value.getBytes(StandardCharsets.UTF_8));
         return "sha256:" + HEX.formatHex(sha.digest());
+    }
+
+    /** Prefix of values {@link #encryptSecret} produces; the version names the scheme. */
+    public static final String ENCRYPTED_PREFIX = "encrypted:v1:";
+
+    /**
+     * Encrypts a secret for a saved plan file, so {@code apply FILE} can use it without the file holding
+     * it in clear: AES-256-GCM with a random 96-bit nonce, under a key derived from this environment's
+     * secret salt as {@code HMAC-SHA256(salt, "flowform saved-plan key v1")}. Only a process that can open
+     * this environment's state can decrypt it; a plan file of another environment does not decrypt here.
+     *
+     * @param value the secret in clear text
+     * @return {@value #ENCRYPTED_PREFIX} followed by base64(nonce || ciphertext || tag)
+     * @throws NullPointerException when {@code value} is null
+     */
+    public String encryptSecret(String value) {
+        Objects.requireNonNull(value, "value");
+        try {
+            byte[] nonce = new byte[12];
+            new java.security.SecureRandom().nextBytes(nonce);
+            javax.crypto.Cipher cipher = javax.crypto.Cipher.getInstance("AES/GCM/NoPadding");
+            cipher.init(javax.crypto.Cipher.ENCRYPT_MODE, planKey(), new javax.crypto.spec.GCMParameterSpec(128, nonce));
+            byte[] ct = cipher.doFinal(value.getBytes(StandardCharsets.UTF_8));
+            byte[] out = new byte[nonce.length + ct.length];
+            System.arraycopy(nonce, 0, out, 0, nonce.length);
+            System.arraycopy(ct, 0, out, nonce.length, ct.length);
+            return ENCRYPTED_PREFIX + java.util.Base64.getEncoder().encodeToString(out);
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("AES-GCM is not available in this JVM", e);
+        }
+    }
+
+    /**
+     * Reverses {@link #encryptSecret}.
+     *
+     * @param stored a value {@link #encryptSecret} of this environment produced
+     * @return the secret in clear text
+     * @throws IllegalArgumentException when {@code stored} is not an encrypted value, or was encrypted for
+     *                                  another environment (or tampered with)
+     */
+    public String decryptSecret(String stored) {
+        Objects.requireNonNull(stored, "stored");
+        if (!stored.startsWith(ENCRYPTED_PREFIX)) {
+            throw new IllegalArgumentException("the plan holds a sensitive value that is not encrypted (a plan printed with "
+                    + "--json or shown masks its secrets); only a plan saved with \"flowform plan --out FILE\" can be applied");
+        }
+        byte[] in;
+        try {
+            in = java.util.Base64.getDecoder().decode(stored.substring(ENCRYPTED_PREFIX.length()));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("an encrypted value of the plan is damaged", e);
+        }
+        if (in.length < 12 + 16) {
+            throw new IllegalArgumentException("an encrypted value of the plan is damaged");
+        }
+        try {
+            javax.crypto.Cipher cipher = javax.crypto.Cipher.getInstance("AES/GCM/NoPadding");
+            cipher.init(javax.crypto.Cipher.DECRYPT_MODE, planKey(), new javax.crypto.spec.GCMParameterSpec(128, in, 0, 12));
+            return new String(cipher.doFinal(in, 12, in.length - 12), StandardCharsets.UTF_8);
+        } catch (javax.crypto.AEADBadTagException e) {
+            throw new IllegalArgumentException("an encrypted value of the plan was not encrypted for environment \""
+                    + environment + "\" (or was changed)", e);
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("AES-GCM is not available in this JVM", e);
+        }
+    }
+
+    private javax.crypto.SecretKey planKey() throws java.security.GeneralSecurityException {
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        mac.init(new javax.crypto.spec.SecretKeySpec(salt, "HmacSHA256"));
+        byte[] key = mac.doFinal("flowform saved-plan key v1".getBytes(StandardCharsets.UTF_8));
+        return new javax.crypto.spec.SecretKeySpec(key, "AES");
     }
 
     // ------------------------------------------------------------------------------------------
@@ -740,6 +813,103 @@ public final class StateStore implements AutoCloseable {
         Objects.requireNonNull(address, "address");
         return inTransaction("resource(" + address + ")",
                 c -> selectResources(c, "WHERE address = ?", address).stream().findFirst());
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Outputs (configuration language): written by apply after a successful run, read by "flowform output"
+
+    /**
+     * Replaces the stored outputs with {@code outputs}, as Terraform replaces a state's outputs on
+     * apply: outputs no longer declared disappear. A sensitive output's value is not stored: only
+     * {@link #hashSecret} of its JSON text. Serial +1 when anything changed; when the stored outputs
+     * already equal {@code outputs}, nothing is written and the serial stays (so an apply with no
+     * changes does not make saved plans stale).
+     *
+     * @param outputs the outputs, made with {@link OutputRecord#of}; names must be unique
+     * @return true when the stored outputs changed
+     * @throws IllegalArgumentException when two outputs share a name
+     * @throws StateStoreException      when the database fails
+     */
+    public synchronized boolean replaceOutputs(List<OutputRecord> outputs) {
+        Objects.requireNonNull(outputs, "outputs");
+        java.util.TreeMap<String, OutputRecord> wanted = new java.util.TreeMap<>();
+        for (OutputRecord o : outputs) {
+            Objects.requireNonNull(o, "output");
+            OutputRecord stored = o.sensitive()
+                    ? new OutputRecord(o.name(), null, o.valueHash() != null ? o.valueHash()
+                            : hashSecret(Objects.requireNonNull(o.valueJson(), "valueJson")), o.valueType(), true,
+                            o.description(), 0, null)
+                    : new OutputRecord(o.name(), Objects.requireNonNull(o.valueJson(), "valueJson"), null, o.valueType(), false,
+                            o.description(), 0, null);
+            if (wanted.put(o.name(), stored) != null) {
+                throw new IllegalArgumentException("output \"" + o.name() + "\" is given twice");
+            }
+        }
+        return inTransaction("replaceOutputs", c -> {
+            List<OutputRecord> current = selectOutputs(c);
+            if (sameOutputs(current, List.copyOf(wanted.values()))) {
+                return false;
+            }
+            long serial = bumpSerial(c);
+            Instant now = now();
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM output_value")) {
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO output_value (" + OUTPUT_COLUMNS
+                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+                for (OutputRecord o : wanted.values()) {
+                    ps.setString(1, o.name());
+                    ps.setString(2, o.valueJson());
+                    ps.setString(3, o.valueHash());
+                    ps.setString(4, o.valueType());
+                    ps.setBoolean(5, o.sensitive());
+                    ps.setString(6, o.description());
+                    ps.setLong(7, serial);
+                    ps.setObject(8, timestamp(now));
+                    ps.executeUpdate();
+                }
+            }
+            return true;
+        });
+    }
+
+    /**
+     * @return the stored outputs, by name; sensitive ones carry a hash instead of their value
+     * @throws StateStoreException when the database fails
+     */
+    public synchronized List<OutputRecord> outputs() {
+        return inTransaction("outputs()", StateStore::selectOutputs);
+    }
+
+    private static final String OUTPUT_COLUMNS =
+            "name, value_json, value_hash, value_type, sensitive, description, updated_serial, updated_at";
+
+    private static List<OutputRecord> selectOutputs(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + OUTPUT_COLUMNS + " FROM output_value ORDER BY name");
+             ResultSet rs = ps.executeQuery()) {
+            List<OutputRecord> out = new ArrayList<>();
+            while (rs.next()) {
+                out.add(new OutputRecord(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getBoolean(5),
+                        rs.getString(6), rs.getLong(7), instant(rs, 8)));
+            }
+            return out;
+        }
+    }
+
+    private static boolean sameOutputs(List<OutputRecord> a, List<OutputRecord> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            OutputRecord x = a.get(i);
+            OutputRecord y = b.get(i);
+            if (!x.name().equals(y.name()) || !Objects.equals(x.valueJson(), y.valueJson())
+                    || !Objects.equals(x.valueHash(), y.valueHash()) || !x.valueType().equals(y.valueType())
+                    || x.sensitive() != y.sensitive() || !Objects.equals(x.description(), y.description())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     // ------------------------------------------------------------------------------------------

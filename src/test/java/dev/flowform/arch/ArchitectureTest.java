@@ -51,4 +51,20 @@ class ArchitectureTest {
         }
         assertThat(offences).isEmpty();
     }
+
+    @org.junit.jupiter.api.Test
+    void only_the_config_loader_reads_files_in_the_config_package() throws IOException {
+        Pattern fileAccess = Pattern.compile("java\\.nio\\.file\\.Files|\\bFiles\\.|java\\.io\\.File|FileInputStream|FileReader"
+                + "|RandomAccessFile|FileChannel");
+        List<String> offences = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(Path.of("src/main/java/dev/flowform/config"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                if (f.getFileName().toString().equals("ConfigLoader.java")) {
+                    continue;
+                }
+                fileAccess.matcher(Files.readString(f)).results().forEach(m -> offences.add(f + ": " + m.group()));
+            }
+        }
+        assertThat(offences).isEmpty();
+    }
 }

@@ -25,9 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Done-means 4: known secret strings in the configuration (sensitive variables, one of them in a key
  * that does not look secret), in the live cluster (JAAS passwords of connectors, a worker password) and
- * in the kubeconfig (the bearer token) never appear in stdout, stderr or any file of the state folder
- * (the raw H2 database included), after plan, apply, apply --json, history, state list/show and a
- * failed apply. Plan files and {@code show} belong to the saved-plan work and are not covered here.
+ * in the kubeconfig (the bearer token) never appear in stdout, stderr, the saved plan file or any file of
+ * the state folder (the raw H2 database included), after plan (text, --json, --out), show (of the plan file
+ * and of the state), apply of the saved plan, history, state list/show, a failed apply --json and the
+ * apply that completes it.
  */
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class CanarySecretTest {
@@ -112,6 +113,7 @@ class CanarySecretTest {
     @Test
     void no_secret_reaches_the_output_or_the_state_files() throws IOException {
         List<String> outputs = new ArrayList<>();
+        List<Path> files = new ArrayList<>();
         Map<String, Integer> exits = new LinkedHashMap<>();
         Path stateDir = tmp.resolve("state");
         try (EmbeddedCluster cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(seed())
@@ -120,9 +122,16 @@ class CanarySecretTest {
             CliRunner cli = CliRunner.fast();
             String[] vars = {"--var", "dc1_password=" + VAR_PASSWORD, "--var", "client_tag=" + VAR_TAG};
 
+            Path planFile = tmp.resolve("saved.plan.json");
             run(cli, outputs, exits, "plan", CliFiles.args("plan", dir, stateDir, vars));
-            run(cli, outputs, exits, "apply", CliFiles.args("apply", dir, stateDir, concat(vars, "--auto-approve")));
+            run(cli, outputs, exits, "plan --json", CliFiles.args("plan", dir, stateDir, concat(vars, "--json")));
+            run(cli, outputs, exits, "plan --out", CliFiles.args("plan", dir, stateDir, concat(vars, "--out", planFile.toString())));
+            run(cli, outputs, exits, "show FILE", CliFiles.args("show", dir, stateDir, concat(vars, planFile.toString())));
+            run(cli, outputs, exits, "show FILE --json", CliFiles.args("show", dir, stateDir,
+                    concat(vars, "--json", planFile.toString())));
+            run(cli, outputs, exits, "apply FILE", CliFiles.args("apply", dir, stateDir, concat(vars, planFile.toString())));
             run(cli, outputs, exits, "plan again", CliFiles.args("plan", dir, stateDir, concat(vars, "--detailed-exitcode")));
+            run(cli, outputs, exits, "show", CliFiles.args("show", dir, stateDir, vars));
             run(cli, outputs, exits, "history", CliFiles.args("history", dir, stateDir, vars));
             run(cli, outputs, exits, "history --json", CliFiles.args("history", dir, stateDir, concat(vars, "--json")));
             run(cli, outputs, exits, "state list", CliFiles.args("state list", dir, stateDir, vars));
@@ -133,28 +142,32 @@ class CanarySecretTest {
                 }
             }
 
-            // a failure: a new password and a transaction boundary the connector rejects
-            config(cluster, ", \"transaction.boundary\": \"connector\"");
+            // a failure: the password changes and the API server refuses the connector update
             String[] vars2 = {"--var", "dc1_password=" + VAR_PASSWORD_2, "--var", "client_tag=" + VAR_TAG};
+            cluster.faults().failNextWrites(1, 422);
             run(cli, outputs, exits, "failing apply --json", CliFiles.args("apply", dir, stateDir,
                     concat(vars2, "--auto-approve", "--json")));
-            run(cli, outputs, exits, "failing apply", CliFiles.args("apply", dir, stateDir, concat(vars2, "--auto-approve")));
+            run(cli, outputs, exits, "apply after the failure", CliFiles.args("apply", dir, stateDir,
+                    concat(vars2, "--auto-approve")));
             run(cli, outputs, exits, "history after the failure", CliFiles.args("history", dir, stateDir, vars2));
+            files.add(planFile);
         }
 
-        assertThat(exits).containsEntry("plan", 0).containsEntry("apply", 0).containsEntry("plan again", 0)
-                .containsEntry("history", 0).containsEntry("failing apply --json", 1).containsEntry("failing apply", 1);
+        assertThat(exits).as("%s", outputs).containsEntry("plan", 0).containsEntry("plan --out", 0).containsEntry("show FILE", 0)
+                .containsEntry("apply FILE", 0).containsEntry("plan again", 0).containsEntry("show", 0)
+                .containsEntry("history", 0).containsEntry("failing apply --json", 1).containsEntry("apply after the failure", 0)
+                .containsEntry("history after the failure", 0);
         String all = String.join("\n", outputs);
         assertThat(all).as("the runs did handle the secret-bearing keys").contains("source.cluster.sasl.jaas.config",
-                "(sensitive value)", "FAILED", "transaction boundaries");
+                "(sensitive value)", "apply_errored", "HTTP 422", "FAILED");
         for (String canary : CANARIES) {
             assertThat(all).as("stdout/stderr of every command").doesNotContain(canary);
         }
-        List<Path> files;
         try (Stream<Path> s = Files.walk(stateDir)) {
-            files = s.filter(Files::isRegularFile).toList();
+            files.addAll(s.filter(Files::isRegularFile).toList());
         }
-        assertThat(files).anyMatch(f -> f.getFileName().toString().equals("flowform.mv.db"));
+        assertThat(files).anyMatch(f -> f.getFileName().toString().equals("flowform.mv.db"))
+                .anyMatch(f -> f.getFileName().toString().equals("saved.plan.json"));
         for (Path f : files) {
             String bytes = new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1);
             for (String canary : CANARIES) {

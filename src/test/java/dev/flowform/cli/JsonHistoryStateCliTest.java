@@ -55,7 +55,7 @@ class JsonHistoryStateCliTest {
         });
         assertThat(lines.get(0).path("type").asString()).isEqualTo("version");
         assertThat(lines).extracting(n -> n.path("type").asString()).containsSubsequence("version", "planned_change",
-                "change_summary", "apply_start", "apply_progress", "apply_complete", "change_summary");
+                "change_summary", "apply_start", "apply_progress", "apply_complete", "change_summary", "outputs");
         assertThat(ofType("planned_change")).extracting(n -> n.at("/change/resource/addr").asString())
                 .containsExactly("connect_cluster.mm2-connect", "kafka_connector.dc1-to-dc2-source");
         assertThat(ofType("apply_start")).hasSize(6).first().satisfies(n -> {
@@ -70,7 +70,8 @@ class JsonHistoryStateCliTest {
         });
         assertThat(ofType("apply_progress")).anySatisfy(n -> assertThat(n.at("/hook/progress/done").asInt()).isEqualTo(2));
         assertThat(ofType("apply_complete")).hasSize(6);
-        JsonNode last = lines.get(lines.size() - 1);
+        assertThat(lines.get(lines.size() - 1).path("type").asString()).as("Terraform ends with the outputs").isEqualTo("outputs");
+        JsonNode last = lines.get(lines.size() - 2);
         assertThat(last.path("type").asString()).isEqualTo("change_summary");
         assertThat(last.at("/changes/operation").asString()).isEqualTo("apply");
         assertThat(last.at("/changes/change").asInt()).isEqualTo(2);

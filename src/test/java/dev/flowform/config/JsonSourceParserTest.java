@@ -83,9 +83,9 @@ class JsonSourceParserTest {
     static Stream<Arguments> syntaxErrors() {
         return Stream.of(
                 Arguments.of("truncated object", "{\n  \"a\": 1,",
-                        "main.flow.json:2:10: Invalid JSON syntax: Unexpected end-of-input within/between Object entries."),
+                        "main.flow.json:2:10: Invalid JSON syntax: Unexpected end of file within/between Object entries."),
                 Arguments.of("truncated string", "{\"a\": \"abc",
-                        "main.flow.json:1:11: Invalid JSON syntax: Unexpected end-of-input: was expecting closing quote for a string value."),
+                        "main.flow.json:1:11: Invalid JSON syntax: Unexpected end of file: was expecting closing quote for a string value."),
                 Arguments.of("bad keyword", "{\"a\":\n  tru }",
                         "main.flow.json:2:3: Invalid JSON syntax: Unrecognized token 'tru': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')."),
                 Arguments.of("trailing comma", "{\"a\": 1,}",

@@ -86,8 +86,8 @@ class LoaderErrorsTest {
         return Stream.of(
                 c("unknown block type").main("{\n" + ENV + "  \"conect_cluster\": {\"c\": {}}\n}")
                         .expect("main.flow.json:3:3", "Unsupported block type", "Did you mean \"connect_cluster\"?"),
-                c("block type of a later version").main("{\n" + ENV + "  \"locals\": {\"x\": 1}\n}")
-                        .expect("main.flow.json:3:3", "Unsupported block type", "not supported yet"),
+                c("terraform block type flowform does not have").main("{\n" + ENV + "  \"resource\": {\"x\": {}}\n}")
+                        .expect("main.flow.json:3:3", "Unsupported block type", "the block types are \"variable\", \"locals\""),
                 c("unknown argument").main("""
                         {
                           "environment": {"demo": {"namespace": "kafka"}},
@@ -223,7 +223,7 @@ class LoaderErrorsTest {
                           "environment": {"demo": {"namespace": "kafka"}}
                         }""")
                         .expect("main.flow.json:3:5", "No value for required variable",
-                                "Set it with --var password=... or in the variables of environment \"demo\"."),
+                                "Set it with --var password=... or in the variables of environment \"demo\" (or with a --var-file"),
                 c("environment value of the wrong type").main("""
                         {
                           "variable": {"replicas": {"type": "number"}},
@@ -254,7 +254,7 @@ class LoaderErrorsTest {
                 c("--var of the wrong type")
                         .main("{\n  \"variable\": {\"replicas\": {\"type\": \"number\", \"default\": 1}},\n" + ENV + "  \"//\": \"\"\n}")
                         .vars("replicas", "three")
-                        .expect("", "Invalid value for input variable", "does not fit its type number: expected number, got string"),
+                        .expect("", "Invalid value for input variable", "does not fit the type number of variable \"replicas\": expected number, got string"),
                 c("--var list that is not JSON")
                         .main("{\n  \"variable\": {\"topics\": {\"type\": \"list(string)\", \"default\": []}},\n" + ENV + "  \"//\": \"\"\n}")
                         .vars("topics", "a,b")
@@ -289,7 +289,7 @@ class LoaderErrorsTest {
                             "c": {"bootstrap_servers": "k:9092"}
                           }
                         }""")
-                        .expect("main.flow.json:4:5", "Missing namespace", "set \"namespace\" in one of them"),
+                        .expect("main.flow.json:2:19", "Missing namespace", "Environment \"demo\" sets no namespace."),
                 c("flow on an undeclared connect cluster").main("""
                         {
                           "environment": {"demo": {"namespace": "kafka"}},
@@ -330,7 +330,7 @@ class LoaderErrorsTest {
                             }
                           }
                         }""")
-                        .expect("main.flow.json:5:28", "Unsupported reference", "Local values (local.*) are not supported yet"),
+                        .expect("main.flow.json:5:28", "Reference to undeclared local value", "Declare it with {\"locals\": {\"bootstrap\": ...}}."),
                 c("list inside a string template").main("""
                         {
                           "variable": {"topics": {"type": "list(string)", "default": ["a"]}},
@@ -361,7 +361,7 @@ class LoaderErrorsTest {
                             "demo": {"namespace": "kafka", "kubernetes": {"embedded": {"seed": "./missing"}}}
                           }
                         }""")
-                        .expect("main.flow.json:3:72", "Seed folder not found", "missing does not exist"),
+                        .expect("main.flow.json:3:72", "Seed folder not found", "missing\" does not exist"),
                 c("embedded together with a context").main("""
                         {
                           "environment": {

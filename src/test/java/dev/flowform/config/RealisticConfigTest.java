@@ -110,7 +110,7 @@ class RealisticConfigTest {
         assertThat(Fixtures.lines(result.diagnostics())).containsExactly(
                 "variables.flow.json:6:5: No value for required variable: The input variable \"source_password\" has no "
                         + "default and no value was given. Set it with --var source_password=... or in the variables of "
-                        + "environment \"prod\".");
+                        + "environment \"prod\" (or with a --var-file, or the environment variable FLOWFORM_VAR_source_password).");
     }
 
     @Test

@@ -42,6 +42,22 @@ class SimDurabilityTest extends SimTestSupport {
     }
 
     @Test
+    void a_read_only_cluster_without_a_file_creates_it_once_from_the_seed() throws IOException {
+        Path file = tmp.resolve("fresh.json");
+        cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder().persistFile(file).seedDir(seed("v1beta2"))
+                .settings(SimSettings.fast()).persistReadOnly(true).build());
+
+        assertThat(persistedConfig(file)).as("the seeded KafkaConnect").isNotNull();
+        byte[] created = Files.readAllBytes(file);
+        GenericKubernetesResource kc = connect(NS);
+        editConfig(kc, "flowform.test.marker", "not-persisted");
+        cluster.client().genericKubernetesResources(StrimziCrds.kafkaConnect(cluster.api())).inNamespace(NS).resource(kc)
+                .update();
+        cluster.close();
+        assertThat(Files.readAllBytes(file)).isEqualTo(created);
+    }
+
+    @Test
     void a_read_only_cluster_loads_the_file_and_never_writes_it() throws IOException {
         Path file = tmp.resolve("cluster.json");
         cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder().persistFile(file).seedDir(seed("v1beta2"))
@@ -66,7 +82,6 @@ class SimDurabilityTest extends SimTestSupport {
     void writes_never_fail_while_watches_close() {
         cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(seed("v1beta2")).settings(SimSettings.fast())
                 .build());
-        assertThat(cluster.dispatcher().closingWatchWorkaroundActive()).as("the mock internals the workaround needs").isTrue();
         awaitIdle();
         cluster.simulator().close(); // only this test writes: no conflicts with the operator's status writes
         var kcs = cluster.client().genericKubernetesResources(StrimziCrds.kafkaConnect(cluster.api())).inNamespace(NS);

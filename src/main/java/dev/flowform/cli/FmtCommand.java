@@ -1,0 +1,165 @@
+package dev.flowform.cli;
+
+import dev.flowform.config.ConfigLoader;
+import dev.flowform.config.Formatter;
+import dev.flowform.config.JsonSourceParser;
+import dev.flowform.config.ParsedFile;
+import dev.flowform.diag.Diagnostic;
+import dev.flowform.render.UnifiedDiff;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code flowform fmt}: rewrites {@code *.flow.json} files in the canonical layout of
+ * {@link Formatter} (Terraform's {@code fmt}). Without options it rewrites the files that change
+ * and lists them; {@code --check} changes nothing and lists the files that would change;
+ * {@code --diff} prints what changes; {@code --recursive} also walks subfolders (folders whose name
+ * starts with {@code .} are skipped). A file named explicitly is formatted whatever its name.
+ *
+ * <p>Exit codes, as Terraform's: 0 when nothing needed formatting (or everything was rewritten),
+ * 3 with {@code --check} when a file would change, 2 when a file is not valid JSON (reported with
+ * its location; the other files are still processed), 1 for other errors (a path that does not
+ * exist, a file that cannot be read or written).
+ */
+@Command(name = "fmt", mixinStandardHelpOptions = true,
+        description = "Rewrite *.flow.json files in the canonical layout (two-space indent, key order kept).")
+public final class FmtCommand implements Callable<Integer> {
+
+    /** Exit code of {@code --check} when a file would change. */
+    public static final int EXIT_WOULD_CHANGE = 3;
+
+    /** Exit code when a file is not valid JSON. */
+    public static final int EXIT_PARSE_ERROR = 2;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"--check", "-check"}, description = "Change nothing; exit 3 when a file is not formatted.")
+    boolean check;
+
+    @Option(names = {"--diff", "-diff"}, description = "Print the changes as a unified diff.")
+    boolean diff;
+
+    @Option(names = {"--recursive", "-recursive"}, description = "Also format files in subfolders.")
+    boolean recursive;
+
+    @Option(names = {"--no-color", "-no-color"}, description = "Do not colour the output.")
+    boolean noColor;
+
+    @Parameters(paramLabel = "PATH", arity = "0..1", defaultValue = ".",
+            description = "A *.flow.json file, or a folder of them (default: the current folder).")
+    Path target;
+
+    @Override
+    public Integer call() {
+        Terminal term = FlowformCommand.terminal(spec, noColor);
+        List<Path> files;
+        try {
+            files = files(target);
+        } catch (IOException | InvalidPathException e) {
+            term.error("Cannot read " + target, String.valueOf(e.getMessage()));
+            return 1;
+        }
+        if (files == null) {
+            term.error("No file or folder at " + target, "fmt takes a *" + ConfigLoader.SUFFIX + " file or a folder of them.");
+            return 1;
+        }
+        boolean parseError = false;
+        boolean otherError = false;
+        boolean changed = false;
+        for (Path file : files) {
+            String name = file.normalize().toString().replace('\\', '/');
+            byte[] bytes;
+            try {
+                if (Files.size(file) > ConfigLoader.MAX_FILE_BYTES) {
+                    term.error("File too large", name + " has more than " + ConfigLoader.MAX_FILE_BYTES + " bytes.");
+                    otherError = true;
+                    continue;
+                }
+                bytes = Files.readAllBytes(file);
+            } catch (IOException e) {
+                term.error("Cannot read " + name, String.valueOf(e.getMessage()));
+                otherError = true;
+                continue;
+            }
+            ParsedFile parsed = JsonSourceParser.parse(name, null, bytes);
+            if (!parsed.ok()) {
+                if (parsed.text() != null) {
+                    term.addSources(java.util.Map.of(name, parsed.text().text()));
+                }
+                List<Diagnostic> diags = parsed.diagnostics().sorted();
+                term.diagnostics(diags);
+                parseError = true;
+                continue;
+            }
+            String before = new String(bytes, StandardCharsets.UTF_8);
+            String after = Formatter.format(parsed.root());
+            if (before.equals(after)) {
+                continue;
+            }
+            changed = true;
+            term.println(name);
+            if (diff) {
+                term.print(UnifiedDiff.diff(name, before, after));
+            }
+            if (!check) {
+                try {
+                    Files.writeString(file, after, StandardCharsets.UTF_8);
+                } catch (IOException e) {
+                    term.error("Cannot write " + name, String.valueOf(e.getMessage()));
+                    otherError = true;
+                }
+            }
+        }
+        if (parseError) {
+            return EXIT_PARSE_ERROR;
+        }
+        if (otherError) {
+            return 1;
+        }
+        return check && changed ? EXIT_WOULD_CHANGE : 0;
+    }
+
+    /** @return the files to format, in path order, or null when {@code target} does not exist */
+    private List<Path> files(Path path) throws IOException {
+        if (Files.isRegularFile(path)) {
+            return List.of(path);
+        }
+        if (!Files.isDirectory(path)) {
+            return null;
+        }
+        List<Path> out = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(path, recursive ? Integer.MAX_VALUE : 1)) {
+            for (Path p : walk.sorted().toList()) {
+                if (Files.isRegularFile(p) && p.getFileName().toString().endsWith(ConfigLoader.SUFFIX) && !hidden(path, p)) {
+                    out.add(p);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** @return true when a folder between {@code root} and {@code file} has a name starting with a dot */
+    private static boolean hidden(Path root, Path file) {
+        Path relative = root.relativize(file.getParent() == null ? file : file.getParent());
+        for (Path part : relative) {
+            String n = part.toString();
+            if (n.startsWith(".") && !n.equals(".") && !n.equals("..")) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

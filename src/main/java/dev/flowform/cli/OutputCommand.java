@@ -1,0 +1,168 @@
+package dev.flowform.cli;
+
+import dev.flowform.state.OutputRecord;
+import dev.flowform.state.StateStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code flowform output [NAME]}: prints the root module's outputs as the last successful
+ * {@code apply} recorded them in the environment's state (Terraform's {@code output}). Reads no
+ * configuration and no cluster.
+ *
+ * <p>The environment is {@code -e}, or the only one with a state database under
+ * {@code --state-dir}. Without NAME: {@code name = value} lines (sensitive outputs as
+ * {@code <sensitive>}), or with {@code --json} an object of name to {@code sensitive}, {@code type}
+ * and {@code value} ({@code value_hash} for a sensitive output, whose value flowform never stores);
+ * no state or no outputs is a warning, exit 0. With NAME: the value alone (JSON laid out like
+ * {@code fmt}; {@code --json} compact JSON; {@code --raw} a string, number or bool without quotes);
+ * an unknown name is an error, and so is {@code --raw} or {@code --json} of a sensitive output.
+ */
+@Command(name = "output", mixinStandardHelpOptions = true,
+        description = "Show the outputs recorded by the last successful apply of an environment.")
+public final class OutputCommand implements Callable<Integer> {
+
+    @ParentCommand
+    FlowformCommand parent;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-e", "--env"}, paramLabel = "NAME",
+            description = "Environment whose state to read (default: the only one under --state-dir).")
+    String environment;
+
+    @Option(names = {"--state-dir"}, paramLabel = "DIR", defaultValue = "state",
+            description = "Where environment state lives (default: ./${DEFAULT-VALUE}).")
+    Path stateDir;
+
+    @Option(names = {"--json", "-json"}, description = "Print JSON.")
+    boolean json;
+
+    @Option(names = {"--raw", "-raw"}, description = "Print one string, number or bool output without quotes.")
+    boolean raw;
+
+    @Option(names = {"--no-color", "-no-color"}, description = "Do not colour the output.")
+    boolean noColor;
+
+    @Parameters(paramLabel = "NAME", arity = "0..1", description = "Print only this output.")
+    String name;
+
+    @Override
+    public Integer call() {
+        Terminal term = FlowformCommand.terminal(spec, noColor || json);
+        if (raw && name == null) {
+            term.error("--raw needs an output name", "Give the name of one output: flowform output --raw NAME.");
+            return 1;
+        }
+        String env;
+        try {
+            env = environment(term);
+        } catch (CommandFailed e) {
+            return e.exitCode();
+        }
+        List<OutputRecord> outputs = List.of();
+        if (env != null) {
+            try (StateStore state = StateStore.open(stateDir, env, parent.context().clock())) {
+                outputs = state.outputs();
+            } catch (RuntimeException e) {
+                term.error("Cannot read the state of environment \"" + env + "\"", String.valueOf(e.getMessage()));
+                return 1;
+            }
+        }
+        if (name != null) {
+            return one(term, env, outputs);
+        }
+        if (json) {
+            term.print(Outputs.json(outputs) + "\n");
+            return 0;
+        }
+        if (outputs.isEmpty()) {
+            term.diagnostics(List.of(dev.flowform.diag.Diagnostic.warning("No outputs found", env == null
+                    ? "No environment under " + stateDir + " has state yet: run flowform apply first."
+                    : "The state of environment \"" + env + "\" has no outputs. Declare output blocks in the configuration's "
+                    + "root folder; a successful flowform apply records them.")));
+            return 0;
+        }
+        term.print(Outputs.human(outputs));
+        return 0;
+    }
+
+    private int one(Terminal term, String env, List<OutputRecord> outputs) {
+        Optional<OutputRecord> found = outputs.stream().filter(o -> o.name().equals(name)).findFirst();
+        if (found.isEmpty()) {
+            List<String> names = outputs.stream().map(OutputRecord::name).toList();
+            term.error("Output \"" + name + "\" not found", (env == null ? "No environment has state yet."
+                    : names.isEmpty() ? "The state of environment \"" + env + "\" has no outputs."
+                    : "The outputs of environment \"" + env + "\" are " + String.join(", ", names) + "."));
+            return 1;
+        }
+        OutputRecord o = found.get();
+        if (o.sensitive() && (raw || json)) {
+            term.error("Output \"" + name + "\" is sensitive", "flowform stores only a salted hash of sensitive outputs, so "
+                    + "their values cannot be printed. Read the value where it comes from (the variable's source).");
+            return 1;
+        }
+        if (raw) {
+            if (!List.of("string", "number", "bool").contains(o.valueType())) {
+                term.error("Unsupported value for --raw", "--raw prints strings, numbers and bools only; output \"" + name
+                        + "\" is a " + o.valueType() + ". Use --json instead.");
+                return 1;
+            }
+            String text = o.valueJson();
+            if (o.valueType().equals("string")) {
+                text = JsonText.string(text);
+            }
+            term.print(text);
+            return 0;
+        }
+        term.println(json ? o.valueJson() : Outputs.value(o));
+        return 0;
+    }
+
+    /** @return the environment to read, or null when no environment has state; fails when it is ambiguous */
+    private String environment(Terminal term) {
+        if (environment != null) {
+            try {
+                StateStore.validateEnvironmentName(environment);
+            } catch (IllegalArgumentException e) {
+                term.error("Invalid environment name", e.getMessage());
+                throw new CommandFailed(1);
+            }
+            return Files.exists(StateStore.databaseFile(stateDir, environment)) ? environment : null;
+        }
+        List<String> found = new ArrayList<>();
+        if (Files.isDirectory(stateDir)) {
+            try (Stream<Path> dirs = Files.list(stateDir)) {
+                for (Path d : dirs.sorted().toList()) {
+                    String n = d.getFileName().toString();
+                    if (StateStore.ENVIRONMENT_NAME.matcher(n).matches() && !n.equals(".") && !n.equals("..")
+                            && Files.exists(d.resolve(StateStore.DATABASE_NAME + ".mv.db"))) {
+                        found.add(n);
+                    }
+                }
+            } catch (IOException e) {
+                term.error("Cannot read the state folder", stateDir + ": " + e.getMessage());
+                throw new CommandFailed(1);
+            }
+        }
+        if (found.size() > 1) {
+            term.error("No environment selected", "Several environments have state under " + stateDir + " ("
+                    + String.join(", ", found) + "): choose one with -e NAME.");
+            throw new CommandFailed(1);
+        }
+        return found.isEmpty() ? null : found.get(0);
+    }
+}

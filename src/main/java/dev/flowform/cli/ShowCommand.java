@@ -1,0 +1,103 @@
+package dev.flowform.cli;
+
+import dev.flowform.config.ConfigLoader;
+import dev.flowform.config.LoadResult;
+import dev.flowform.plan.Plan;
+import dev.flowform.plan.PlanCodec;
+import dev.flowform.plan.StateView;
+import dev.flowform.render.PlanRenderer;
+import dev.flowform.render.StateRenderer;
+import dev.flowform.state.StateStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code flowform show [FILE] [--json]} (Terraform's {@code show}): with FILE, renders a saved plan from its
+ * document (secrets stay masked; nothing is decrypted and no cluster is contacted); without FILE, renders
+ * the selected environment's state: its lineage and serial and the recorded objects.
+ */
+@Command(name = "show", mixinStandardHelpOptions = true,
+        description = "Show a saved plan, or without FILE the current state of the environment.")
+public final class ShowCommand implements Callable<Integer> {
+
+    @ParentCommand
+    FlowformCommand parent;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    CommonOptions common;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "FILE", description = "A plan saved with \"flowform plan --out\".")
+    Path planFile;
+
+    @Option(names = {"--json", "-json"}, description = "Print the JSON document instead of text.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        Terminal term = FlowformCommand.terminal(spec, common.noColor);
+        return planFile != null ? showPlan(term) : showState(term);
+    }
+
+    private int showPlan(Terminal term) {
+        String text = SavedPlanFile.read(planFile, term);
+        Plan plan = text == null ? null : SavedPlanFile.decode(planFile, text, UnaryOperator.identity(), term);
+        if (plan == null) {
+            return 1;
+        }
+        String document = PlanCodec.toJson(plan, Version.get(), PlanCodec.MASK);
+        if (json) {
+            term.print(document);
+            return 0;
+        }
+        term.diagnostics(plan.diagnostics());
+        term.print(PlanRenderer.render(PlanCodec.decode(document), term.style()));
+        return 0;
+    }
+
+    private int showState(Terminal term) {
+        String env = common.environment;
+        if (env == null) {
+            LoadResult loaded = new ConfigLoader().load(common.dir(), null, common.vars);
+            term.addSources(loaded.sources());
+            if (!loaded.ok()) {
+                term.diagnostics(loaded.diagnostics());
+                return 1;
+            }
+            env = loaded.configuration().environment().name();
+        }
+        try {
+            if (!Files.exists(StateStore.databaseFile(common.stateDir(), env))) {
+                if (json) {
+                    term.print(new StateView(env, null, 0, java.util.List.of()).toJson());
+                } else {
+                    term.println("No state for environment \"" + env + "\" under " + common.stateDir() + ".");
+                }
+                return 0;
+            }
+        } catch (IllegalArgumentException e) {
+            term.error("Invalid environment", e.getMessage());
+            return 1;
+        }
+        try (StateStore state = StateStore.open(common.stateDir(), env, parent.context().clock())) {
+            var ref = state.stateRef();
+            StateView view = new StateView(env, ref.lineage(), ref.serial(), Session.recorded(state));
+            term.print(json ? view.toJson() : StateRenderer.render(view, term.style()));
+            return 0;
+        } catch (RuntimeException e) {
+            term.error("Cannot open the state of environment \"" + env + "\"", String.valueOf(e.getMessage()));
+            return 1;
+        }
+    }
+}

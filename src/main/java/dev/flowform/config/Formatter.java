@@ -1,0 +1,154 @@
+package dev.flowform.config;
+
+import java.util.List;
+
+/**
+ * The canonical layout of a configuration file, for {@code flowform fmt}. Pure: text in, text out.
+ *
+ * <p>Rules, applied to the parsed tree (so formatting twice gives the same text as formatting once):
+ * <ul>
+ *   <li>two spaces of indentation per level; {@code "key": value} with one space after the colon;</li>
+ *   <li>every non-empty object is written one property per line, in the order written, repeated
+ *       names and {@code "//"} comments included; empty objects and arrays are {@code {}} and
+ *       {@code []};</li>
+ *   <li>an array of strings, numbers, bools and nulls stays on one line ({@code ["a", "b"]}) when
+ *       the whole line fits in {@value #WIDTH} characters; other arrays are one element per line;</li>
+ *   <li>numbers are kept exactly as written ({@code 1.50}, {@code 1e3}); strings are written with
+ *       the shortest JSON escapes ({@code \"}, {@code \\}, {@code \n}, {@code \t}, ... and
+ *       {@code \}{@code uXXXX} for other control characters, U+2028, U+2029 and unpaired surrogates),
+ *       every other character as itself;</li>
+ *   <li>line ends are {@code \n}, the file ends with exactly one, and a byte order mark is dropped.</li>
+ * </ul>
+ */
+public final class Formatter {
+
+    /** Longest line an array is kept on, in characters. */
+    public static final int WIDTH = 100;
+
+    private Formatter() {
+    }
+
+    /**
+     * @param root the parsed root object of a file
+     * @return the file in canonical layout, ending with one newline
+     */
+    public static String format(ConfigNode.ObjectNode root) {
+        StringBuilder out = new StringBuilder();
+        value(root, 0, 0, out);
+        out.append('\n');
+        return out.toString();
+    }
+
+    /**
+     * @param value any parsed JSON value
+     * @return the value in the same layout as {@link #format}, starting at column 0, without a final newline
+     */
+    public static String formatValue(ConfigNode value) {
+        StringBuilder out = new StringBuilder();
+        value(value, 0, 0, out);
+        return out.toString();
+    }
+
+    /**
+     * @param node   the value
+     * @param indent the indentation of the line the value starts on, in levels
+     * @param column the column the value starts at (for the width of one-line arrays)
+     */
+    private static void value(ConfigNode node, int indent, int column, StringBuilder out) {
+        if (node instanceof ConfigNode.ObjectNode o) {
+            if (o.entries().isEmpty()) {
+                out.append("{}");
+                return;
+            }
+            out.append("{\n");
+            List<ConfigNode.Entry> entries = o.entries();
+            for (int i = 0; i < entries.size(); i++) {
+                ConfigNode.Entry e = entries.get(i);
+                String pad = "  ".repeat(indent + 1);
+                out.append(pad);
+                int start = out.length();
+                string(e.key(), out);
+                out.append(": ");
+                value(e.value(), indent + 1, pad.length() + out.length() - start, out);
+                out.append(i < entries.size() - 1 ? ",\n" : "\n");
+            }
+            out.append("  ".repeat(indent)).append('}');
+        } else if (node instanceof ConfigNode.ArrayNode a) {
+            if (a.items().isEmpty()) {
+                out.append("[]");
+                return;
+            }
+            String inline = inline(a);
+            if (inline != null && column + inline.length() + 1 <= WIDTH) {
+                out.append(inline);
+                return;
+            }
+            out.append("[\n");
+            String pad = "  ".repeat(indent + 1);
+            for (int i = 0; i < a.items().size(); i++) {
+                out.append(pad);
+                value(a.items().get(i), indent + 1, pad.length(), out);
+                out.append(i < a.items().size() - 1 ? ",\n" : "\n");
+            }
+            out.append("  ".repeat(indent)).append(']');
+        } else if (node instanceof ConfigNode.StringNode s) {
+            string(s.value(), out);
+        } else if (node instanceof ConfigNode.NumberNode n) {
+            out.append(n.literal());
+        } else if (node instanceof ConfigNode.BoolNode b) {
+            out.append(b.value());
+        } else {
+            out.append("null");
+        }
+    }
+
+    /** @return the array on one line when all its items are scalars, else null */
+    private static String inline(ConfigNode.ArrayNode a) {
+        StringBuilder out = new StringBuilder("[");
+        for (int i = 0; i < a.items().size(); i++) {
+            ConfigNode item = a.items().get(i);
+            if (item instanceof ConfigNode.ObjectNode || item instanceof ConfigNode.ArrayNode) {
+                return null;
+            }
+            if (i > 0) {
+                out.append(", ");
+            }
+            value(item, 0, 0, out);
+        }
+        return out.append(']').toString();
+    }
+
+    /**
+     * Writes {@code s} as a JSON string literal with the shortest escapes (the rules of {@link #format}).
+     *
+     * @param s   the string
+     * @param out receives the literal, quotes included
+     */
+    public static void string(String s, StringBuilder out) {
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                case '\b' -> out.append("\\b");
+                case '\f' -> out.append("\\f");
+                default -> {
+                    boolean pairedHigh = Character.isHighSurrogate(c) && i + 1 < s.length()
+                            && Character.isLowSurrogate(s.charAt(i + 1));
+                    boolean pairedLow = Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
+                    if (c < 0x20 || c == 0x7F || c == '\u2028' || c == '\u2029'
+                            || (Character.isSurrogate(c) && !pairedHigh && !pairedLow)) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        out.append('"');
+    }
+}

@@ -1,0 +1,371 @@
+package dev.flowform.config;
+
+import dev.flowform.diag.SourceRange;
+import dev.flowform.model.EosMode;
+import dev.flowform.model.ManageMode;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Decodes the blocks that become Kubernetes objects, {@code connect_cluster} and
+ * {@code replication_flow}, in one module instance, and runs the checks on them that need no
+ * cluster (DESIGN.md sections 3 and 4):
+ * <ul>
+ *   <li>a flow's {@code connect_cluster} must name a declared cluster (in any module);</li>
+ *   <li>{@code exactly_once} (the default) with {@code isolation_level = "read_uncommitted"} is an
+ *       error unless {@code acknowledge_read_uncommitted = true}: aborted transactions would be
+ *       replicated as committed, and Kafka rejects {@code exactly.once.support=required} for it;</li>
+ *   <li>{@code exactly.once.support: required} written into the config of a checkpoint or heartbeat
+ *       connector (directly, or through the flow-wide {@code config}) is an error: those connectors
+ *       do not implement KIP-618's preflight check and Kafka rejects it;</li>
+ *   <li>the exactly-once keys of the source connector ({@code exactly.once.support},
+ *       {@code source.consumer.isolation.level}, {@code transaction.boundary}) belong to their
+ *       arguments; writing them into {@code config} is an error;</li>
+ *   <li>{@code transaction.boundary} / {@code transaction_boundary} {@code connector} is an error:
+ *       MirrorSourceConnector does not define transaction boundaries;</li>
+ *   <li>{@code consumer.override.isolation.level} is a warning: it configures Connect's offsets
+ *       consumer, not MirrorMaker 2's source consumer, which {@code source.consumer.isolation.level}
+ *       (the {@code isolation_level} argument) sets;</li>
+ *   <li>{@code exactly.once.source.support} is a worker setting: an error in a flow, and in a
+ *       cluster's {@code config} it belongs to the argument {@code exactly_once_source_support}.</li>
+ * </ul>
+ */
+final class ResourceDecoder {
+
+    private static final Blocks.Schema CONNECT_CLUSTER = new Blocks.Schema("connect_cluster",
+            List.of("namespace", "manage", "exactly_once_source_support", "replicas", "bootstrap_servers", "version", "config",
+                    "spec"), List.of(), Map.of());
+    private static final Blocks.Schema REPLICATION_FLOW = new Blocks.Schema("replication_flow",
+            List.of("name", "manage", "connect_cluster", "topics", "topics_exclude", "groups", "exactly_once", "isolation_level",
+                    "acknowledge_read_uncommitted", "transaction_boundary", "tasks_max", "checkpoints", "heartbeats", "config",
+                    "state"),
+            List.of("source", "target", "connector_config"), Map.of());
+    private static final Blocks.Schema ENDPOINT = new Blocks.Schema("source or target",
+            List.of("alias", "bootstrap_servers", "config"), List.of(), Map.of());
+    private static final Blocks.Schema CONNECTOR_CONFIG = new Blocks.Schema("connector_config",
+            List.of("source", "checkpoint", "heartbeat"), List.of(), Map.of());
+
+    private static final List<String> MANAGE = List.of("own", "adopt");
+    private static final List<String> EOS = List.of("disabled", "preparing", "enabled");
+    private static final List<String> ISOLATION = List.of("read_committed", "read_uncommitted");
+    private static final List<String> BOUNDARY = List.of("poll", "interval", "connector");
+    private static final List<String> STATE = List.of("running", "paused", "stopped");
+    /** KafkaConnect spec fields that have their own argument. */
+    private static final Map<String, String> SPEC_OWNED = Map.of(
+            "replicas", "replicas", "bootstrapServers", "bootstrap_servers", "version", "version", "config", "config");
+    /** Source connector keys flowform sets from arguments, with the argument. */
+    private static final Map<String, String> EOS_KEYS = Map.of(
+            DesiredStateFactory.EXACTLY_ONCE_SUPPORT, "exactly_once",
+            DesiredStateFactory.SOURCE_ISOLATION_LEVEL, "isolation_level",
+            DesiredStateFactory.TRANSACTION_BOUNDARY, "transaction_boundary");
+    private static final String CONSUMER_OVERRIDE_ISOLATION = "consumer.override.isolation.level";
+
+    /**
+     * A decoded flow with what the cross-module checks need.
+     *
+     * @param block     the flow
+     * @param nameRange where its Kubernetes name is written: the {@code name} argument, else the label
+     */
+    record Flow(ReplicationFlowBlock block, SourceRange nameRange) {
+    }
+
+    private final ModuleInstance instance;
+    private final EnvironmentBlock environment;
+
+    /**
+     * @param instance    the module instance the blocks belong to
+     * @param environment the selected environment (for the default namespace), or null
+     */
+    ResourceDecoder(ModuleInstance instance, EnvironmentBlock environment) {
+        this.instance = instance;
+        this.environment = environment;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // connect_cluster
+
+    /** Decodes one {@code connect_cluster} block. */
+    ConnectClusterBlock cluster(Blocks.Block b, Sink sink) {
+        String address = instance.prefix + "connect_cluster." + b.name();
+        Sink s = sink.at(address);
+        Blocks.Content content = Blocks.decode(b, CONNECT_CLUSTER, s);
+        Arguments args = new Arguments(content, instance.evaluator(address)::eval, s);
+
+        String namespace = args.string("namespace");
+        checkKubernetesName(namespace, "namespace", args.valueRange("namespace"), s);
+        String manage = args.oneOf("manage", MANAGE);
+        String eos = args.oneOf("exactly_once_source_support", EOS);
+        Long replicas = args.whole("replicas", 0, Integer.MAX_VALUE);
+        String bootstrap = args.string("bootstrap_servers");
+        String version = args.strictString("version", "write the Kafka version as a string, e.g. \"3.9.0\": a JSON number "
+                + "loses trailing zeros, 3.10 becomes 3.1");
+
+        Set<String> sensitiveKeys = new TreeSet<>();
+        Map<String, String> config = null;
+        Value.ObjectValue configValue = args.object("config");
+        if (configValue != null) {
+            for (Value.Member m : configValue.members()) {
+                if (m.key().equals(EosMode.CONFIG_KEY)) {
+                    s.error("Conflicting configuration key", "Set \"" + EosMode.CONFIG_KEY + "\" with the argument "
+                            + "exactly_once_source_support: flowform sequences its changes (preparing, roll, enabled, roll).",
+                            m.keyRange());
+                }
+            }
+            config = args.entries("config", configValue, sensitiveKeys);
+        }
+        Map<String, Object> spec = null;
+        Value.ObjectValue specValue = args.object("spec");
+        if (specValue != null) {
+            for (Value.Member m : specValue.members()) {
+                String argument = SPEC_OWNED.get(m.key());
+                if (argument != null) {
+                    s.error("Conflicting spec field", "Set \"" + m.key() + "\" with the argument " + argument
+                            + " rather than inside spec.", m.keyRange());
+                }
+            }
+            spec = args.raw("spec");
+        }
+
+        ManageMode mode = manage == null ? ManageMode.OWN : ManageMode.parse(manage).orElse(ManageMode.OWN);
+        if (mode == ManageMode.OWN && args.unset("bootstrap_servers")) {
+            s.error("Missing required argument", "The argument \"bootstrap_servers\" is required in a connect_cluster with "
+                    + "manage = \"own\" (the default): flowform creates the KafkaConnect and must know its Kafka cluster. "
+                    + "Use manage = \"adopt\" for an existing KafkaConnect.", b.labelRange());
+        }
+        if (args.unset("namespace") && environment != null) {
+            namespace = environment.namespace();
+        }
+        return new ConnectClusterBlock(address, b.name(), namespace, mode,
+                eos == null ? null : EosMode.parse(eos).orElse(null),
+                replicas == null ? null : replicas.intValue(), bootstrap, version, config, spec, sensitiveKeys, b.range());
+    }
+
+    /** Reports a value that is not a valid Kubernetes name. */
+    static void checkKubernetesName(String value, String argument, SourceRange at, Sink s) {
+        if (value != null && !Names.isKubernetesName(value)) {
+            s.error("Invalid value for argument", "\"" + Names.abbreviate(value) + "\" is not a valid Kubernetes " + argument
+                    + ": use at most " + Names.KUBERNETES_NAME_MAX + " lower case letters, digits and '-', starting and ending "
+                    + "with a letter or digit.", at);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // replication_flow
+
+    /**
+     * Decodes one {@code replication_flow} block.
+     *
+     * @param clusterNames the names of every declared connect_cluster, in all modules
+     */
+    Flow flow(Blocks.Block b, Set<String> clusterNames, Sink sink) {
+        String address = instance.prefix + "replication_flow." + b.name();
+        Sink s = sink.at(address);
+        Evaluator eval = instance.evaluator(address);
+        Blocks.Content content = Blocks.decode(b, REPLICATION_FLOW, s);
+        Arguments args = new Arguments(content, eval::eval, s);
+
+        String name = b.name();
+        SourceRange nameRange = b.labelRange();
+        if (args.has("name")) {
+            String given = args.string("name");
+            if (given != null) {
+                nameRange = args.valueRange("name");
+                if (!Names.isKubernetesName(given)) {
+                    s.error("Invalid value for argument", "\"" + Names.abbreviate(given) + "\" cannot name the flow's "
+                            + "KafkaConnectors (" + Names.abbreviate(given) + "-source, ...): use at most "
+                            + (Names.KUBERNETES_NAME_MAX - "-checkpoint".length()) + " lower case letters, digits and '-', "
+                            + "starting and ending with a letter or digit.", nameRange);
+                } else {
+                    name = given;
+                }
+            }
+        }
+        String manage = args.oneOf("manage", MANAGE);
+        ManageMode mode = manage == null ? ManageMode.OWN : ManageMode.parse(manage).orElse(ManageMode.OWN);
+        String connectCluster = args.string("connect_cluster");
+        SourceRange connectClusterRange = args.valueRange("connect_cluster");
+        if (args.unset("connect_cluster")) {
+            s.error("Missing required argument", "The argument \"connect_cluster\" is required: it names the connect_cluster "
+                    + "block the flow's connectors run on.", b.labelRange());
+        } else if (connectCluster != null && !clusterNames.contains(connectCluster)) {
+            s.error("Reference to undeclared connect cluster", "No connect_cluster named \"" + connectCluster + "\" is declared."
+                    + Suggestions.didYouMean(connectCluster, clusterNames) + " Declare it with a connect_cluster block "
+                    + "(manage = \"adopt\" for an existing KafkaConnect).", connectClusterRange);
+        }
+
+        Set<String> sensitiveKeys = new TreeSet<>();
+        ClusterEndpoint source = endpoint(content, "source", mode, eval, s, b, sensitiveKeys);
+        ClusterEndpoint target = endpoint(content, "target", mode, eval, s, b, sensitiveKeys);
+
+        List<String> topics = args.stringList("topics");
+        List<String> topicsExclude = args.stringList("topics_exclude");
+        List<String> groups = args.stringList("groups");
+        Boolean exactlyOnce = args.bool("exactly_once");
+        String isolation = args.oneOf("isolation_level", ISOLATION);
+        Boolean acknowledged = args.bool("acknowledge_read_uncommitted");
+        String boundary = args.oneOf("transaction_boundary", BOUNDARY);
+        if ("connector".equals(boundary)) {
+            s.error("Unsupported transaction boundary", connectorBoundary("transaction_boundary \"connector\""),
+                    args.valueRange("transaction_boundary"));
+            boundary = null;
+        }
+        Long tasksMax = args.whole("tasks_max", 1, Integer.MAX_VALUE);
+        Boolean checkpoints = args.bool("checkpoints");
+        Boolean heartbeats = args.bool("heartbeats");
+        String state = args.oneOf("state", STATE);
+        boolean eos = exactlyOnce == null || exactlyOnce;
+        Set<String> roles = new TreeSet<>(List.of("source"));
+        if (checkpoints == null || checkpoints) {
+            roles.add("checkpoint");
+        }
+        if (Boolean.TRUE.equals(heartbeats)) {
+            roles.add("heartbeat");
+        }
+
+        Map<String, String> config = null;
+        Value.ObjectValue configValue = args.object("config");
+        if (configValue != null) {
+            checkConnectorKeys(configValue, "config", roles, s);
+            config = args.entries("config", configValue, sensitiveKeys);
+        }
+        Map<String, String> argumentKeys = Map.of("topics", "topics", "topics_exclude", "topics.exclude", "groups", "groups");
+        args.sensitiveArguments().forEach(a -> {
+            if (argumentKeys.containsKey(a)) {
+                sensitiveKeys.add(argumentKeys.get(a));
+            }
+        });
+
+        Map<String, Map<String, String>> connectorConfig = new LinkedHashMap<>();
+        Blocks.Block perRole = Blocks.single(content, "connector_config", s);
+        if (perRole != null) {
+            Blocks.Content rolesContent = Blocks.decode(perRole, CONNECTOR_CONFIG, s);
+            Arguments roleArgs = new Arguments(rolesContent, eval::eval, s);
+            for (String role : CONNECTOR_CONFIG.attributes()) {
+                Value.ObjectValue roleValue = roleArgs.object(role);
+                if (roleValue == null) {
+                    continue;
+                }
+                checkConnectorKeys(roleValue, "connector_config." + role, Set.of(role), s);
+                Map<String, String> entries = roleArgs.entries(role, roleValue, sensitiveKeys);
+                if (entries != null) {
+                    connectorConfig.put(role, entries);
+                }
+            }
+        }
+
+        if (eos && "read_uncommitted".equals(isolation)) {
+            if (Boolean.TRUE.equals(acknowledged)) {
+                s.warning("Exactly-once flow reads uncommitted records", "exactly_once is on but isolation_level is "
+                        + "\"read_uncommitted\", acknowledged with acknowledge_read_uncommitted: the source connector gets "
+                        + "exactly.once.support=requested, writes in transactions, and replicates records of aborted "
+                        + "transactions as if they were committed.", args.valueRange("isolation_level"));
+            } else {
+                s.error("Exactly-once flow reads uncommitted records", "exactly_once is on (the default) but isolation_level is "
+                        + "\"read_uncommitted\": MirrorMaker 2 would replicate records of aborted transactions as if they were "
+                        + "committed, and Kafka rejects exactly.once.support=required for such a connector. Use "
+                        + "\"read_committed\" (the default with exactly_once), set exactly_once to false, or set "
+                        + "\"acknowledge_read_uncommitted\": true to run with exactly.once.support=requested and accept it.",
+                        args.valueRange("isolation_level"));
+            }
+        } else if (Boolean.TRUE.equals(acknowledged)) {
+            s.warning("Unneeded acknowledgement", "acknowledge_read_uncommitted has an effect only on a flow with exactly_once "
+                    + "on and isolation_level \"read_uncommitted\"; remove it.", args.valueRange("acknowledge_read_uncommitted"));
+        }
+
+        ReplicationFlowBlock flow = new ReplicationFlowBlock(address, name, mode, connectCluster, connectClusterRange, source,
+                target, topics, topicsExclude, groups, exactlyOnce, isolation, boundary,
+                tasksMax == null ? null : tasksMax.intValue(), checkpoints, heartbeats, config, connectorConfig, state,
+                sensitiveKeys, b.range(), Boolean.TRUE.equals(acknowledged));
+        return new Flow(flow, nameRange);
+    }
+
+    private static String connectorBoundary(String where) {
+        return where + " is not supported by MirrorSourceConnector: it does not define its own transaction "
+                + "boundaries (it does not implement ConnectorTransactionBoundaries), so Kafka rejects the connector. Use "
+                + "\"poll\" (the default) or \"interval\" with transaction.boundary.interval.ms.";
+    }
+
+    /**
+     * Checks the keys of a connector config object.
+     *
+     * @param object the {@code config} or {@code connector_config.<role>} object
+     * @param where  how the object is named in messages
+     * @param roles  the connector roles it reaches
+     */
+    private static void checkConnectorKeys(Value.ObjectValue object, String where, Set<String> roles, Sink s) {
+        boolean reachesSource = roles.contains("source");
+        for (Value.Member m : object.members()) {
+            String key = m.key();
+            String value = m.value() instanceof Value.StringValue str && !str.sensitive()
+                    ? str.value().strip().toLowerCase(Locale.ROOT) : null;
+            if (key.equals(DesiredStateFactory.EXACTLY_ONCE_SUPPORT) && "required".equals(value)
+                    && (roles.contains("checkpoint") || roles.contains("heartbeat"))) {
+                String which = roles.contains("checkpoint") && roles.contains("heartbeat") ? "checkpoint and heartbeat"
+                        : roles.contains("checkpoint") ? "checkpoint" : "heartbeat";
+                s.error("exactly.once.support: required on a " + which + " connector", where + " puts exactly.once.support="
+                        + "required on the flow's " + which + " connector" + (which.contains(" and ") ? "s" : "") + ": "
+                        + "MirrorCheckpointConnector and MirrorHeartbeatConnector do not implement KIP-618's preflight check, "
+                        + "so Kafka rejects them (\"The connector does not implement the API required for preflight validation "
+                        + "of exactly-once source support\"). flowform sets it on the source connector from exactly_once; "
+                        + "remove this key.", m.keyRange());
+            } else if (key.equals(DesiredStateFactory.TRANSACTION_BOUNDARY) && "connector".equals(value) && reachesSource) {
+                s.error("Unsupported transaction boundary", connectorBoundary("transaction.boundary \"connector\" (in " + where + ")"),
+                        m.value().range());
+            } else if (EOS_KEYS.containsKey(key) && reachesSource) {
+                s.error("Conflicting configuration key", where + " sets \"" + key + "\" on the source connector, which flowform "
+                        + "sets from the argument " + EOS_KEYS.get(key) + " (it sequences exactly-once changes after the "
+                        + "workers' rolls). Use the argument instead.", m.keyRange());
+            } else if (key.equals(CONSUMER_OVERRIDE_ISOLATION) && reachesSource) {
+                s.warning("consumer.override.isolation.level does not reach MirrorMaker 2's source consumer", where + " sets "
+                        + "consumer.override.isolation.level, which configures the Connect worker's consumer for this "
+                        + "connector, not MirrorSourceConnector's consumer of the source cluster. That one is set by "
+                        + DesiredStateFactory.SOURCE_ISOLATION_LEVEL + ", which flowform writes from the argument "
+                        + "isolation_level (read_committed with exactly_once).", m.keyRange());
+            } else if (key.equals(EosMode.CONFIG_KEY)) {
+                s.error("Worker setting in a connector config", EosMode.CONFIG_KEY + " is a Connect worker setting, not a "
+                        + "connector setting: declare it on the connect_cluster with exactly_once_source_support (flowform "
+                        + "derives it from the flows' exactly_once).", m.keyRange());
+            }
+        }
+    }
+
+    private ClusterEndpoint endpoint(Blocks.Content flow, String role, ManageMode mode, Evaluator eval, Sink s,
+                                     Blocks.Block flowBlock, Set<String> flowSensitiveKeys) {
+        Blocks.Block block = Blocks.single(flow, role, s);
+        if (block == null) {
+            if (mode == ManageMode.OWN) {
+                s.error("Missing required argument", "The argument \"" + role + "\" ({\"alias\": ..., \"bootstrap_servers\": "
+                        + "...}) is required in a replication_flow with manage = \"own\" (the default). Use manage = \"adopt\" "
+                        + "for existing connectors.", flowBlock.labelRange());
+            }
+            return null;
+        }
+        Blocks.Content content = Blocks.decode(block, ENDPOINT, s);
+        Arguments args = new Arguments(content, eval::eval, s);
+        String alias = args.string("alias");
+        String bootstrap = args.string("bootstrap_servers");
+        Set<String> sensitiveKeys = new TreeSet<>();
+        Map<String, String> config = args.stringMap("config", sensitiveKeys);
+        if (mode == ManageMode.OWN) {
+            for (String required : List.of("alias", "bootstrap_servers")) {
+                if (args.unset(required)) {
+                    s.error("Missing required argument", "The argument \"" + required + "\" is required in " + role
+                            + " when the flow has manage = \"own\" (the default).", block.typeRange());
+                }
+            }
+        }
+        String prefix = role + ".cluster.";
+        sensitiveKeys.forEach(k -> flowSensitiveKeys.add(prefix + k));
+        if (args.sensitiveArguments().contains("alias")) {
+            flowSensitiveKeys.add(prefix + "alias");
+        }
+        if (args.sensitiveArguments().contains("bootstrap_servers")) {
+            flowSensitiveKeys.add(prefix + "bootstrap.servers");
+        }
+        return new ClusterEndpoint(alias, bootstrap, config, sensitiveKeys);
+    }
+}

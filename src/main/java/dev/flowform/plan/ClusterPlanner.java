@@ -1,0 +1,902 @@
+package dev.flowform.plan;
+
+import dev.flowform.diag.Diagnostics;
+import dev.flowform.diag.Severity;
+import dev.flowform.model.ConnectorRole;
+import dev.flowform.model.DesiredConnectCluster;
+import dev.flowform.model.DesiredConnector;
+import dev.flowform.model.DesiredFlow;
+import dev.flowform.model.DesiredState;
+import dev.flowform.model.EosMode;
+import dev.flowform.model.LiveConnectCluster;
+import dev.flowform.model.LiveConnector;
+import dev.flowform.model.LivePod;
+import dev.flowform.model.LiveState;
+import dev.flowform.model.ManageMode;
+import dev.flowform.model.ObjectRef;
+import dev.flowform.model.SecretKeys;
+import dev.flowform.model.StrimziApi;
+import dev.flowform.model.TaskStatus;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Plans one Connect cluster and the flows on it: the chain of steps (unnumbered), the object changes,
+ * the transactional IDs and the diagnostics. See {@link Planner} for the rules; this class applies them
+ * to one cluster.
+ */
+final class ClusterPlanner {
+
+    /**
+     * A step before the planner numbers it.
+     *
+     * @param kind    what kind of work
+     * @param address the resource it belongs to (used by {@code --target})
+     * @param object  the Kubernetes object
+     * @param payload the data to execute it
+     * @param summary one human line
+     */
+    record Draft(StepKind kind, String address, ObjectRef object, StepPayload payload, String summary) {
+    }
+
+    private static final String REQUIRED = "required";
+    private static final String EXACTLY_ONCE_SUPPORT = "exactly.once.support";
+    private static final String TRANSACTION_BOUNDARY = "transaction.boundary";
+    private static final String SOURCE_ISOLATION = "source.consumer.isolation.level";
+    private static final String CONSUMER_OVERRIDE_ISOLATION = "consumer.override.isolation.level";
+
+    private final DesiredState desired;
+    private final LiveState live;
+    private final DesiredConnectCluster dc;
+    private final String environment;
+    private final PlanOptions options;
+    private final Diagnostics diags;
+    private final ObjectRef ref;
+
+    /** Object changes of this cluster and its connectors. */
+    final List<Change> changes = new ArrayList<>();
+    /** The chain: each step depends on the one before. */
+    final List<Draft> chain = new ArrayList<>();
+    /** IDs that need ACLs once the chain has run. */
+    final List<TransactionalId> transactionalIds = new ArrayList<>();
+    /** Resource address of each desired connector to the address of its flow (for {@code --target}). */
+    final Map<String, String> flowOf = new HashMap<>();
+
+    ClusterPlanner(DesiredState desired, LiveState live, DesiredConnectCluster dc, String environment, PlanOptions options,
+                   Diagnostics diags) {
+        this.desired = desired;
+        this.live = live;
+        this.dc = dc;
+        this.environment = environment;
+        this.options = options;
+        this.diags = diags;
+        this.ref = new ObjectRef(live.api().kafkaApiVersion(), "KafkaConnect", dc.namespace(), dc.name());
+    }
+
+    /** @return the address of the cluster this planner plans */
+    String address() {
+        return dc.address();
+    }
+
+    void plan() {
+        List<DesiredFlow> flows = desired.flowsOn(dc);
+        for (DesiredFlow f : flows) {
+            for (DesiredConnector d : f.connectors()) {
+                flowOf.put(d.address(), f.address());
+            }
+        }
+        Optional<LiveConnectCluster> found = live.cluster(dc.namespace(), dc.name());
+        if (found.isEmpty()) {
+            planNewCluster(flows);
+        } else {
+            planExisting(found.get(), flows);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------- new cluster
+
+    private void planNewCluster(List<DesiredFlow> flows) {
+        if (dc.manage() == ManageMode.ADOPT) {
+            diags.add(Rule.CONFIGURATION.diagnostic(Severity.ERROR, "Adopted Connect cluster not found",
+                    "connect_cluster \"" + dc.name() + "\" has manage = \"adopt\", but KafkaConnect " + dc.namespace() + "/"
+                            + dc.name() + " does not exist. Check the name and namespace, or use manage = \"own\" to "
+                            + "let flowform create it.", dc.range(), dc.address()));
+            return;
+        }
+        if (!versionAllows(dc.version(), flows)) {
+            return;
+        }
+        if (live.api() == StrimziApi.V1) {
+            warnIgnoredV1Keys(LiveConnectCluster.V1_FORBIDDEN_CONFIG_KEYS.stream().filter(dc.config()::containsKey).toList(),
+                    "connect_cluster \"" + dc.name() + "\" declares");
+        }
+        int replicas = dc.replicas() == null ? RollCheck.STRIMZI_DEFAULT_REPLICAS : dc.replicas();
+        List<ConnectorWork> work = connectorWork(flows, null);
+        Map<String, Object> manifest = connectManifest();
+        List<AttributeChange> attrs = new ArrayList<>();
+        Planner.flatten("", manifest, attrs, dc::isSensitive);
+        changes.add(new Change(dc.address(), ref, Action.CREATE, attrs,
+                "KafkaConnect " + dc.namespace() + "/" + dc.name() + " does not exist; a new cluster starts with "
+                        + EosMode.CONFIG_KEY + "=" + dc.eos().value() + " directly (KIP-618)"));
+        add(StepKind.CREATE_CONNECT_CLUSTER, dc.address(), ref,
+                new StepPayload.CreateObject(manifest, sensitiveConfigKeys(dc.config().keySet())),
+                "create KafkaConnect " + dc.name() + " with " + EosMode.CONFIG_KEY + "=" + dc.eos().value());
+        add(StepKind.WAIT_FOR_ROLL, dc.address(), ref, new StepPayload.WaitForRoll(dc.eos(), null),
+                "wait until every worker is up with " + EosMode.CONFIG_KEY + "=" + dc.eos().value());
+        warnReplicasZero(replicas, work);
+        emitConnectorSteps(work, replicas);
+        transactionalIds(null, work);
+    }
+
+    // ---------------------------------------------------------------------------------- existing cluster
+
+    private void planExisting(LiveConnectCluster c, List<DesiredFlow> flows) {
+        String who = "KafkaConnect " + c.namespace() + "/" + c.name();
+        Optional<EosMode> parsed = c.eosMode();
+        if (parsed.isEmpty()) {
+            refuse(Rule.UNKNOWN_EOS_MODE, "Unknown exactly.once.source.support value",
+                    who + " sets exactly.once.source.support to \"" + c.eosValue() + "\"; Kafka accepts disabled, preparing "
+                            + "or enabled. Fix it by hand first.");
+            return;
+        }
+        EosMode current = parsed.get();
+        boolean paused = c.reconciliationPaused();
+        Readiness roll = RollCheck.evaluate(c, c.generation(), current);
+        boolean failed = roll instanceof Readiness.Failed;
+        boolean rolled = roll.isComplete();
+        List<String> ignored = new ArrayList<>(c.ignoredV1ConfigKeys());
+        if (c.api() == StrimziApi.V1) {
+            LiveConnectCluster.V1_FORBIDDEN_CONFIG_KEYS.stream()
+                    .filter(k -> dc.config().containsKey(k) && !ignored.contains(k)).forEach(ignored::add);
+        }
+        warnIgnoredV1Keys(ignored, who + " (kafka.strimzi.io/v1) has");
+        if (!versionAllows(dc.version() != null ? dc.version() : c.version(), flows)) {
+            return;
+        }
+        warnSkippedPreparing(c, current, rolled);
+        int replicas = dc.replicas() != null ? dc.replicas()
+                : c.replicas() == null ? RollCheck.STRIMZI_DEFAULT_REPLICAS : c.replicas();
+        List<FieldEdit> clusterEdits = new ArrayList<>();
+        List<AttributeChange> clusterAttrs = new ArrayList<>();
+        clusterEdits(c, clusterEdits, clusterAttrs);
+        boolean annotate = !c.usesConnectorResources();
+        List<EosMode> path = Planner.eosPath(current, dc.eos());
+        List<ConnectorWork> work = connectorWork(flows, c);
+        if (!unmanagedConnectorsAllow(c)) {
+            return;
+        }
+        boolean clusterChange = !path.isEmpty() || !clusterEdits.isEmpty() || annotate;
+        if (paused) {
+            String detail = who + " has strimzi.io/pause-reconciliation: the operator does not roll the workers or act on "
+                    + "its connectors while it is set.";
+            if (clusterChange || !work.isEmpty()) {
+                refuse(Rule.RECONCILIATION_PAUSED, "Reconciliation is paused", detail + " Remove the annotation (kubectl "
+                        + "annotate kafkaconnect " + c.name() + " strimzi.io/pause-reconciliation-), then plan again.");
+            } else {
+                diags.add(Rule.RECONCILIATION_PAUSED.warning("Reconciliation is paused", detail
+                        + " The configuration asks for nothing that changes it.", dc.address()));
+            }
+            return;
+        }
+        if (!clusterChange && work.isEmpty()) {
+            if (failed) {
+                diags.add(Rule.FAILED_RECONCILE.warning("The last reconcile of the Connect cluster failed",
+                        who + ": " + roll.detail() + ". The configuration asks for nothing that changes it, so this plan "
+                                + "does not touch it; the operator retries every 120 s.", dc.address()));
+            }
+            return;
+        }
+        if (annotate && !options.enableConnectorResources()) {
+            refuse(Rule.CONNECTOR_RESOURCES, "Adding strimzi.io/use-connector-resources deletes connectors",
+                    who + " lacks annotation " + LiveConnectCluster.CONNECTOR_RESOURCES_ANNOTATION + "=\"true\", which "
+                            + "flowform needs to manage connectors through KafkaConnector resources. Once it is added, the "
+                            + "Strimzi operator deletes every connector running in this Connect cluster that has no "
+                            + "KafkaConnector resource" + knownConnectors(c) + ". Create KafkaConnectors for connectors "
+                            + "you want to keep, then plan again with --enable-connector-resources to accept this.");
+            return;
+        }
+        if (failed && !options.acceptFailedReconcile()) {
+            refuse(Rule.FAILED_RECONCILE, "The last reconcile of the Connect cluster failed",
+                    who + ": " + roll.detail() + ". flowform does not pile a new change on top of a failed one: fix the "
+                            + "cause and let the operator reconcile (it retries every 120 s), then plan again. If this plan's "
+                            + "change is the fix, plan again with --accept-failed-reconcile.");
+            return;
+        }
+        boolean workNeedsEnabled = work.stream().anyMatch(ConnectorWork::requiresEos);
+        boolean needsCurrentRolled = (current == EosMode.PREPARING && path.equals(List.of(EosMode.ENABLED)))
+                || (path.isEmpty() && workNeedsEnabled);
+        if (failed && needsCurrentRolled && clusterEdits.isEmpty()) {
+            refuse(Rule.FAILED_RECONCILE, "The last reconcile of the Connect cluster failed",
+                    who + ": " + roll.detail() + ". The next step needs every worker to run " + EosMode.CONFIG_KEY + "="
+                            + current.value() + ", which the failed roll did not finish, and this plan changes nothing that "
+                            + "would make the operator roll again. Fix the cause and wait for the operator's periodic "
+                            + "reconcile (every 120 s), then plan again.");
+            return;
+        }
+        if (failed) {
+            diags.add(Rule.FAILED_RECONCILE.warning("Planning on top of a failed reconcile",
+                    who + ": " + roll.detail() + ". --accept-failed-reconcile was given: the plan changes the KafkaConnect "
+                            + "and waits for a complete roll before any step that needs the workers' mode.", dc.address()));
+        }
+        warnReplicasZero(replicas, work);
+        if (clusterChange) {
+            List<AttributeChange> attrs = new ArrayList<>();
+            if (annotate) {
+                attrs.add(new AttributeChange("metadata.annotations.\"" + LiveConnectCluster.CONNECTOR_RESOURCES_ANNOTATION
+                        + "\"", null, "\"true\"", false));
+            }
+            if (!path.isEmpty()) {
+                attrs.add(new AttributeChange("spec.config.\"" + EosMode.CONFIG_KEY + "\"",
+                        c.eosValue() == null ? null : Planner.quote(c.eosValue()), Planner.quote(dc.eos().value()), false));
+            }
+            attrs.addAll(clusterAttrs);
+            changes.add(new Change(dc.address(), c.ref(), Action.UPDATE, attrs, clusterReason(current, path, annotate)));
+        }
+        ObjectRef liveRef = c.ref();
+        if (!rolled && !failed) {
+            add(StepKind.WAIT_FOR_ROLL, dc.address(), liveRef, new StepPayload.WaitForRoll(current, c.generation()),
+                    "wait for the roll already in progress (generation " + c.generation() + ", " + roll.detail() + ")");
+        }
+        if (annotate) {
+            diags.add(Rule.CONNECTOR_RESOURCES.warning("Enabling KafkaConnector resources on an existing cluster",
+                    who + " lacks annotation " + LiveConnectCluster.CONNECTOR_RESOURCES_ANNOTATION + "=\"true\". Once "
+                            + "flowform adds it (--enable-connector-resources), the Strimzi operator deletes every connector "
+                            + "running in this Connect cluster that has no KafkaConnector resource" + knownConnectors(c) + ".",
+                    dc.address()));
+            add(StepKind.ANNOTATE, dc.address(), liveRef,
+                    new StepPayload.PatchObject(List.of(FieldEdit.set(List.of("metadata", "annotations",
+                            LiveConnectCluster.CONNECTOR_RESOURCES_ANNOTATION), "true", false))),
+                    LiveConnectCluster.CONNECTOR_RESOURCES_ANNOTATION + " = \"true\"");
+        }
+        List<FieldEdit> pending = clusterEdits;
+        if (failed && !clusterEdits.isEmpty() && (needsCurrentRolled || path.isEmpty())) {
+            add(StepKind.UPDATE_CONNECT_CLUSTER, dc.address(), liveRef, new StepPayload.PatchObject(clusterEdits),
+                    clusterEdits.size() + " spec change(s), so the operator reconciles again after the failed reconcile");
+            add(StepKind.WAIT_FOR_ROLL, dc.address(), liveRef, new StepPayload.WaitForRoll(current, null),
+                    "wait until every worker has restarted with " + EosMode.CONFIG_KEY + "=" + current.value());
+            pending = List.of();
+        }
+        boolean upgrade = dc.eos().ordinal() > current.ordinal();
+        if (!upgrade) {
+            emitConnectorSteps(work, replicas);
+        }
+        if (!path.isEmpty()) {
+            for (int i = 0; i < path.size(); i++) {
+                EosMode mode = path.get(i);
+                List<FieldEdit> edits = new ArrayList<>();
+                edits.add(FieldEdit.set(List.of("spec", "config", EosMode.CONFIG_KEY), mode.value(), false));
+                if (i == 0) {
+                    edits.addAll(pending);
+                }
+                add(StepKind.SET_WORKER_EOS, dc.address(), liveRef, new StepPayload.SetWorkerEos(mode, edits),
+                        EosMode.CONFIG_KEY + " = " + mode.value()
+                                + (i == 0 && !pending.isEmpty() ? " (with " + pending.size() + " more spec change(s))" : ""));
+                add(StepKind.WAIT_FOR_ROLL, dc.address(), liveRef, new StepPayload.WaitForRoll(mode, null),
+                        "wait until every worker has restarted with " + EosMode.CONFIG_KEY + "=" + mode.value());
+            }
+        } else if (!pending.isEmpty()) {
+            add(StepKind.UPDATE_CONNECT_CLUSTER, dc.address(), liveRef, new StepPayload.PatchObject(pending),
+                    pending.size() + " spec change(s)");
+            add(StepKind.WAIT_FOR_ROLL, dc.address(), liveRef, new StepPayload.WaitForRoll(current, null),
+                    "wait until every worker has restarted with the new spec");
+        }
+        if (upgrade) {
+            emitConnectorSteps(work, replicas);
+        }
+        transactionalIds(c, work);
+    }
+
+    // ---------------------------------------------------------------------------------- preflight
+
+    /**
+     * Kafka version checks (rules kafka-version-*): below 3.3 no worker EOS at all, below 3.5 no MM2 EOS,
+     * below 3.6 a warning for KAFKA-15059. Without a version nothing is checked (Strimzi then runs its
+     * default Kafka version, which every supported Strimzi release has at 3.6 or newer).
+     *
+     * @return false when an error was added (the cluster is refused)
+     */
+    private boolean versionAllows(String versionText, List<DesiredFlow> flows) {
+        boolean eosFlows = flows.stream().anyMatch(DesiredFlow::exactlyOnce);
+        if (dc.eos() == EosMode.DISABLED && !eosFlows) {
+            return true;
+        }
+        Optional<KafkaVersion> parsed = KafkaVersion.parse(versionText);
+        if (parsed.isEmpty()) {
+            return true;
+        }
+        KafkaVersion v = parsed.get();
+        String cluster = "connect_cluster \"" + dc.name() + "\" runs Kafka " + v.text()
+                + (v.text().equals(v.kafka()) ? "" : " (Kafka " + v.kafka() + ")");
+        if (v.isBefore(3, 3)) {
+            diags.add(Rule.KAFKA_VERSION_WORKER.diagnostic(Severity.ERROR, "Kafka version has no exactly-once source support",
+                    cluster + ", which has no exactly.once.source.support worker setting (KIP-618 arrived in Kafka 3.3.0). "
+                            + "Upgrade the Connect cluster's spec.version first.", dc.range(), dc.address()));
+            return false;
+        }
+        if (eosFlows && v.isBefore(3, 5)) {
+            diags.add(Rule.KAFKA_VERSION_MM2.diagnostic(Severity.ERROR, "MirrorMaker 2 has no exactly-once support before Kafka 3.5",
+                    cluster + "; MirrorSourceConnector implements KIP-618's exactlyOnceSupport only from Kafka 3.5.0, so "
+                            + "exactly.once.support=required is rejected. Upgrade spec.version to 3.6 or newer, or set the flows' "
+                            + "exactly_once to false.", dc.range(), dc.address()));
+            return false;
+        }
+        if (eosFlows && v.isBefore(3, 6)) {
+            diags.add(Rule.KAFKA_VERSION_FENCING.diagnostic(Severity.WARNING, "Exactly-once MirrorMaker 2 before Kafka 3.6",
+                    cluster + ". Before Kafka 3.6.0 zombie fencing can fail while a rebalance is pending (KAFKA-15059), "
+                            + "which MirrorMaker 2 triggers by writing its connector configs in quick succession: exactly-once "
+                            + "tasks may fail to start. Upgrade to 3.6 or newer.", dc.range(), dc.address()));
+        }
+        return true;
+    }
+
+    private void warnIgnoredV1Keys(List<String> keys, String who) {
+        if (keys.isEmpty()) {
+            return;
+        }
+        diags.add(Rule.V1_IGNORED_CONFIG.warning("Strimzi v1 ignores " + String.join(", ", keys) + " in spec.config",
+                who + " " + String.join(", ", keys) + " in spec.config. kafka.strimzi.io/v1 forbids these keys and "
+                        + "silently drops them; the workers use spec.groupId, spec.configStorageTopic, spec.offsetStorageTopic "
+                        + "and spec.statusStorageTopic instead (group id used for transactional IDs: "
+                        + groupIdOrUnknown(live.cluster(dc.namespace(), dc.name()).orElse(null)) + ").", dc.address()));
+    }
+
+    private void warnReplicasZero(int replicas, List<ConnectorWork> work) {
+        if (replicas != 0 || work.stream().allMatch(w -> w.action() == Action.DELETE)) {
+            return;
+        }
+        diags.add(Rule.REPLICAS_ZERO.warning("Connect cluster has 0 replicas",
+                "connect_cluster \"" + dc.name() + "\" runs no worker, so its connectors cannot start: flowform writes the "
+                        + "KafkaConnector changes but cannot wait for them to run. They start, and are validated, when the "
+                        + "cluster is scaled up.", dc.address()));
+    }
+
+    /** Warns when the spec says enabled, the roll is not done, and a worker is known to still run disabled. */
+    private void warnSkippedPreparing(LiveConnectCluster c, EosMode current, boolean rolled) {
+        if (current != EosMode.ENABLED || rolled) {
+            return;
+        }
+        for (LivePod p : c.pods()) {
+            if (p.connectConfiguration() != null && RollCheck.mentionsMode(p.connectConfiguration(), EosMode.DISABLED)) {
+                diags.add(Rule.PREPARING_SKIPPED.warning("The preparing roll was skipped",
+                        "KafkaConnect " + c.namespace() + "/" + c.name() + " was set to exactly.once.source.support=enabled "
+                                + "while worker " + p.name() + " still runs disabled: its workers go from disabled to enabled in "
+                                + "one roll, without the transactional leader that preparing guarantees. flowform waits for this "
+                                + "roll to finish; check the exactly-once tasks after it.", dc.address()));
+                return;
+            }
+        }
+    }
+
+    /**
+     * Connectors on the cluster that no flow of the configuration produces keep running; when they
+     * require exactly-once support and the workers are going below enabled, they would break (rule 5).
+     *
+     * @return false when the cluster is refused
+     */
+    private boolean unmanagedConnectorsAllow(LiveConnectCluster c) {
+        if (dc.eos() == EosMode.ENABLED) {
+            return true;
+        }
+        Set<String> wanted = new HashSet<>();
+        desired.flowsOn(dc).forEach(f -> f.connectors().forEach(d -> wanted.add(d.name())));
+        List<String> blocking = new ArrayList<>();
+        for (LiveConnector l : live.connectorsOf(c.namespace(), c.name())) {
+            if (!wanted.contains(l.name()) && !deletable(l) && REQUIRED.equalsIgnoreCase(l.config().get(EXACTLY_ONCE_SUPPORT))) {
+                blocking.add(l.name());
+            }
+        }
+        if (blocking.isEmpty()) {
+            return true;
+        }
+        refuse(Rule.REVERSE_DISABLE, "Connectors outside the configuration require exactly-once support",
+                "KafkaConnector " + String.join(", ", blocking) + " on KafkaConnect " + c.namespace() + "/" + c.name()
+                        + " set exactly.once.support=required, and no flow of this configuration manages them. Setting the "
+                        + "workers to " + EosMode.CONFIG_KEY + "=" + dc.eos().value() + " would break them. Set them back "
+                        + "to requested (or declare their flows here), then plan again.");
+        return false;
+    }
+
+    private String knownConnectors(LiveConnectCluster c) {
+        List<String> names = live.connectorsOf(c.namespace(), c.name()).stream().map(LiveConnector::name).sorted().toList();
+        return names.isEmpty() ? " (no KafkaConnector exists for it yet)"
+                : " (KafkaConnectors that exist and stay: " + String.join(", ", names) + ")";
+    }
+
+    // ---------------------------------------------------------------------------------- cluster spec
+
+    private String clusterReason(EosMode current, List<EosMode> path, boolean annotate) {
+        if (path.size() == 2) {
+            return "exactly-once rollout of an existing cluster: " + path.get(0).value() + ", rolling restart, "
+                    + path.get(1).value() + ", rolling restart (KIP-618)";
+        }
+        if (path.size() == 1) {
+            return EosMode.CONFIG_KEY + " " + current.value() + " -> " + path.get(0).value() + ", one rolling restart"
+                    + (path.get(0).ordinal() < current.ordinal() ? ", after the connectors (KIP-618 reverse order)" : "");
+        }
+        return annotate ? "enable KafkaConnector resources" : "spec changed; one rolling restart";
+    }
+
+    /** The non-EOS spec edits the desired cluster asks for. */
+    private void clusterEdits(LiveConnectCluster c, List<FieldEdit> edits, List<AttributeChange> attrs) {
+        for (Map.Entry<String, String> e : dc.config().entrySet()) {
+            if (e.getKey().equals(EosMode.CONFIG_KEY)) {
+                continue;
+            }
+            String lv = c.config().get(e.getKey());
+            if (!e.getValue().equals(lv)) {
+                boolean s = dc.isSensitive(e.getKey());
+                edits.add(FieldEdit.set(List.of("spec", "config", e.getKey()), e.getValue(), s));
+                attrs.add(new AttributeChange("spec.config." + Planner.quote(e.getKey()), lv == null ? null : Planner.quote(lv),
+                        Planner.quote(e.getValue()), s));
+            }
+        }
+        specField(c, "replicas", dc.replicas(), edits, attrs);
+        specField(c, "version", dc.version(), edits, attrs);
+        specField(c, "bootstrapServers", dc.bootstrapServers(), edits, attrs);
+        for (Map.Entry<String, Object> e : dc.spec().entrySet()) {
+            specField(c, e.getKey(), e.getValue(), edits, attrs);
+        }
+        if (dc.manage() == ManageMode.OWN) {
+            for (Map.Entry<String, String> e : c.config().entrySet()) {
+                if (!e.getKey().equals(EosMode.CONFIG_KEY) && !dc.config().containsKey(e.getKey())) {
+                    boolean s = dc.isSensitive(e.getKey());
+                    edits.add(FieldEdit.remove(List.of("spec", "config", e.getKey()), s));
+                    attrs.add(new AttributeChange("spec.config." + Planner.quote(e.getKey()), Planner.quote(e.getValue()), null, s));
+                }
+            }
+            Set<String> declared = new HashSet<>(dc.spec().keySet());
+            declared.addAll(List.of("replicas", "version", "bootstrapServers", "config"));
+            for (Map.Entry<String, Object> e : c.spec().entrySet()) {
+                if (!declared.contains(e.getKey())) {
+                    edits.add(FieldEdit.remove(List.of("spec", e.getKey()), false));
+                    attrs.add(new AttributeChange("spec." + e.getKey(), Json.render(e.getValue()), null, false));
+                }
+            }
+        }
+    }
+
+    private static void specField(LiveConnectCluster c, String field, Object want, List<FieldEdit> edits,
+                                  List<AttributeChange> attrs) {
+        if (want == null) {
+            return;
+        }
+        Object have = c.spec().get(field);
+        if (!Json.sameValue(want, have)) {
+            edits.add(FieldEdit.set(List.of("spec", field), want, false));
+            attrs.add(new AttributeChange("spec." + field, have == null ? null : Json.render(have), Json.render(want), false));
+        }
+    }
+
+    private Map<String, Object> connectManifest() {
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        metadata.put("name", dc.name());
+        metadata.put("namespace", dc.namespace());
+        metadata.put("labels", labels(Map.of()));
+        metadata.put("annotations", Map.of(LiveConnectCluster.CONNECTOR_RESOURCES_ANNOTATION, "true"));
+        Map<String, Object> spec = new LinkedHashMap<>();
+        if (dc.version() != null) {
+            spec.put("version", dc.version());
+        }
+        if (dc.replicas() != null) {
+            spec.put("replicas", dc.replicas());
+        }
+        if (dc.bootstrapServers() != null) {
+            spec.put("bootstrapServers", dc.bootstrapServers());
+        }
+        spec.putAll(dc.spec());
+        Map<String, Object> config = new LinkedHashMap<>(dc.config());
+        config.put(EosMode.CONFIG_KEY, dc.eos().value());
+        spec.put("config", config);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("apiVersion", ref.apiVersion());
+        m.put("kind", "KafkaConnect");
+        m.put("metadata", metadata);
+        m.put("spec", spec);
+        return m;
+    }
+
+    private Map<String, Object> labels(Map<String, String> extra) {
+        Map<String, Object> labels = new LinkedHashMap<>(extra);
+        labels.put(LiveConnector.MANAGED_BY_LABEL, LiveConnector.MANAGED_BY_VALUE);
+        labels.put(Planner.ENVIRONMENT_LABEL, environment);
+        return labels;
+    }
+
+    private Set<String> sensitiveConfigKeys(Set<String> keys) {
+        Set<String> s = new HashSet<>();
+        for (String k : keys) {
+            if (dc.isSensitive(k)) {
+                s.add(k);
+            }
+        }
+        return s;
+    }
+
+    // ---------------------------------------------------------------------------------- connectors
+
+    /** What has to happen to the connectors of the flows on this cluster ({@code c} null for a new cluster). */
+    private List<ConnectorWork> connectorWork(List<DesiredFlow> flows, LiveConnectCluster c) {
+        List<ConnectorWork> work = new ArrayList<>();
+        Set<String> wanted = new HashSet<>();
+        for (DesiredFlow flow : flows) {
+            for (DesiredConnector d : flow.connectors()) {
+                wanted.add(d.name());
+                if (!desiredConnectorAllowed(flow, d)) {
+                    continue;
+                }
+                Optional<LiveConnector> lc = live.connector(d.namespace(), d.name());
+                if (lc.isEmpty()) {
+                    if (d.manage() == ManageMode.ADOPT) {
+                        diags.add(Rule.CONFIGURATION.diagnostic(Severity.ERROR, "Adopted connector not found",
+                                flow.address() + " has manage = \"adopt\", but KafkaConnector " + d.namespace() + "/"
+                                        + d.name() + " does not exist. Check the flow name, or use manage = \"own\" "
+                                        + "to let flowform create it.", flow.range(), d.address()));
+                        continue;
+                    }
+                    Map<String, Object> manifest = connectorManifest(d);
+                    work.add(new ConnectorWork(Action.CREATE, d.address(),
+                            new ObjectRef((String) manifest.get("apiVersion"), "KafkaConnector", d.namespace(), d.name()),
+                            d, manifest, List.of(), List.of(), runtimeState(d.state() == null ? "running" : d.state()),
+                            REQUIRED.equalsIgnoreCase(d.config().get(EXACTLY_ONCE_SUPPORT))));
+                    continue;
+                }
+                LiveConnector l = lc.get();
+                if (!dc.name().equals(l.connectCluster())) {
+                    diags.add(Rule.CONFIGURATION.diagnostic(Severity.ERROR, "Connector belongs to another Connect cluster",
+                            "KafkaConnector " + d.namespace() + "/" + d.name() + " is labelled strimzi.io/cluster="
+                                    + l.connectCluster() + ", but " + flow.address() + " runs on \"" + dc.name()
+                                    + "\". Moving a connector between clusters is not supported; rename the flow.",
+                            flow.range(), d.address()));
+                    continue;
+                }
+                List<FieldEdit> edits = new ArrayList<>();
+                List<AttributeChange> attrs = new ArrayList<>();
+                connectorEdits(d, l, edits, attrs);
+                warnIfFailed(d.address(), l, !edits.isEmpty());
+                if (!edits.isEmpty()) {
+                    Map<String, String> after = new TreeMap<>(l.config());
+                    for (FieldEdit e : edits) {
+                        if (e.path().size() == 3 && e.path().get(1).equals("config")) {
+                            if (e.remove()) {
+                                after.remove(e.key());
+                            } else {
+                                after.put(e.key(), String.valueOf(e.value()));
+                            }
+                        }
+                    }
+                    String state = d.state() != null ? d.state() : l.state() != null ? l.state() : "running";
+                    work.add(new ConnectorWork(Action.UPDATE, d.address(), l.ref(), d, null, edits, attrs,
+                            runtimeState(state), REQUIRED.equalsIgnoreCase(after.get(EXACTLY_ONCE_SUPPORT))));
+                }
+            }
+        }
+        if (c != null) {
+            for (LiveConnector l : live.connectorsOf(c.namespace(), c.name())) {
+                if (!wanted.contains(l.name()) && deletable(l)) {
+                    work.add(new ConnectorWork(Action.DELETE, "kafka_connector." + l.name(), l.ref(), null, null,
+                            List.of(), List.of(), null, false));
+                }
+            }
+        }
+        return work;
+    }
+
+    /** Removing a flow deletes only what flowform created in this environment. */
+    private boolean deletable(LiveConnector l) {
+        return l.managedByFlowform() && environment.equals(l.labels().get(Planner.ENVIRONMENT_LABEL));
+    }
+
+    /**
+     * Preflight checks of one desired connector's configuration.
+     *
+     * @return false when an error was added (the connector is left out)
+     */
+    private boolean desiredConnectorAllowed(DesiredFlow flow, DesiredConnector d) {
+        String support = d.config().get(EXACTLY_ONCE_SUPPORT);
+        if (REQUIRED.equalsIgnoreCase(support) && dc.eos() != EosMode.ENABLED) {
+            diags.add(Rule.REQUIRED_AFTER_ENABLED.diagnostic(Severity.ERROR,
+                    "Connector requires exactly-once support the workers will not have",
+                    d.address() + " sets exactly.once.support=required but connect_cluster \"" + dc.name()
+                            + "\" ends at exactly.once.source.support=" + dc.eos().value() + "; Kafka rejects it (\"This worker "
+                            + "does not have exactly-once source support enabled.\").", flow.range(), d.address()));
+            return false;
+        }
+        if (d.role() != ConnectorRole.SOURCE && REQUIRED.equalsIgnoreCase(support)) {
+            diags.add(Rule.REQUIRED_SOURCE_ONLY.diagnostic(Severity.ERROR,
+                    "exactly.once.support=required on a " + d.role().suffix() + " connector",
+                    d.address() + ": Mirror" + (d.role() == ConnectorRole.CHECKPOINT ? "Checkpoint" : "Heartbeat")
+                            + "Connector does not implement KIP-618's preflight API, so Kafka rejects \"required\". Only the "
+                            + "source connector takes it.", flow.range(), d.address()));
+            return false;
+        }
+        String boundary = d.config().get(TRANSACTION_BOUNDARY);
+        if (boundary != null && "connector".equals(boundary.trim().toLowerCase(Locale.ROOT))) {
+            diags.add(Rule.TRANSACTION_BOUNDARY.diagnostic(Severity.ERROR, "transaction.boundary=connector on MirrorMaker 2",
+                    d.address() + " sets transaction.boundary=connector, but MirrorMaker 2 connectors cannot define "
+                            + "transaction boundaries; Kafka rejects the configuration. Use poll (the default) or interval.",
+                    flow.range(), d.address()));
+            return false;
+        }
+        if (d.exactlyOnce() && d.role() == ConnectorRole.SOURCE && !"read_committed".equals(d.config().get(SOURCE_ISOLATION))) {
+            diags.add(Rule.READ_COMMITTED.diagnostic(Severity.ERROR, "Exactly-once flow without read_committed",
+                    d.address() + ": with exactly_once the MirrorSourceConnector's source consumer must use "
+                            + "isolation.level=read_committed; otherwise records of aborted transactions are replicated as "
+                            + "committed, and Kafka rejects exactly.once.support=required.", flow.range(), d.address()));
+            return false;
+        }
+        if (d.role() == ConnectorRole.SOURCE && d.config().containsKey(CONSUMER_OVERRIDE_ISOLATION)) {
+            diags.add(Rule.CONSUMER_OVERRIDE.diagnostic(Severity.WARNING,
+                    "consumer.override.isolation.level does not reach MirrorMaker 2's source consumer",
+                    d.address() + " sets consumer.override.isolation.level, which configures Kafka Connect's own consumer, "
+                            + "not the consumer MirrorMaker 2 reads the source cluster with. Use isolation_level (it sets "
+                            + "source.consumer.isolation.level).", flow.range(), d.address()));
+        }
+        return true;
+    }
+
+    private void warnIfFailed(String address, LiveConnector l, boolean updated) {
+        String trace = null;
+        if ("FAILED".equals(l.connectorState())) {
+            trace = "connector FAILED: " + ConnectorCheck.head(l.connectorTrace());
+        } else {
+            for (TaskStatus t : l.tasks()) {
+                if ("FAILED".equals(t.state())) {
+                    trace = "task " + t.id() + " FAILED: " + ConnectorCheck.head(t.trace());
+                    break;
+                }
+            }
+        }
+        if (trace == null) {
+            return;
+        }
+        diags.add(Rule.CONNECTOR_FAILED.warning("Connector " + l.name() + " has failed",
+                "KafkaConnector " + l.namespace() + "/" + l.name() + " reports " + trace + ". "
+                        + (updated ? "This plan changes its configuration, which makes Kafka Connect restart it."
+                                : "This plan does not change it. If it is still FAILED afterwards, restart it with "
+                                        + "kubectl annotate kafkaconnector " + l.name() + " strimzi.io/restart=true."),
+                address));
+    }
+
+    private void connectorEdits(DesiredConnector d, LiveConnector l, List<FieldEdit> edits, List<AttributeChange> attrs) {
+        for (Map.Entry<String, String> e : d.config().entrySet()) {
+            String lv = l.config().get(e.getKey());
+            if (!e.getValue().equals(lv)) {
+                boolean s = d.isSensitive(e.getKey());
+                edits.add(FieldEdit.set(List.of("spec", "config", e.getKey()), e.getValue(), s));
+                attrs.add(new AttributeChange("spec.config." + Planner.quote(e.getKey()), lv == null ? null : Planner.quote(lv),
+                        Planner.quote(e.getValue()), s));
+            }
+        }
+        Set<String> remove = new TreeSet<>();
+        for (String k : d.absentKeys()) {
+            String lv = l.config().get(k);
+            // exactly.once.support=requested is Kafka's default: the same as unset.
+            if (lv != null && !(EXACTLY_ONCE_SUPPORT.equals(k) && "requested".equalsIgnoreCase(lv))) {
+                remove.add(k);
+            }
+        }
+        if (d.manage() == ManageMode.OWN) {
+            for (String k : l.config().keySet()) {
+                if (!d.config().containsKey(k)) {
+                    remove.add(k);
+                }
+            }
+        }
+        for (String k : remove) {
+            boolean s = d.isSensitive(k);
+            edits.add(FieldEdit.remove(List.of("spec", "config", k), s));
+            attrs.add(new AttributeChange("spec.config." + Planner.quote(k), Planner.quote(l.config().get(k)), null, s));
+        }
+        if (d.tasksMax() != null && !d.tasksMax().equals(l.tasksMax())) {
+            edits.add(FieldEdit.set(List.of("spec", "tasksMax"), d.tasksMax(), false));
+            attrs.add(new AttributeChange("spec.tasksMax", l.tasksMax() == null ? null : l.tasksMax().toString(),
+                    d.tasksMax().toString(), false));
+        }
+        if (d.state() != null && !d.state().equals(l.state() == null ? "running" : l.state())) {
+            edits.add(FieldEdit.set(List.of("spec", "state"), d.state(), false));
+            attrs.add(new AttributeChange("spec.state", l.state() == null ? null : Planner.quote(l.state()),
+                    Planner.quote(d.state()), false));
+        }
+        if (!d.className().equals(l.className())) {
+            edits.add(FieldEdit.set(List.of("spec", "class"), d.className(), false));
+            attrs.add(new AttributeChange("spec.class", l.className() == null ? null : Planner.quote(l.className()),
+                    Planner.quote(d.className()), false));
+        }
+    }
+
+    private Map<String, Object> connectorManifest(DesiredConnector d) {
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        metadata.put("name", d.name());
+        metadata.put("namespace", d.namespace());
+        metadata.put("labels", labels(Map.of(LiveConnector.CLUSTER_LABEL, dc.name())));
+        Map<String, Object> spec = new LinkedHashMap<>();
+        spec.put("class", d.className());
+        if (d.tasksMax() != null) {
+            spec.put("tasksMax", d.tasksMax());
+        }
+        if (d.state() != null) {
+            spec.put("state", d.state());
+        }
+        spec.put("config", new LinkedHashMap<String, Object>(d.config()));
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("apiVersion", live.api().kafkaApiVersion());
+        m.put("kind", "KafkaConnector");
+        m.put("metadata", metadata);
+        m.put("spec", spec);
+        return m;
+    }
+
+    /** @return {@code RUNNING}, {@code PAUSED} or {@code STOPPED} for a {@code spec.state} value */
+    private static String runtimeState(String specState) {
+        return switch (specState.toLowerCase(Locale.ROOT)) {
+            case "paused" -> "PAUSED";
+            case "stopped" -> "STOPPED";
+            default -> "RUNNING";
+        };
+    }
+
+    private void emitConnectorSteps(List<ConnectorWork> work, int replicas) {
+        for (ConnectorWork w : work) {
+            switch (w.action()) {
+                case CREATE -> {
+                    List<AttributeChange> attrs = new ArrayList<>();
+                    Planner.flatten("", w.manifest(), attrs, w.desired()::isSensitive);
+                    changes.add(new Change(w.address(), w.ref(), Action.CREATE, attrs,
+                            "KafkaConnector " + w.ref().namespace() + "/" + w.ref().name() + " does not exist"));
+                    Set<String> sensitive = new HashSet<>();
+                    for (String k : w.desired().config().keySet()) {
+                        if (w.desired().isSensitive(k)) {
+                            sensitive.add(k);
+                        }
+                    }
+                    add(StepKind.CREATE_CONNECTOR, w.address(), w.ref(), new StepPayload.CreateObject(w.manifest(), sensitive),
+                            "create " + w.desired().role().connectorClass().substring("org.apache.kafka.connect.mirror.".length())
+                                    + " " + w.ref().name());
+                    waitForConnector(w, replicas);
+                }
+                case UPDATE -> {
+                    changes.add(new Change(w.address(), w.ref(), Action.UPDATE, w.attrs(), updateReason(w)));
+                    add(StepKind.UPDATE_CONNECTOR, w.address(), w.ref(), new StepPayload.PatchObject(w.edits()),
+                            editSummary(w.edits()));
+                    waitForConnector(w, replicas);
+                }
+                case DELETE -> {
+                    changes.add(new Change(w.address(), w.ref(), Action.DELETE, List.of(),
+                            "no replication flow in the configuration produces it (created by flowform in environment \""
+                                    + environment + "\")"));
+                    add(StepKind.DELETE_CONNECTOR, w.address(), w.ref(), new StepPayload.DeleteObject(),
+                            "delete KafkaConnector " + w.ref().name());
+                }
+                default -> throw new IllegalStateException("no step for " + w.action());
+            }
+        }
+    }
+
+    private void waitForConnector(ConnectorWork w, int replicas) {
+        if (replicas == 0) {
+            return;
+        }
+        add(StepKind.WAIT_FOR_CONNECTOR_READY, w.address(), w.ref(), new StepPayload.WaitForConnector(w.expectedState(), null),
+                "wait until " + w.ref().name() + (w.expectedState().equals("STOPPED") ? " is " : " and its tasks are ")
+                        + w.expectedState());
+    }
+
+    private static String updateReason(ConnectorWork w) {
+        boolean eos = w.edits().stream().anyMatch(e -> e.key().equals(EXACTLY_ONCE_SUPPORT)
+                || e.key().equals(SOURCE_ISOLATION) || e.key().equals(TRANSACTION_BOUNDARY));
+        if (eos && w.desired().exactlyOnce()) {
+            return "exactly-once for the flow's source connector: read_committed source consumer and "
+                    + "exactly.once.support=required, after every worker runs with enabled";
+        }
+        if (eos && w.edits().stream().anyMatch(e -> e.key().equals(EXACTLY_ONCE_SUPPORT) && e.remove())) {
+            return "exactly-once off for the flow: exactly.once.support back to requested before the workers leave enabled "
+                    + "(KIP-618 reverse order)";
+        }
+        return "connector configuration differs from " + w.desired().flowAddress();
+    }
+
+    private static String editSummary(List<FieldEdit> edits) {
+        List<String> parts = new ArrayList<>();
+        for (FieldEdit e : edits) {
+            String name = e.path().get(e.path().size() - 1);
+            if (e.remove()) {
+                parts.add("remove " + name);
+            } else {
+                parts.add(name + "=" + (e.sensitive() ? SecretKeys.MASK : String.valueOf(e.value())));
+            }
+        }
+        return String.join(", ", parts);
+    }
+
+    // ---------------------------------------------------------------------------------- ACLs
+
+    /**
+     * Lists the transactional IDs the cluster's principals need {@code Write}/{@code Describe} on once the
+     * chain has run (Kafka docs connect.html "ACL requirements"): the workers' leader ID from preparing on,
+     * and every source task's ID under enabled (every MirrorMaker 2 connector is a source connector, and with
+     * enabled all of them run transactionally). Only for clusters this plan changes.
+     */
+    private void transactionalIds(LiveConnectCluster c, List<ConnectorWork> work) {
+        if (chain.isEmpty() || dc.eos() == EosMode.DISABLED) {
+            return;
+        }
+        String group = groupIdOrUnknown(c);
+        transactionalIds.add(new TransactionalId(dc.address(), "connect-cluster-" + group, null, null, EosMode.PREPARING));
+        if (dc.eos() != EosMode.ENABLED) {
+            return;
+        }
+        Map<String, Integer> tasks = new TreeMap<>();
+        for (DesiredFlow f : desired.flowsOn(dc)) {
+            for (DesiredConnector d : f.connectors()) {
+                Integer liveTasks = live.connector(d.namespace(), d.name()).map(LiveConnector::tasksMax).orElse(null);
+                tasks.put(d.name(), d.tasksMax() != null ? d.tasksMax() : liveTasks != null ? liveTasks : 1);
+            }
+        }
+        if (c != null) {
+            Set<String> deleted = new HashSet<>();
+            work.stream().filter(w -> w.action() == Action.DELETE).forEach(w -> deleted.add(w.ref().name()));
+            for (LiveConnector l : live.connectorsOf(c.namespace(), c.name())) {
+                if (!tasks.containsKey(l.name()) && !deleted.contains(l.name())) {
+                    tasks.put(l.name(), l.tasksMax() == null ? 1 : l.tasksMax());
+                }
+            }
+        }
+        tasks.forEach((name, n) -> {
+            for (int t = 0; t < n; t++) {
+                transactionalIds.add(new TransactionalId(dc.address(), group + "-" + name + "-" + t, name, t, EosMode.ENABLED));
+            }
+        });
+    }
+
+    /** @return the group id the workers use after this plan (desired field over live), or a placeholder */
+    private String groupIdOrUnknown(LiveConnectCluster c) {
+        String group;
+        if (live.api() == StrimziApi.V1) {
+            Object g = dc.spec().get("groupId");
+            group = g != null ? g.toString() : c == null ? null : c.groupId();
+        } else {
+            group = dc.config().get("group.id");
+            if (group == null) {
+                group = c == null ? LiveConnectCluster.V1BETA2_DEFAULT_GROUP_ID : c.groupId();
+            }
+        }
+        return group == null ? "<spec.groupId>" : group;
+    }
+
+    // ---------------------------------------------------------------------------------- helpers
+
+    private void refuse(Rule rule, String summary, String detail) {
+        diags.add(rule.error(summary, detail, dc.address()));
+    }
+
+    private void add(StepKind kind, String address, ObjectRef object, StepPayload payload, String summary) {
+        chain.add(new Draft(kind, address, object, payload, summary));
+    }
+
+    /**
+     * One connector's pending work.
+     *
+     * @param action        create, update or delete
+     * @param address       the connector's resource address
+     * @param ref           the object
+     * @param desired       what the configuration wants (null for a delete)
+     * @param manifest      the full object for a create
+     * @param edits         field edits for an update
+     * @param attrs         display attributes for an update
+     * @param expectedState runtime state to wait for ({@code RUNNING}, {@code PAUSED}, {@code STOPPED}); null for a delete
+     * @param requiresEos   true when the connector's configuration after the step has exactly.once.support=required
+     */
+    record ConnectorWork(Action action, String address, ObjectRef ref, DesiredConnector desired,
+                         Map<String, Object> manifest, List<FieldEdit> edits, List<AttributeChange> attrs,
+                         String expectedState, boolean requiresEos) {
+    }
+}

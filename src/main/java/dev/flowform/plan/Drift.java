@@ -1,0 +1,243 @@
+package dev.flowform.plan;
+
+import dev.flowform.model.DesiredConnectCluster;
+import dev.flowform.model.DesiredConnector;
+import dev.flowform.model.DesiredFlow;
+import dev.flowform.model.DesiredState;
+import dev.flowform.model.LiveConnectCluster;
+import dev.flowform.model.LiveConnector;
+import dev.flowform.model.LiveState;
+import dev.flowform.model.ObjectRef;
+import dev.flowform.model.SecretKeys;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.UnaryOperator;
+
+/**
+ * Finds managed objects that changed outside flowform: the live object compared with the state's
+ * snapshot of it (Terraform's "Objects have changed outside of Terraform").
+ *
+ * <p>Compared are {@code metadata.labels}, {@code metadata.annotations} (except annotations tools and
+ * the operator set transiently, {@link #IGNORED_ANNOTATIONS}) and the whole {@code spec}; status and
+ * volatile metadata are not. Secret values are compared as the state's salted hashes: the live object
+ * goes through {@link #secretFree} with the same hasher the snapshot was written with. Only resources
+ * the configuration still declares are checked; a snapshot of a resource no longer in the configuration
+ * is not drift.
+ */
+public final class Drift {
+
+    /** Annotations that change without anyone changing the object's intent; never drift. */
+    public static final Set<String> IGNORED_ANNOTATIONS = Set.of(
+            "kubectl.kubernetes.io/last-applied-configuration",
+            "strimzi.io/restart", "strimzi.io/restart-task", "strimzi.io/restart-connector",
+            "strimzi.io/restart-connector-task", "strimzi.io/connector-offsets", "strimzi.io/manual-rolling-update");
+
+    private Drift() {
+    }
+
+    /**
+     * Prepares a live object for the state's resource snapshots and for drift comparison:
+     * {@code metadata.managedFields} removed and every sensitive {@code spec.config} value (by key, see
+     * {@link SecretKeys}) replaced by {@code hash(value)}.
+     *
+     * @param raw  the object as JSON-like maps
+     * @param hash the state's secret hasher
+     * @return a copy
+     */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> secretFree(Map<String, Object> raw, UnaryOperator<String> hash) {
+        Map<String, Object> copy = new LinkedHashMap<>(raw);
+        if (copy.get("metadata") instanceof Map<?, ?> md) {
+            Map<String, Object> m = new LinkedHashMap<>((Map<String, Object>) md);
+            m.remove("managedFields");
+            copy.put("metadata", m);
+        }
+        if (copy.get("spec") instanceof Map<?, ?> spec && spec.get("config") instanceof Map<?, ?> cfg) {
+            Map<String, Object> s = new LinkedHashMap<>((Map<String, Object>) spec);
+            Map<String, Object> c = new LinkedHashMap<>();
+            ((Map<String, Object>) cfg).forEach((k, v) -> c.put(k, SecretKeys.isSensitive(k) && v != null
+                    ? hash.apply(String.valueOf(v)) : v));
+            s.put("config", c);
+            copy.put("spec", s);
+        }
+        return copy;
+    }
+
+    /**
+     * Compares every recorded resource the configuration still declares with the live object.
+     *
+     * @param desired  the configuration (which addresses are managed)
+     * @param live     the live objects
+     * @param recorded the state's snapshots
+     * @param hash     the state's secret hasher
+     * @param changes  the plan's changes, to say what flowform does about each drift
+     * @param refreshOnly true for a refresh-only plan, whose applying records the live values instead
+     * @return drift entries in address order; empty when nothing drifted
+     */
+    public static List<DriftEntry> detect(DesiredState desired, LiveState live, List<RecordedResource> recorded,
+                                          UnaryOperator<String> hash, List<Change> changes, boolean refreshOnly) {
+        Set<String> managed = new HashSet<>();
+        for (DesiredConnectCluster c : desired.clusters()) {
+            managed.add(c.address());
+        }
+        for (DesiredFlow f : desired.flows()) {
+            for (DesiredConnector d : f.connectors()) {
+                managed.add(d.address());
+            }
+        }
+        Map<String, Change> byAddress = new HashMap<>();
+        changes.forEach(c -> byAddress.put(c.address(), c));
+        List<RecordedResource> sorted = new ArrayList<>(recorded);
+        sorted.sort(Comparator.comparing(RecordedResource::address));
+        List<DriftEntry> out = new ArrayList<>();
+        for (RecordedResource r : sorted) {
+            if (!managed.contains(r.address())) {
+                continue;
+            }
+            Map<String, Object> liveRaw = liveObject(live, r).orElse(null);
+            Change change = byAddress.get(r.address());
+            String apiVersion = String.valueOf(r.body().getOrDefault("apiVersion", live.api() == null ? "" : live.api().kafkaApiVersion()));
+            ObjectRef ref = new ObjectRef(apiVersion, r.kind(), r.namespace(), r.name());
+            if (liveRaw == null) {
+                String resolution = refreshOnly ? "Applying this refresh-only plan removes it from the state."
+                        : change != null && change.action() == Action.CREATE
+                        ? "flowform will create it again (see the changes below)."
+                        : "flowform will not create it again (see the diagnostics); remove it from the configuration or "
+                                + "re-create it by hand.";
+                out.add(new DriftEntry(r.address(), ref, true, List.of(), List.of(), resolution));
+                continue;
+            }
+            Map<String, String> before = comparable(r.body());
+            Map<String, String> after = comparable(secretFree(liveRaw, hash));
+            List<AttributeChange> attrs = new ArrayList<>();
+            Set<String> paths = new TreeSet<>(before.keySet());
+            paths.addAll(after.keySet());
+            for (String p : paths) {
+                String b = before.get(p);
+                String a = after.get(p);
+                if (b == null ? a != null : !b.equals(a) && !sameSecret(b, a, hash)) {
+                    attrs.add(new AttributeChange(p, b, a, sensitivePath(p) || isHash(b)));
+                }
+            }
+            if (attrs.isEmpty()) {
+                continue;
+            }
+            Set<String> planned = new HashSet<>();
+            if (change != null) {
+                change.attributes().forEach(a -> planned.add(a.path()));
+            }
+            List<String> reverted = attrs.stream().map(AttributeChange::path).filter(planned::contains).toList();
+            out.add(new DriftEntry(r.address(), ref, false, attrs, reverted, refreshOnly
+                    ? "Applying this refresh-only plan records the live values in the state." : resolution(attrs, reverted)));
+        }
+        return out;
+    }
+
+    private static String resolution(List<AttributeChange> attrs, List<String> reverted) {
+        if (reverted.size() == attrs.size()) {
+            return "The configuration sets these values: flowform will set them back with the changes below.";
+        }
+        String accept = "Run \"flowform plan --refresh-only\" and apply it to accept them into the state.";
+        if (reverted.isEmpty()) {
+            return "The configuration does not set these values, so flowform leaves them as they are. " + accept;
+        }
+        return "flowform will set back " + String.join(", ", reverted) + " with the changes below; the configuration does "
+                + "not set the others, so flowform leaves them as they are. " + accept;
+    }
+
+    /**
+     * A snapshot stores a string that carried a secret the run knew of (a sensitive variable in a key that
+     * does not look secret) as the hash of the whole string; the live value matches when its hash does.
+     *
+     * @param recorded the recorded value rendered as JSON
+     * @param live     the live value rendered as JSON
+     * @param hash     the state's secret hasher
+     * @return true when {@code recorded} is the hash of the live string
+     */
+    private static boolean sameSecret(String recorded, String live, UnaryOperator<String> hash) {
+        if (live == null || !isHash(recorded)) {
+            return false;
+        }
+        Object v = Json.MAPPER.readValue(live, Object.class);
+        return v instanceof String s && Json.render(hash.apply(s)).equals(recorded);
+    }
+
+    private static boolean isHash(String rendered) {
+        return rendered != null && rendered.startsWith("\"sha256:");
+    }
+
+    private static boolean sensitivePath(String path) {
+        String prefix = "spec.config.";
+        if (!path.startsWith(prefix)) {
+            return false;
+        }
+        String key = path.substring(prefix.length());
+        if (key.startsWith("\"") && key.endsWith("\"") && key.length() >= 2) {
+            key = key.substring(1, key.length() - 1);
+        }
+        return SecretKeys.isSensitive(key);
+    }
+
+    private static Optional<Map<String, Object>> liveObject(LiveState live, RecordedResource r) {
+        if ("KafkaConnect".equals(r.kind())) {
+            return live.cluster(r.namespace(), r.name()).map(LiveConnectCluster::raw);
+        }
+        if ("KafkaConnector".equals(r.kind())) {
+            return live.connector(r.namespace(), r.name()).map(LiveConnector::raw);
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Flattens what drift compares into display paths and JSON texts: {@code metadata.labels."k"},
+     * {@code metadata.annotations."k"}, {@code spec.config."k"}, {@code spec.tasksMax}, {@code spec.tls.trustedCertificates}.
+     *
+     * @param object the object as JSON-like maps
+     * @return path to the value rendered as JSON, sorted by path
+     */
+    public static Map<String, String> comparable(Map<String, Object> object) {
+        Map<String, String> out = new TreeMap<>();
+        Map<String, Object> md = map(object.get("metadata"));
+        map(md.get("labels")).forEach((k, v) -> out.put("metadata.labels." + Planner.quote(k), Json.render(v)));
+        map(md.get("annotations")).forEach((k, v) -> {
+            if (!IGNORED_ANNOTATIONS.contains(k)) {
+                out.put("metadata.annotations." + Planner.quote(k), Json.render(v));
+            }
+        });
+        Map<String, Object> spec = map(object.get("spec"));
+        for (Map.Entry<String, Object> e : spec.entrySet()) {
+            if ("config".equals(e.getKey()) && e.getValue() instanceof Map<?, ?>) {
+                map(e.getValue()).forEach((k, v) -> {
+                    if (v != null) {
+                        out.put("spec.config." + Planner.quote(k), Json.render(v instanceof String ? v : String.valueOf(v)));
+                    }
+                });
+            } else {
+                flattenSpec("spec." + e.getKey(), e.getValue(), out);
+            }
+        }
+        return out;
+    }
+
+    private static void flattenSpec(String path, Object value, Map<String, String> out) {
+        if (value instanceof Map<?, ?> m && !m.isEmpty()) {
+            map(value).forEach((k, v) -> flattenSpec(path + "." + (k.matches("[A-Za-z0-9_]+") ? k : Planner.quote(k)), v, out));
+        } else if (value != null) {
+            out.put(path, Json.render(value));
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object o) {
+        return o instanceof Map<?, ?> m ? new TreeMap<>((Map<String, Object>) m) : Map.of();
+    }
+}

@@ -1,0 +1,39 @@
+package dev.flowform.plan;
+
+import dev.flowform.model.Maps;
+import java.util.Map;
+
+/**
+ * What a saved plan was made from (Terraform keeps the configuration snapshot and the input
+ * variables in its plan file): the configuration files' texts and the variable values given on the
+ * command line. Secrets never appear in clear: the CLI replaces sensitive values in the file texts by
+ * {@code (sensitive value)}, and {@link PlanCodec} passes sensitive variable values through its secret
+ * encoder (encrypted in a saved plan, masked elsewhere).
+ *
+ * @param configFiles file name to text, sensitive values omitted
+ * @param variables   name to value of every {@code --var}
+ */
+public record PlanInputs(Map<String, String> configFiles, Map<String, Variable> variables) {
+
+    /** No inputs recorded (plans made outside the CLI, and format version 1 documents). */
+    public static final PlanInputs NONE = new PlanInputs(Map.of(), Map.of());
+
+    public PlanInputs {
+        configFiles = Maps.sorted(configFiles);
+        variables = Maps.sorted(variables);
+    }
+
+    /** @return true when nothing is recorded */
+    public boolean isEmpty() {
+        return configFiles.isEmpty() && variables.isEmpty();
+    }
+
+    /**
+     * One variable value.
+     *
+     * @param value     the value as given (for a sensitive one: what the encoder stored)
+     * @param sensitive true when the value belongs to a sensitive variable
+     */
+    public record Variable(String value, boolean sensitive) {
+    }
+}

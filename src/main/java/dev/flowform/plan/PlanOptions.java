@@ -1,0 +1,45 @@
+package dev.flowform.plan;
+
+import java.util.List;
+
+/**
+ * The user's choices that change what a plan may do (the {@code plan} and {@code apply} flags).
+ *
+ * @param acceptFailedReconcile    {@code --accept-failed-reconcile}: plan on top of a KafkaConnect whose last
+ *                                 reconcile failed ({@code NotReady} at its generation) instead of refusing
+ * @param enableConnectorResources {@code --enable-connector-resources}: allow adding
+ *                                 {@code strimzi.io/use-connector-resources: "true"} to an existing KafkaConnect,
+ *                                 which makes Strimzi delete connectors that have no KafkaConnector (DESIGN.md rule 6)
+ * @param targets                  {@code --target} addresses; empty plans everything
+ * @param refreshOnly              {@code --refresh-only}: report drift only, change nothing
+ */
+public record PlanOptions(boolean acceptFailedReconcile, boolean enableConnectorResources, List<String> targets,
+                          boolean refreshOnly) {
+
+    /** No flags: refuse on failed reconciles and missing annotations, plan everything. */
+    public static final PlanOptions DEFAULT = new PlanOptions(false, false, List.of(), false);
+
+    public PlanOptions {
+        targets = targets == null ? List.of() : List.copyOf(new java.util.TreeSet<>(targets));
+    }
+
+    /** @return a copy with {@code --accept-failed-reconcile} set */
+    public PlanOptions withAcceptFailedReconcile(boolean on) {
+        return new PlanOptions(on, enableConnectorResources, targets, refreshOnly);
+    }
+
+    /** @return a copy with {@code --enable-connector-resources} set */
+    public PlanOptions withEnableConnectorResources(boolean on) {
+        return new PlanOptions(acceptFailedReconcile, on, targets, refreshOnly);
+    }
+
+    /** @return a copy with these {@code --target} addresses */
+    public PlanOptions withTargets(List<String> addresses) {
+        return new PlanOptions(acceptFailedReconcile, enableConnectorResources, addresses, refreshOnly);
+    }
+
+    /** @return a copy with {@code --refresh-only} set */
+    public PlanOptions withRefreshOnly(boolean on) {
+        return new PlanOptions(acceptFailedReconcile, enableConnectorResources, targets, on);
+    }
+}

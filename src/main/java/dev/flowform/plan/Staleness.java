@@ -1,0 +1,81 @@
+package dev.flowform.plan;
+
+import dev.flowform.diag.Diagnostic;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Decides whether a saved plan may still be applied (Terraform's {@code localRunForPlanFile} checks,
+ * plus the live objects Terraform does not check).
+ *
+ * <p>A saved plan is refused when it was made for another environment, against another state lineage
+ * ("Saved plan does not match the given state"), against another serial ("Saved plan is stale": the
+ * state changed since, e.g. because the plan was applied already), or when any live object it read
+ * changed since ("Saved plan is stale"). The environment's lineage is created when its state is first
+ * opened, which every {@code plan} does, so even the first plan of a new environment records a lineage
+ * and serial: applying it bumps the serial, and replaying it is refused (the hole Terraform has,
+ * hashicorp/terraform#24078, does not exist here).
+ *
+ * <p>Live objects are compared by content fingerprint (see {@code LiveMapper.fingerprint}), not by
+ * {@code resourceVersion}: a fingerprint changes exactly when labels, annotations, generation, spec or status
+ * change, it ignores writes that changed nothing, and it survives the embedded cluster reloading its objects
+ * from disk, which gives every object a new resourceVersion.
+ */
+public final class Staleness {
+
+    private Staleness() {
+    }
+
+    /**
+     * @param saved       the decoded saved plan
+     * @param environment the environment being applied
+     * @param current     the environment's state version now
+     * @param liveNow     fingerprints of the live objects now ({@code Kind ns/name} to fingerprint)
+     * @return errors, empty when the plan may be applied
+     */
+    public static List<Diagnostic> check(Plan saved, String environment, StateRef current, Map<String, String> liveNow) {
+        List<Diagnostic> out = new ArrayList<>();
+        if (!saved.environment().equals(environment)) {
+            out.add(Diagnostic.error("Saved plan is for another environment",
+                    "The plan was made for environment \"" + saved.environment() + "\" and cannot be applied to \""
+                            + environment + "\". Create a new plan for \"" + environment + "\"."));
+            return out;
+        }
+        if (saved.basedOn() == null || !saved.basedOn().lineage().equals(current.lineage())) {
+            out.add(Diagnostic.error("Saved plan does not match the given state",
+                    "The given plan file can not be applied because it was created from a different state lineage "
+                            + "(plan: " + (saved.basedOn() == null ? "none" : saved.basedOn().lineage()) + ", state of \""
+                            + environment + "\": " + current.lineage() + "). Create a new plan against this state."));
+            return out;
+        }
+        if (saved.basedOn().serial() != current.serial()) {
+            out.add(Diagnostic.error("Saved plan is stale",
+                    "The given plan file can no longer be applied because the state was changed by another operation "
+                            + "after the plan was created (serial " + saved.basedOn().serial() + " then, " + current.serial()
+                            + " now). Create a new plan with \"flowform plan --out FILE\"."));
+            return out;
+        }
+        List<String> changed = new ArrayList<>();
+        TreeSet<String> keys = new TreeSet<>(saved.liveFingerprints().keySet());
+        keys.addAll(liveNow.keySet());
+        for (String k : keys) {
+            String then = saved.liveFingerprints().get(k);
+            String now = liveNow.get(k);
+            if (then == null) {
+                changed.add(k + " (created since)");
+            } else if (now == null) {
+                changed.add(k + " (deleted since)");
+            } else if (!then.equals(now)) {
+                changed.add(k + " (changed since)");
+            }
+        }
+        if (!changed.isEmpty()) {
+            out.add(Diagnostic.error("Saved plan is stale",
+                    "The given plan file can no longer be applied because live objects it was made from changed: "
+                            + String.join(", ", changed) + ". Create a new plan with \"flowform plan --out FILE\"."));
+        }
+        return out;
+    }
+}
