@@ -286,7 +286,8 @@ public final class EmbeddedCluster implements AutoCloseable {
             }
         } catch (java.nio.file.FileAlreadyExistsException e) {
             // a writer created it first: its content wins
-        } catch (IOException | UnsupportedOperationException e) {
+        } catch (IOException | RuntimeException e) {
+            // best effort; RuntimeException covers file systems without hard links
             LOG.log(Level.FINE, "could not create the persist file " + file, e);
         }
     }

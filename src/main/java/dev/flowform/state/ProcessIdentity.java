@@ -122,7 +122,8 @@ public record ProcessIdentity(long pid, String machine, Instant started) {
     private static String read(Path file) {
         try {
             return Files.readString(file).strip();
-        } catch (IOException | SecurityException | UnsupportedOperationException e) {
+        } catch (IOException | RuntimeException e) {
+            // not Linux, no /proc, or links unsupported: the identity just carries less
             return "-";
         }
     }
@@ -130,7 +131,8 @@ public record ProcessIdentity(long pid, String machine, Instant started) {
     private static String link(Path file) {
         try {
             return Files.readSymbolicLink(file).toString();
-        } catch (IOException | SecurityException | UnsupportedOperationException e) {
+        } catch (IOException | RuntimeException e) {
+            // not Linux, no /proc, or links unsupported: the identity just carries less
             return "-";
         }
     }
