@@ -61,7 +61,8 @@ final class ApplyBench {
     }
 
     /** One measured apply. */
-    private record Run(double wallMs, double stepsMs, double criticalMs, List<Double> waitLatencies, long requests) {
+    private record Run(double wallMs, double stepsMs, double criticalMs, List<Double> waitLatencies, long requests,
+                       double beforeStepsMs, double afterStepsMs) {
     }
 
     void run() throws Exception {
@@ -112,6 +113,8 @@ final class ApplyBench {
             row.put("speedup_vs_manual", manualStats.median() / wall.median());
             row.put("wait_latency_ms", lat.toJson());
             row.put("api_requests", runs.get(runs.size() - 1).requests());
+            row.put("before_first_step_ms", Stats.of(runs.stream().map(Run::beforeStepsMs).toList()).toJson());
+            row.put("after_last_step_ms", Stats.of(runs.stream().map(Run::afterStepsMs).toList()).toJson());
             rows.add(row);
             table.add(List.of(String.valueOf(k), critical.format(0), wall.format(0), ratio.format(3), steps.format(0),
                     stepRatio.format(3), manualStats.format(0) + (manualRuns == 1 ? " (n=1)" : ""),
@@ -170,10 +173,12 @@ final class ApplyBench {
             cl.setOut(new PrintWriter(Writer.nullWriter()));
             cl.setErr(new PrintWriter(err));
             long before = cluster.clientRequestCount();
+            Instant started = Instant.now();
             long t0 = System.nanoTime();
             int code = cl.execute("apply", "--dir", config.toString(), "--state-dir", state.toString(), "--auto-approve",
                     "--parallelism", String.valueOf(k), "--no-color");
             double wall = (System.nanoTime() - t0) / 1e6;
+            Instant ended = Instant.now();
             long requests = cluster.clientRequestCount() - before;
             if (code != 0) {
                 throw new IllegalStateException("apply K=" + k + " exited " + code + ": " + err);
@@ -183,14 +188,15 @@ final class ApplyBench {
                 RunRecord run = store.runs(1).get(0);
                 steps = store.steps(run.id());
             }
-            return analyse(k, wall, requests, steps, new ArrayList<>(events));
+            return analyse(k, wall, requests, steps, new ArrayList<>(events), started, ended);
         } finally {
             BenchMain.deleteTree(work);
         }
     }
 
     /** Critical path, steps wall time and wait latencies from the journal and the simulator's reports. */
-    private static Run analyse(int k, double wall, long requests, List<StepRecord> steps, List<Object[]> events) {
+    private static Run analyse(int k, double wall, long requests, List<StepRecord> steps, List<Object[]> events,
+                               Instant started, Instant ended) {
         Map<String, List<StepRecord>> chains = new HashMap<>();
         Instant first = null;
         Instant last = null;
@@ -236,7 +242,8 @@ final class ApplyBench {
         }
         double critical = operatorMs.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
         double stepsMs = Duration.between(first, last).toNanos() / 1e6;
-        return new Run(wall, stepsMs, critical, latencies, requests);
+        return new Run(wall, stepsMs, critical, latencies, requests, Duration.between(started, first).toNanos() / 1e6,
+                Duration.between(last, ended).toNanos() / 1e6);
     }
 
     /** @return the cluster name of a step address ({@code connect_cluster.c3}, {@code kafka_connector.c3-f1-source}) */

@@ -78,6 +78,42 @@ final class StartupBench {
                                 byKey.get("java -jar/plan").median())));
         report.put("startup_verdicts", verdicts);
         report.md(String.join("\n", verdicts) + "\n");
+        phases(quickstart, work);
+    }
+
+    /**
+     * The profile behind the start-up figures: {@link StartupPhases} run in fresh JVMs (plain, one after another,
+     * without the overlap {@code plan} does), the median of each phase in ms.
+     */
+    private void phases(Path quickstart, Path work) {
+        Map<String, List<Double>> byPhase = new LinkedHashMap<>();
+        for (int i = 0; i < 1 + options.runs(); i++) {
+            Path state = work.resolve("phases-state");
+            List<String> cmd = List.of(Procs.java(), "-cp", System.getProperty("java.class.path"),
+                    StartupPhases.class.getName(), quickstart.toString(), state.toString());
+            Procs.Result r = Procs.check(Procs.run(work, Map.of(), cmd), "start-up phases", 0);
+            if (i == 0) {
+                continue;
+            }
+            for (String line : r.stdout().split("\n")) {
+                String[] f = line.trim().split(" ");
+                if (f.length == 2 && f[1].matches("\\d+") && !f[0].equals("plan-chars")) {
+                    byPhase.computeIfAbsent(f[0], k -> new ArrayList<>()).add(Double.valueOf(f[1]));
+                }
+            }
+        }
+        List<Map<String, Object>> rows = new ArrayList<>();
+        List<List<String>> table = new ArrayList<>();
+        for (Map.Entry<String, List<Double>> e : byPhase.entrySet()) {
+            Stats st = Stats.of(e.getValue());
+            rows.add(BenchMain.map("phase", e.getKey(), "ms", st.toJson()));
+            table.add(List.of(e.getKey(), st.format(0)));
+        }
+        report.put("startup_phases", rows);
+        report.md("Where a cold `plan` spends its time (`dev.flowform.bench.StartupPhases`: the phases run one after another "
+                + "in a fresh JVM without AppCDS; `plan` itself overlaps opening the state with starting the embedded "
+                + "cluster), median (min–max) ms:\n");
+        report.md(Report.table(List.of("phase", "ms"), table));
     }
 
     private List<String> baseline(List<String> jvm) {
