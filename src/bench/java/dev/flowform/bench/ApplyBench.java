@@ -29,6 +29,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Benchmarks 2 and 3, apply overhead and wait latency: K Connect clusters that each need the full exactly-once
@@ -207,8 +208,14 @@ final class ApplyBench {
         }
         Map<String, List<Object[]>> readyByObject = new HashMap<>();
         Map<String, Double> operatorMs = new HashMap<>();
+        Set<String> counted = new java.util.HashSet<>();
         for (Object[] e : events) {
             String name = (String) e[1];
+            // only the generations this apply wrote, each once (a status re-written for the same generation is not
+            // more operator work)
+            if (((Instant) e[3]).isBefore(started) || !counted.add(e[0] + " " + name + " " + e[2])) {
+                continue;
+            }
             readyByObject.computeIfAbsent(e[0] + " " + name, x -> new ArrayList<>()).add(e);
             double ms = Duration.between((Instant) e[3], (Instant) e[4]).toNanos() / 1e6;
             operatorMs.merge(clusterOf(("KafkaConnect".equals(e[0]) ? "connect_cluster." : "kafka_connector.") + name), ms,
@@ -219,7 +226,7 @@ final class ApplyBench {
             throw new IllegalStateException("expected " + k + " chains, journal has " + chains.keySet());
         }
         List<Double> latencies = new ArrayList<>();
-        Map<String, Integer> used = new HashMap<>();
+        Set<Object[]> used = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (List<StepRecord> chain : chains.values()) {
             chain.sort(Comparator.comparingInt(StepRecord::stepId));
             for (int i = 0; i < chain.size(); i++) {
@@ -229,13 +236,22 @@ final class ApplyBench {
                 }
                 String object = (s.kind().equals("WAIT_FOR_ROLL") ? "KafkaConnect " : "KafkaConnector ")
                         + s.address().substring(s.address().indexOf('.') + 1);
-                List<Object[]> readies = readyByObject.get(object);
-                int n = used.merge(object, 1, Integer::sum) - 1;
-                if (readies == null || readies.size() <= n) {
-                    throw new IllegalStateException("no Ready report from the simulator for wait " + s.kind() + " " + s.address()
-                            + " (" + (readies == null ? 0 : readies.size()) + " reports)");
+                List<Object[]> readies = readyByObject.getOrDefault(object, List.of());
+                // the report this wait waited for: the first one about a generation the simulator saw after the step
+                // before the wait (the write) started; reports of earlier generations (seeding) do not count
+                Instant after = i > 0 ? chain.get(i - 1).startedAt() : s.startedAt();
+                Object[] match = null;
+                for (Object[] r : readies) {
+                    if (!((Instant) r[3]).isBefore(after) && used.add(r)) {
+                        match = r;
+                        break;
+                    }
                 }
-                Instant ready = (Instant) readies.get(n)[4];
+                if (match == null) {
+                    throw new IllegalStateException("no Ready report from the simulator for wait " + s.kind() + " " + s.address()
+                            + " (" + readies.size() + " reports)");
+                }
+                Instant ready = (Instant) match[4];
                 Instant next = i + 1 < chain.size() ? chain.get(i + 1).startedAt() : s.finishedAt();
                 latencies.add(Duration.between(ready, next).toNanos() / 1e6);
             }
