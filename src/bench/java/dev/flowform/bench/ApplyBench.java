@@ -207,7 +207,7 @@ final class ApplyBench {
             last = last == null || s.finishedAt().isAfter(last) ? s.finishedAt() : last;
         }
         Map<String, List<Object[]>> readyByObject = new HashMap<>();
-        Map<String, Double> operatorMs = new HashMap<>();
+        Map<String, List<Instant[]>> operatorBusy = new HashMap<>();
         Set<String> counted = new java.util.HashSet<>();
         for (Object[] e : events) {
             String name = (String) e[1];
@@ -217,9 +217,8 @@ final class ApplyBench {
                 continue;
             }
             readyByObject.computeIfAbsent(e[0] + " " + name, x -> new ArrayList<>()).add(e);
-            double ms = Duration.between((Instant) e[3], (Instant) e[4]).toNanos() / 1e6;
-            operatorMs.merge(clusterOf(("KafkaConnect".equals(e[0]) ? "connect_cluster." : "kafka_connector.") + name), ms,
-                    Double::sum);
+            operatorBusy.computeIfAbsent(clusterOf(("KafkaConnect".equals(e[0]) ? "connect_cluster." : "kafka_connector.")
+                    + name), x -> new ArrayList<>()).add(new Instant[] {(Instant) e[3], (Instant) e[4]});
         }
         readyByObject.values().forEach(l -> l.sort(Comparator.comparing(e -> (Instant) e[4])));
         if (chains.size() != k) {
@@ -256,10 +255,34 @@ final class ApplyBench {
                 latencies.add(Duration.between(ready, next).toNanos() / 1e6);
             }
         }
-        double critical = operatorMs.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        double critical = operatorBusy.values().stream().mapToDouble(ApplyBench::unionMs).max().orElse(0);
         double stepsMs = Duration.between(first, last).toNanos() / 1e6;
         return new Run(wall, stepsMs, critical, latencies, requests, Duration.between(started, first).toNanos() / 1e6,
                 Duration.between(last, ended).toNanos() / 1e6);
+    }
+
+    /**
+     * @param intervals [from, to] pairs
+     * @return the length of their union in ms: connectors of one cluster reconciling at the same time count once
+     */
+    static double unionMs(List<Instant[]> intervals) {
+        List<Instant[]> sorted = new ArrayList<>(intervals);
+        sorted.sort(Comparator.comparing(i -> i[0]));
+        double total = 0;
+        Instant from = null;
+        Instant to = null;
+        for (Instant[] i : sorted) {
+            if (to == null || i[0].isAfter(to)) {
+                if (to != null) {
+                    total += Duration.between(from, to).toNanos() / 1e6;
+                }
+                from = i[0];
+                to = i[1];
+            } else if (i[1].isAfter(to)) {
+                to = i[1];
+            }
+        }
+        return to == null ? total : total + Duration.between(from, to).toNanos() / 1e6;
     }
 
     /** @return the cluster name of a step address ({@code connect_cluster.c3}, {@code kafka_connector.c3-f1-source}) */

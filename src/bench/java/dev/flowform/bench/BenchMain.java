@@ -123,9 +123,10 @@ public final class BenchMain {
         }
         report.put("load_average_1m", loads);
         report.put("finished_at", Instant.now().toString());
-        double maxLoad = loads.stream().mapToDouble(Double::doubleValue).max().orElse(0);
-        report.md("Load average (1 min) sampled between sections: " + loads.stream().map(l -> String.format("%.2f", l)).toList()
-                + (maxLoad > 1.5 ? " — above 1.5: the machine was busy, re-run for reference figures." : ".") + "\n");
+        report.md("Load average (1 min) before the run: " + String.format("%.2f", loads.get(0))
+                + (loads.get(0) > 0.5 ? " — the machine was busy before the benchmarks started, re-run for reference figures."
+                : " (idle).") + " Sampled after each section (the benchmarks' own load): "
+                + loads.subList(1, loads.size()).stream().map(l -> String.format("%.2f", l)).toList() + ".\n");
         Files.writeString(options.out().resolve("results.json"),
                 Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report.json()));
         Files.writeString(options.out().resolve("results.md"), report.markdown());
