@@ -9,7 +9,14 @@ import java.util.Map;
 public final class Report {
 
     private final Map<String, Object> root = new LinkedHashMap<>();
-    private final List<String> markdown = new ArrayList<>();
+    /** Markdown by section number: sections run in any order but print in numbering order. */
+    private final java.util.TreeMap<Integer, List<String>> markdown = new java.util.TreeMap<>();
+    private int section;
+
+    /** @param number the section that following {@link #md} calls belong to (0: the preamble, 1-5: benchmarks, 9: epilogue) */
+    public void section(int number) {
+        section = number;
+    }
 
     /** @return the JSON-ready tree (insertion-ordered) */
     public Map<String, Object> json() {
@@ -26,12 +33,14 @@ public final class Report {
 
     /** @param text markdown to append (a heading, a table, a paragraph) */
     public void md(String text) {
-        markdown.add(text);
+        markdown.computeIfAbsent(section, k -> new ArrayList<>()).add(text);
     }
 
     /** @return the markdown document */
     public String markdown() {
-        return String.join("\n", markdown) + "\n";
+        List<String> all = new ArrayList<>();
+        markdown.values().forEach(all::addAll);
+        return String.join("\n", all) + "\n";
     }
 
     /**
