@@ -37,8 +37,8 @@ import java.util.Set;
  * --auto-approve --parallelism K} in-process against the embedded cluster with a roll time of R per pod.
  *
  * <p>The simulator reports, for every generation flowform wrote, when its informer saw it and when it wrote
- * the Ready status ({@link StrimziSimulator.Observer}). A cluster's critical path is the sum of those
- * operator intervals (two rolls and four connector reconciles); the apply is compared with the slowest
+ * the Ready status ({@link StrimziSimulator.Observer}). A cluster's critical path is the length of
+ * the union of those operator intervals (two rolls and four connector reconciles, which may overlap); the apply is compared with the slowest
  * cluster's. Wait latency is the time from a Ready status write to the journal entry of the step after the
  * wait (the applier starting it; for a chain's last wait, the wait's own completion).
  *
@@ -141,8 +141,9 @@ final class ApplyBench {
                 + SETTINGS.reconcileDelay().toMillis() + " ms, roll time R = " + SETTINGS.podReadyDelay().toMillis()
                 + " ms per pod (3 pods, one at a time), connectors after " + SETTINGS.connectorDelay().toMillis()
                 + " ms; its own minimum for one cluster is " + String.format("%.0f", theoretical) + " ms. Critical path: the "
-                + "simulator's own time (from seeing each generation flowform wrote to writing its Ready status) summed "
-                + "over the slowest cluster. \"Apply\" is the whole command (configuration, state, read, plan, steps, "
+                + "simulator's own time (from seeing each generation flowform wrote to writing its Ready status) of the "
+                + "slowest cluster, overlapping intervals (connectors reconciled together) counted once. \"Apply\" is the "
+                + "whole command (configuration, state, read, plan, steps, "
                 + "snapshot); \"steps\" runs from the first journaled step to the last. Manual: one cluster after another, "
                 + "merge-patch, then read every 2 s until Ready at the new generation. Median (min–max) of "
                 + options.runs() + " runs after " + options.warmup() + " warm-up runs, in ms.\n");

@@ -129,9 +129,8 @@ public final class BenchMain {
         report.put("load_average_1m", loads);
         report.put("finished_at", Instant.now().toString());
         report.section(9);
-        report.md("Load average (1 min) before the run: " + String.format("%.2f", loads.get(0))
-                + (loads.get(0) > 0.5 ? " — the machine was busy before the benchmarks started, re-run for reference figures."
-                : " (idle).") + " Sampled after each section (the benchmarks' own load): "
+        report.md("Load average (1 min) when the harness started (it includes the Maven build just before it): "
+                + String.format("%.2f", loads.get(0)) + "; after each section (the benchmarks' own load): "
                 + loads.subList(1, loads.size()).stream().map(l -> String.format("%.2f", l)).toList() + ".\n");
         Files.writeString(options.out().resolve("results.json"),
                 Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report.json()));

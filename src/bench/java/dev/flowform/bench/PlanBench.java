@@ -31,6 +31,7 @@ final class PlanBench {
         List<List<String>> table = new ArrayList<>();
         Map<String, Double> inProcess = new LinkedHashMap<>();
         Map<String, Double> requestsBy = new LinkedHashMap<>();
+        Map<String, Object> serverMs = new LinkedHashMap<>();
         double heap500 = 0;
         for (int namespaces : options.planNamespaces()) {
             for (int n : options.planSizes()) {
@@ -45,6 +46,7 @@ final class PlanBench {
                 row.put("peak_heap_mb", heap.toJson());
                 row.put("seed_ms", seed.toJson());
                 inProcess.put(n + "/" + namespaces, in.median());
+                serverMs.put(n + "/" + namespaces, row.get("api_server_ms_per_plan"));
                 requestsBy.put(n + "/" + namespaces, ((Number) row.get("api_requests")).doubleValue());
                 if (n == 500) {
                     heap500 = Math.max(heap500, heap.max());
@@ -79,9 +81,16 @@ final class PlanBench {
                 + Report.verdict(constant, "requests by namespaces read: " + byNamespacesUsed + ", whatever N"));
         int max = options.planSizes().get(options.planSizes().size() - 1);
         if (max == 500 && inProcess.containsKey("500/1") && inProcess.containsKey("500/10")) {
-            double t500 = Math.max(inProcess.get("500/1"), inProcess.get("500/10"));
-            verdicts.add("- 500 clusters plan in under 2 s in-process: " + Report.verdict(t500 < 2000,
-                    String.format("%.0f ms", t500)));
+            StringBuilder figures = new StringBuilder();
+            boolean met = true;
+            for (String key : List.of("500/1", "500/10")) {
+                double t = inProcess.get(key);
+                met &= t < 2000;
+                figures.append(figures.length() == 0 ? "" : "; ").append(String.format(
+                        "%s namespace%s: %.0f ms, of which the embedded API server, on the same cores, %s ms",
+                        key.substring(4), key.endsWith("/1") ? "" : "s", t, serverMs.get(key)));
+            }
+            verdicts.add("- 500 clusters plan in under 2 s in-process: " + Report.verdict(met, figures.toString()));
             verdicts.add("- ... with under 512 MB heap: " + Report.verdict(heap500 < 512,
                     String.format("peak %.0f MB, and the child JVM runs with -Xmx512m", heap500)));
         }
