@@ -132,10 +132,19 @@ public final class Session implements AutoCloseable {
             throw new CommandFailed(1);
         }
         String env = config.environment().name();
+        KubernetesTarget target = config.environment().kubernetes();
+        // A read-only command starts the embedded cluster (read-only) while the state opens: the two are
+        // independent and each takes most of a second or more in a new JVM. A locking command must hold the
+        // lock before the cluster may touch its file, so it starts the cluster afterwards.
+        EarlyStart early = lock == null && target instanceof KubernetesTarget.Embedded e && validEnvironmentName(env)
+                ? EarlyStart.begin(() -> startEmbedded(e, opts.stateDir().resolve(env), ctx, true)) : null;
         StateStore state;
         try {
             state = StateStore.open(opts.stateDir(), env, ctx.clock());
         } catch (RuntimeException e) {
+            if (early != null) {
+                early.discard();
+            }
             term.error("Cannot open the state of environment \"" + env + "\"", String.valueOf(e.getMessage()));
             throw new CommandFailed(1);
         }
@@ -150,8 +159,10 @@ public final class Session implements AutoCloseable {
         EmbeddedCluster embedded = null;
         KubernetesClient client;
         try {
-            KubernetesTarget target = config.environment().kubernetes();
-            if (target instanceof KubernetesTarget.Embedded e) {
+            if (early != null) {
+                embedded = early.join();
+                client = embedded.client();
+            } else if (target instanceof KubernetesTarget.Embedded e) {
                 embedded = startEmbedded(e, opts.stateDir().resolve(env), ctx, lock == null);
                 client = embedded.client();
             } else {
@@ -170,6 +181,69 @@ public final class Session implements AutoCloseable {
             throw new CommandFailed(1);
         }
         return new Session(config, desired, state, client, embedded, ctx, term, lock, loaded.sources());
+    }
+
+    private static boolean validEnvironmentName(String env) {
+        try {
+            StateStore.validateEnvironmentName(env);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** An embedded cluster being started on its own thread. */
+    private static final class EarlyStart {
+        private final java.util.concurrent.CompletableFuture<EmbeddedCluster> future = new java.util.concurrent.CompletableFuture<>();
+
+        static EarlyStart begin(java.util.function.Supplier<EmbeddedCluster> start) {
+            EarlyStart s = new EarlyStart();
+            Thread t = new Thread(() -> {
+                try {
+                    s.future.complete(start.get());
+                } catch (Throwable e) {
+                    s.future.completeExceptionally(e);
+                }
+            }, "flowform-embedded-start");
+            t.setDaemon(true);
+            t.start();
+            return s;
+        }
+
+        /** @return the started cluster; what starting it threw is rethrown as it was */
+        EmbeddedCluster join() {
+            boolean interrupted = false;
+            try {
+                while (true) {
+                    try {
+                        return future.get();
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    } catch (java.util.concurrent.ExecutionException e) {
+                        if (e.getCause() instanceof RuntimeException r) {
+                            throw r;
+                        }
+                        if (e.getCause() instanceof Error err) {
+                            throw err;
+                        }
+                        throw new IllegalStateException(e.getCause());
+                    }
+                }
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        /** Closes the cluster once it has started (or ignores that it failed): the command fails for another reason. */
+        void discard() {
+            future.whenComplete((cluster, error) -> {
+                if (cluster != null) {
+                    cluster.close();
+                }
+            });
+        }
     }
 
     /** Demo-like timings about five times faster, for {@value #SIM_FAST_ENV}{@code =1}. */

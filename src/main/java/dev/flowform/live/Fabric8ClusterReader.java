@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,15 +16,25 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
 
 /**
  * Reads KafkaConnects, KafkaConnectors, StrimziPodSets, Connect worker pods and Connect config maps
- * with fabric8: per namespace one list request per kind (5 requests), plus 2 discovery requests.
+ * with fabric8: per namespace one list request per kind (5 requests), plus 2 discovery requests, sent
+ * concurrently.
  */
 public final class Fabric8ClusterReader implements ClusterReader {
 
     /** Label selecting Connect worker pods, their PodSet and config map (Strimzi Labels). */
     public static final String KIND_LABEL = "strimzi.io/kind";
+
+    /** Requests in flight at once at most (kubectl's client-side default QPS is 5, burst 10). */
+    public static final int MAX_CONCURRENT_REQUESTS = 8;
 
     private final KubernetesClient client;
 
@@ -32,49 +43,116 @@ public final class Fabric8ClusterReader implements ClusterReader {
         this.client = client;
     }
 
+    /**
+     * Reads the objects of {@code namespaces}. The list requests (5 per namespace) and the two discovery requests
+     * are sent concurrently, at most {@value #MAX_CONCURRENT_REQUESTS} at a time, so the answer of one list is
+     * decoded while the API server prepares the next; the result does not depend on the order they arrive in.
+     *
+     * @param namespaces namespaces to read
+     * @return the live state, clusters and connectors in namespace then list order
+     * @throws io.fabric8.kubernetes.client.KubernetesClientException as fabric8 raised it, when a request fails
+     */
     @Override
     public LiveState read(Set<String> namespaces) {
-        StrimziApi api = StrimziResources.detect(client, StrimziApi.KAFKA_GROUP, "KafkaConnect");
         String server = client.getMasterUrl() == null ? null : client.getMasterUrl().toString();
-        if (api == null) {
-            return new LiveState(null, server, List.of(), List.of(), Map.of());
-        }
-        StrimziApi podSetApi = StrimziResources.detect(client, StrimziApi.CORE_GROUP, "StrimziPodSet");
-        List<LiveConnectCluster> clusters = new ArrayList<>();
-        List<LiveConnector> connectors = new ArrayList<>();
-        Map<String, String> fingerprints = new TreeMap<>();
-        for (String ns : new TreeSet<>(namespaces)) {
-            List<GenericKubernetesResource> kcs = client.genericKubernetesResources(StrimziResources.kafkaConnect(api))
-                    .inNamespace(ns).list().getItems();
-            List<GenericKubernetesResource> kctrs = client.genericKubernetesResources(StrimziResources.kafkaConnector(api))
-                    .inNamespace(ns).list().getItems();
-            Map<String, GenericKubernetesResource> podSets = new HashMap<>();
-            if (podSetApi != null) {
-                for (GenericKubernetesResource ps : client.genericKubernetesResources(StrimziResources.podSet(podSetApi))
-                        .inNamespace(ns).withLabel(KIND_LABEL, "KafkaConnect").list().getItems()) {
-                    podSets.put(ps.getMetadata().getName(), ps);
+        List<String> ordered = new ArrayList<>(new TreeSet<>(namespaces));
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(MAX_CONCURRENT_REQUESTS, 2 + 5 * ordered.size())),
+                r -> {
+                    Thread t = new Thread(r, "flowform-read");
+                    t.setDaemon(true);
+                    return t;
+                });
+        try {
+            Future<StrimziApi> apiF = pool.submit(() -> StrimziResources.detect(client, StrimziApi.KAFKA_GROUP, "KafkaConnect"));
+            Future<StrimziApi> podSetApiF = pool.submit(() -> StrimziResources.detect(client, StrimziApi.CORE_GROUP,
+                    "StrimziPodSet"));
+            StrimziApi api = await(apiF);
+            if (api == null) {
+                podSetApiF.cancel(true);
+                return new LiveState(null, server, List.of(), List.of(), Map.of());
+            }
+            StrimziApi podSetApi = await(podSetApiF);
+            List<Supplier<Namespace>> reads = new ArrayList<>();
+            for (String ns : ordered) {
+                reads.add(readNamespace(pool, api, podSetApi, ns));
+            }
+            List<LiveConnectCluster> clusters = new ArrayList<>();
+            List<LiveConnector> connectors = new ArrayList<>();
+            Map<String, String> fingerprints = new TreeMap<>();
+            for (Supplier<Namespace> read : reads) {
+                Namespace n = read.get();
+                for (GenericKubernetesResource kc : n.kcs()) {
+                    String name = kc.getMetadata().getName();
+                    clusters.add(LiveMapper.connectCluster(kc, n.podSets().get(name + "-connect"),
+                            n.pods().getOrDefault(name, List.of()), n.configMaps().get(name + "-connect-config")));
+                    fingerprints.put(LiveMapper.key(kc), LiveMapper.fingerprint(kc));
+                }
+                for (GenericKubernetesResource c : n.kctrs()) {
+                    connectors.add(LiveMapper.connector(c));
+                    fingerprints.put(LiveMapper.key(c), LiveMapper.fingerprint(c));
                 }
             }
-            Map<String, List<Pod>> pods = new HashMap<>();
-            for (Pod p : client.pods().inNamespace(ns).withLabel(KIND_LABEL, "KafkaConnect").list().getItems()) {
-                String cluster = p.getMetadata().getLabels().get("strimzi.io/cluster");
-                pods.computeIfAbsent(cluster, k -> new ArrayList<>()).add(p);
-            }
-            Map<String, ConfigMap> configMaps = new HashMap<>();
-            for (ConfigMap cm : client.configMaps().inNamespace(ns).withLabel(KIND_LABEL, "KafkaConnect").list().getItems()) {
-                configMaps.put(cm.getMetadata().getName(), cm);
-            }
-            for (GenericKubernetesResource kc : kcs) {
-                String name = kc.getMetadata().getName();
-                clusters.add(LiveMapper.connectCluster(kc, podSets.get(name + "-connect"),
-                        pods.getOrDefault(name, List.of()), configMaps.get(name + "-connect-config")));
-                fingerprints.put(LiveMapper.key(kc), LiveMapper.fingerprint(kc));
-            }
-            for (GenericKubernetesResource c : kctrs) {
-                connectors.add(LiveMapper.connector(c));
-                fingerprints.put(LiveMapper.key(c), LiveMapper.fingerprint(c));
-            }
+            return new LiveState(api, server, clusters, connectors, fingerprints);
+        } finally {
+            pool.shutdownNow();
         }
-        return new LiveState(api, server, clusters, connectors, fingerprints);
+    }
+
+    /** What one namespace holds. */
+    private record Namespace(List<GenericKubernetesResource> kcs, List<GenericKubernetesResource> kctrs,
+                             Map<String, GenericKubernetesResource> podSets, Map<String, List<Pod>> pods,
+                             Map<String, ConfigMap> configMaps) {
+    }
+
+    /** Sends the namespace's five lists to the pool; the returned supplier waits for their answers. */
+    private Supplier<Namespace> readNamespace(ExecutorService pool, StrimziApi api, StrimziApi podSetApi, String ns) {
+        Future<List<GenericKubernetesResource>> kcs = pool.submit(() -> client.genericKubernetesResources(
+                StrimziResources.kafkaConnect(api)).inNamespace(ns).list().getItems());
+        Future<List<GenericKubernetesResource>> kctrs = pool.submit(() -> client.genericKubernetesResources(
+                StrimziResources.kafkaConnector(api)).inNamespace(ns).list().getItems());
+        Future<List<GenericKubernetesResource>> podSets = podSetApi == null ? CompletableFuture.completedFuture(List.of())
+                : pool.submit(() -> client.genericKubernetesResources(StrimziResources.podSet(podSetApi))
+                .inNamespace(ns).withLabel(KIND_LABEL, "KafkaConnect").list().getItems());
+        Future<List<Pod>> pods = pool.submit(() -> client.pods().inNamespace(ns).withLabel(KIND_LABEL, "KafkaConnect")
+                .list().getItems());
+        Future<List<ConfigMap>> configMaps = pool.submit(() -> client.configMaps().inNamespace(ns)
+                .withLabel(KIND_LABEL, "KafkaConnect").list().getItems());
+        return () -> {
+            Map<String, GenericKubernetesResource> podSetByName = new HashMap<>();
+            for (GenericKubernetesResource ps : await(podSets)) {
+                podSetByName.put(ps.getMetadata().getName(), ps);
+            }
+            Map<String, List<Pod>> podsByCluster = new HashMap<>();
+            for (Pod p : await(pods)) {
+                String cluster = p.getMetadata().getLabels().get("strimzi.io/cluster");
+                podsByCluster.computeIfAbsent(cluster, k -> new ArrayList<>()).add(p);
+            }
+            Map<String, ConfigMap> cmByName = new HashMap<>();
+            for (ConfigMap cm : await(configMaps)) {
+                cmByName.put(cm.getMetadata().getName(), cm);
+            }
+            return new Namespace(await(kcs), await(kctrs), podSetByName, podsByCluster, cmByName);
+        };
+    }
+
+    /**
+     * @return the future's value; what the task threw is rethrown as it was (a KubernetesClientException stays one)
+     * @throws KubernetesClientException when the waiting thread is interrupted (the thread's flag is set again)
+     */
+    private static <T> T await(Future<T> f) {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KubernetesClientException("interrupted while reading the cluster", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new KubernetesClientException(String.valueOf(e.getCause()), e.getCause());
+        }
     }
 }

@@ -21,9 +21,11 @@ public record LiveState(
         List<LiveConnector> connectors,
         Map<String, String> fingerprints) {
 
+    /** Copies the lists into indexed immutable lists, so the look-ups below take constant time. */
     public LiveState {
-        clusters = List.copyOf(clusters);
-        connectors = List.copyOf(connectors);
+        clusters = new LiveIndex<>(clusters, c -> key(c.namespace(), c.name()), c -> null);
+        connectors = new LiveIndex<>(connectors, c -> key(c.namespace(), c.name()),
+                c -> c.connectCluster() == null ? null : key(c.namespace(), c.connectCluster()));
         fingerprints = Maps.sorted(fingerprints);
     }
 
@@ -34,18 +36,26 @@ public record LiveState(
 
     /** @return the KafkaConnect {@code namespace/name}, if it exists */
     public Optional<LiveConnectCluster> cluster(String namespace, String name) {
-        return clusters.stream().filter(c -> c.name().equals(name) && c.namespace().equals(namespace)).findFirst();
+        return Optional.ofNullable(index(clusters).byKey(key(namespace, name)));
     }
 
     /** @return the KafkaConnector {@code namespace/name}, if it exists */
     public Optional<LiveConnector> connector(String namespace, String name) {
-        return connectors.stream().filter(c -> c.name().equals(name) && c.namespace().equals(namespace)).findFirst();
+        return Optional.ofNullable(index(connectors).byKey(key(namespace, name)));
     }
 
     /** @return the connectors labelled for the KafkaConnect {@code namespace/cluster} */
     public List<LiveConnector> connectorsOf(String namespace, String cluster) {
-        return connectors.stream()
-                .filter(c -> c.namespace().equals(namespace) && cluster.equals(c.connectCluster()))
-                .toList();
+        return index(connectors).byGroup(key(namespace, cluster));
+    }
+
+    /** The canonical constructor puts a {@link LiveIndex} into both list components. */
+    @SuppressWarnings("unchecked")
+    private static <T> LiveIndex<T> index(List<T> list) {
+        return (LiveIndex<T>) list;
+    }
+
+    private static String key(String namespace, String name) {
+        return namespace + "/" + name;
     }
 }

@@ -1,6 +1,8 @@
 package dev.flowform.model;
 
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -24,11 +26,28 @@ public final class SecretKeys {
     private SecretKeys() {
     }
 
+    /** Decisions already made: a few dozen distinct keys recur in every connector of a large plan. */
+    private static final Map<String, Boolean> DECIDED = new ConcurrentHashMap<>();
+    /** Keys beyond this many are decided afresh each time rather than remembered (bounded memory). */
+    private static final int DECIDED_LIMIT = 4096;
+
     /** @return true when values of {@code key} must never be shown or stored in clear */
     public static boolean isSensitive(String key) {
         if (key == null) {
             return false;
         }
+        Boolean decided = DECIDED.get(key);
+        if (decided != null) {
+            return decided;
+        }
+        boolean sensitive = decide(key);
+        if (DECIDED.size() < DECIDED_LIMIT) {
+            DECIDED.put(key, sensitive);
+        }
+        return sensitive;
+    }
+
+    private static boolean decide(String key) {
         String k = key.toLowerCase(Locale.ROOT);
         // Class names and config-provider declarations name code, not credentials:
         // config.providers.secrets.class, *.login.callback.handler.class, ...

@@ -57,6 +57,8 @@ final class ClusterPlanner {
     private final DesiredState desired;
     private final LiveState live;
     private final DesiredConnectCluster dc;
+    /** {@code desired.flowsOn(dc)}, looked up once: it scans every flow of the configuration. */
+    private final List<DesiredFlow> flowsOnCluster;
     private final String environment;
     private final PlanOptions options;
     private final Diagnostics diags;
@@ -76,6 +78,7 @@ final class ClusterPlanner {
         this.desired = desired;
         this.live = live;
         this.dc = dc;
+        this.flowsOnCluster = desired.flowsOn(dc);
         this.environment = environment;
         this.options = options;
         this.diags = diags;
@@ -88,7 +91,7 @@ final class ClusterPlanner {
     }
 
     void plan() {
-        List<DesiredFlow> flows = desired.flowsOn(dc);
+        List<DesiredFlow> flows = flowsOnCluster;
         for (DesiredFlow f : flows) {
             for (DesiredConnector d : f.connectors()) {
                 flowOf.put(d.address(), f.address());
@@ -387,7 +390,7 @@ final class ClusterPlanner {
             return true;
         }
         Set<String> wanted = new HashSet<>();
-        desired.flowsOn(dc).forEach(f -> f.connectors().forEach(d -> wanted.add(d.name())));
+        flowsOnCluster.forEach(f -> f.connectors().forEach(d -> wanted.add(d.name())));
         List<String> blocking = new ArrayList<>();
         for (LiveConnector l : live.connectorsOf(c.namespace(), c.name())) {
             if (!wanted.contains(l.name()) && !deletable(l) && REQUIRED.equalsIgnoreCase(l.config().get(EXACTLY_ONCE_SUPPORT))) {
@@ -835,7 +838,7 @@ final class ClusterPlanner {
             return;
         }
         Map<String, Integer> tasks = new TreeMap<>();
-        for (DesiredFlow f : desired.flowsOn(dc)) {
+        for (DesiredFlow f : flowsOnCluster) {
             for (DesiredConnector d : f.connectors()) {
                 Integer liveTasks = live.connector(d.namespace(), d.name()).map(LiveConnector::tasksMax).orElse(null);
                 tasks.put(d.name(), d.tasksMax() != null ? d.tasksMax() : liveTasks != null ? liveTasks : 1);

@@ -109,7 +109,9 @@ public final class PlanRenderer {
             }
             String who = t.connector() == null ? "the workers' leader (worker principal), from preparing on"
                     : "task " + t.task() + " of " + t.connector() + " (connector principal), from enabled on";
-            sb.append(String.format("    %-" + width + "s  %s%n", t.transactionalId(), who));
+            // padded by hand: String.format parses its pattern again for each of the thousands of lines of a large plan
+            sb.append("    ").append(t.transactionalId()).append(" ".repeat(width - t.transactionalId().length() + 2))
+                    .append(who).append('\n');
         }
     }
 

@@ -228,6 +228,14 @@ public final class EmbeddedCluster implements AutoCloseable {
         return dispatcher.clientRequestCount();
     }
 
+    /**
+     * @return nanoseconds the server spent handling the requests {@link #clientRequestCount()} counts (finding,
+     *         storing and composing answers; sending them is not included)
+     */
+    public long clientRequestNanos() {
+        return dispatcher.clientRequestNanos();
+    }
+
     /** @return watch WebSockets open right now (informers and watches of every client) */
     public int openWatchCount() {
         return dispatcher.openWatchCount();

@@ -42,6 +42,7 @@ final class SimDispatcher extends Dispatcher {
     private final Dispatcher delegate;
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong clientRequests = new AtomicLong();
+    private final AtomicLong clientNanos = new AtomicLong();
     private final Set<WebSocket> openWatches = ConcurrentHashMap.newKeySet();
     private final ExecutorService offload = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "flowform-sim-watch-close");
@@ -74,6 +75,10 @@ final class SimDispatcher extends Dispatcher {
 
     long clientRequestCount() {
         return clientRequests.get();
+    }
+
+    long clientRequestNanos() {
+        return clientNanos.get();
     }
 
     int openWatchCount() {
@@ -137,9 +142,20 @@ final class SimDispatcher extends Dispatcher {
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+        if (SIM_USER_AGENT.equals(request.getHeader("User-Agent"))) {
+            return handle(request, true);
+        }
+        long start = System.nanoTime();
+        try {
+            return handle(request, false);
+        } finally {
+            clientNanos.addAndGet(System.nanoTime() - start);
+        }
+    }
+
+    private MockResponse handle(RecordedRequest request, boolean internal) {
         requests.incrementAndGet();
         onRequest.run();
-        boolean internal = SIM_USER_AGENT.equals(request.getHeader("User-Agent"));
         if (!internal) {
             clientRequests.incrementAndGet();
         }

@@ -21,6 +21,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -112,6 +113,9 @@ public final class StrimziSimulator implements AutoCloseable {
     private final AtomicLong connectorReconciles = new AtomicLong();
     private final AtomicLong podsCreated = new AtomicLong();
     private final AtomicInteger ipCounter = new AtomicInteger();
+    private final List<Observer> observers = new CopyOnWriteArrayList<>();
+    /** First sighting of each generation a client wrote, per {@code kind ns/name}, until its Ready status is written. */
+    private final Map<String, Seen> seen = new ConcurrentHashMap<>();
 
     // touched only on the operator thread
     private final Map<String, ConnectState> connects = new HashMap<>();
@@ -245,6 +249,16 @@ public final class StrimziSimulator implements AutoCloseable {
         }
     }
 
+    /**
+     * Registers an observer of the operator's finished work (benchmarks use it to tell the operator's own
+     * time from the client's). Observers are called on the operator thread and must return quickly.
+     *
+     * @param observer told about every Ready status written for a generation a client produced
+     */
+    public void addObserver(Observer observer) {
+        observers.add(Objects.requireNonNull(observer, "observer"));
+    }
+
     /** Stops the informers and the operator thread; idempotent. Objects stay as they are. */
     @Override
     public void close() {
@@ -289,6 +303,7 @@ public final class StrimziSimulator implements AutoCloseable {
         informers.add(kc().inAnyNamespace().inform(new Handler<>() {
             @Override
             void changed(GenericKubernetesResource oldObj, GenericKubernetesResource obj) {
+                noteSeen(StrimziCrds.KAFKA_CONNECT, oldObj, obj);
                 execute(() -> onConnectEvent(oldObj, obj));
             }
 
@@ -300,6 +315,7 @@ public final class StrimziSimulator implements AutoCloseable {
         informers.add(kctr().inAnyNamespace().inform(new Handler<>() {
             @Override
             void changed(GenericKubernetesResource oldObj, GenericKubernetesResource obj) {
+                noteSeen(StrimziCrds.KAFKA_CONNECTOR, oldObj, obj);
                 execute(() -> onConnectorEvent(oldObj, obj));
             }
 
@@ -665,7 +681,9 @@ public final class StrimziSimulator implements AutoCloseable {
         ConnectState st = roll.st;
         roll.stop();
         updatePodSetStatus(st.ns, st.name);
+        Instant readyAt = clock.instant();
         writeConnectStatus(kc, readyStatus(kc, roll.generation, roll.replicas));
+        reportReady(StrimziCrds.KAFKA_CONNECT, kc, roll.generation, readyAt);
         if (useResources(kc)) {
             deleteUnmanagedRuntimeConnectors(st.ns, st.name);
             scheduleConnectorsOf(st.ns, st.name);
@@ -1119,7 +1137,9 @@ public final class StrimziSimulator implements AutoCloseable {
             SimBook.RuntimeConnector now = new SimBook.RuntimeConnector(className, config, state,
                     before == null ? List.of() : before.topics());
             rt.put(name, now);
+            Instant readyAt = clock.instant();
             writeConnectorStatus(c, connectorReady(c, g, spec, now, readyPods, workerId));
+            reportReady(StrimziCrds.KAFKA_CONNECTOR, c, g, readyAt);
         } catch (KubernetesClientException e) {
             LOG.log(Level.FINE, "reconcile of KafkaConnector " + ns + "/" + name + " failed, retrying", e);
             if (!closed.get()) {
@@ -1284,6 +1304,38 @@ public final class StrimziSimulator implements AutoCloseable {
         }
         r.setAdditionalProperty("status", status);
         op.inNamespace(r.getMetadata().getNamespace()).resource(r).updateStatus();
+    }
+
+    // ------------------------------------------------------------------ observers
+
+    /**
+     * Remembers when the informer first delivered a generation written by a client (an update that
+     * changed {@code metadata.generation}); added objects and the simulator's own status writes are not
+     * recorded. Runs on the informer thread, before the event is queued for the operator thread.
+     */
+    private void noteSeen(String kind, GenericKubernetesResource old, GenericKubernetesResource obj) {
+        if (observers.isEmpty() || old == null || Objects.equals(old.getMetadata().getGeneration(), obj.getMetadata().getGeneration())) {
+            return;
+        }
+        Instant at = clock.instant();
+        seen.merge(kind + " " + key(obj), new Seen(generation(obj), at),
+                (before, now) -> before.generation() >= now.generation() ? before : new Seen(now.generation(), before.at()));
+    }
+
+    /** Tells the observers that a Ready status for {@code generation} was written at {@code readyAt}. */
+    private void reportReady(String kind, GenericKubernetesResource r, long generation, Instant readyAt) {
+        if (observers.isEmpty()) {
+            return;
+        }
+        String k = kind + " " + key(r);
+        Seen s = seen.get(k);
+        if (s == null || s.generation() > generation) {
+            return;
+        }
+        seen.remove(k, s);
+        for (Observer o : observers) {
+            o.ready(kind, r.getMetadata().getNamespace(), r.getMetadata().getName(), generation, s.at(), readyAt);
+        }
     }
 
     // ------------------------------------------------------------------ idle tracking
@@ -1596,6 +1648,26 @@ public final class StrimziSimulator implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------ types
+
+    /** Receives the operator's finished work, with wall-clock times ({@link Clock#systemUTC()}). */
+    @FunctionalInterface
+    public interface Observer {
+        /**
+         * A KafkaConnect roll or a KafkaConnector reconcile ended with {@code Ready} for a generation a client wrote.
+         *
+         * @param kind       {@code KafkaConnect} or {@code KafkaConnector}
+         * @param namespace  the object's namespace
+         * @param name       the object's name
+         * @param generation the generation the Ready status reports
+         * @param seen       when the simulator's informer first delivered that generation
+         * @param ready      just before the Ready status was written
+         */
+        void ready(String kind, String namespace, String name, long generation, Instant seen, Instant ready);
+    }
+
+    /** When a generation was first delivered. */
+    private record Seen(long generation, Instant at) {
+    }
 
     /** A cancellable scheduled step. */
     @FunctionalInterface

@@ -264,7 +264,9 @@ public final class StateStore implements AutoCloseable {
         Connection connection = StateDatabase.openConnection(dataSource, location);
         try {
             // Our connection stays open while Flyway uses its own, so the database is not closed in between.
-            StateDatabase.migrate(dataSource, location);
+            if (!StateDatabase.schemaIsCurrent(connection)) {
+                StateDatabase.migrate(dataSource, location);
+            }
             byte[] salt = StateDatabase.ensureEnvironment(connection, environment, clock, location);
             return new StateStore(environment, clock, location, file ? dataSource : null, sleeper, connection, salt);
         } catch (SQLException e) {
