@@ -37,6 +37,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 
 /**
  * Everything a command needs for one environment: the loaded configuration, the desired state, a
@@ -192,57 +195,40 @@ public final class Session implements AutoCloseable {
         }
     }
 
-    /** An embedded cluster being started on its own thread. */
+    /** An embedded cluster being started on its own (daemon) thread while the state opens. */
     private static final class EarlyStart {
-        private final java.util.concurrent.CompletableFuture<EmbeddedCluster> future = new java.util.concurrent.CompletableFuture<>();
+        private final CompletableFuture<EmbeddedCluster> future;
 
-        static EarlyStart begin(java.util.function.Supplier<EmbeddedCluster> start) {
-            EarlyStart s = new EarlyStart();
-            Thread t = new Thread(() -> {
-                try {
-                    s.future.complete(start.get());
-                } catch (Throwable e) {
-                    s.future.completeExceptionally(e);
-                }
-            }, "flowform-embedded-start");
-            t.setDaemon(true);
-            t.start();
-            return s;
+        private EarlyStart(CompletableFuture<EmbeddedCluster> future) {
+            this.future = future;
+        }
+
+        static EarlyStart begin(Supplier<EmbeddedCluster> start) {
+            return new EarlyStart(CompletableFuture.supplyAsync(start, task -> {
+                Thread t = new Thread(task, "flowform-embedded-start");
+                t.setDaemon(true);
+                t.start();
+            }));
         }
 
         /** @return the started cluster; what starting it threw is rethrown as it was */
         EmbeddedCluster join() {
-            boolean interrupted = false;
             try {
-                while (true) {
-                    try {
-                        return future.get();
-                    } catch (InterruptedException e) {
-                        interrupted = true;
-                    } catch (java.util.concurrent.ExecutionException e) {
-                        if (e.getCause() instanceof RuntimeException r) {
-                            throw r;
-                        }
-                        if (e.getCause() instanceof Error err) {
-                            throw err;
-                        }
-                        throw new IllegalStateException(e.getCause());
-                    }
+                return future.join();
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof RuntimeException r) {
+                    throw r;
                 }
-            } finally {
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
+                if (e.getCause() instanceof Error err) {
+                    throw err;
                 }
+                throw e;
             }
         }
 
         /** Closes the cluster once it has started (or ignores that it failed): the command fails for another reason. */
         void discard() {
-            future.whenComplete((cluster, error) -> {
-                if (cluster != null) {
-                    cluster.close();
-                }
-            });
+            future.thenAccept(EmbeddedCluster::close);
         }
     }
 
