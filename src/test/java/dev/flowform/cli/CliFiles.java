@@ -16,7 +16,11 @@ final class CliFiles {
 
     /** Copies {@code examples/quickstart} to {@code target} and returns it. */
     static Path quickstart(Path target) {
-        Path source = Path.of("examples", "quickstart");
+        return copy(Path.of("examples", "quickstart"), target);
+    }
+
+    /** Copies the folder {@code source} with everything in it to {@code target} and returns {@code target}. */
+    static Path copy(Path source, Path target) {
         try (Stream<Path> files = Files.walk(source)) {
             for (Path p : files.toList()) {
                 Path t = target.resolve(source.relativize(p).toString());

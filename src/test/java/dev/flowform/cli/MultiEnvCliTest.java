@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
@@ -32,24 +31,11 @@ class MultiEnvCliTest {
     private Path stateDir;
 
     @BeforeEach
-    void copyExampleAndModule() throws IOException {
-        copy(Path.of("examples", "multi-env"), tmp.resolve("examples/multi-env"));
-        copy(Path.of("modules", "mm2-eos-flow"), tmp.resolve("modules/mm2-eos-flow"));
+    void copyExampleAndModule() {
+        CliFiles.copy(Path.of("examples", "multi-env"), tmp.resolve("examples/multi-env"));
+        CliFiles.copy(Path.of("modules", "mm2-eos-flow"), tmp.resolve("modules/mm2-eos-flow"));
         dir = tmp.resolve("examples/multi-env");
         stateDir = tmp.resolve("state");
-    }
-
-    private static void copy(Path source, Path target) throws IOException {
-        try (Stream<Path> files = Files.walk(source)) {
-            for (Path p : files.toList()) {
-                Path t = target.resolve(source.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(t);
-                } else {
-                    Files.copy(p, t);
-                }
-            }
-        }
     }
 
     private String[] args(String command, String... more) {

@@ -6,12 +6,10 @@ import dev.flowform.state.RunOutcome;
 import dev.flowform.state.RunRecord;
 import dev.flowform.state.StateStore;
 import dev.flowform.state.StepRecord;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
@@ -28,19 +26,8 @@ class QuickstartCliTest {
     private Path stateDir;
 
     @BeforeEach
-    void copyExample() throws IOException {
-        dir = tmp.resolve("quickstart");
-        Path source = Path.of("examples", "quickstart");
-        try (Stream<Path> files = Files.walk(source)) {
-            for (Path p : files.toList()) {
-                Path target = dir.resolve(source.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target);
-                }
-            }
-        }
+    void copyExample() {
+        dir = CliFiles.quickstart(tmp.resolve("quickstart"));
         stateDir = tmp.resolve("state");
     }
 

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
@@ -34,19 +33,8 @@ class SavedPlanCliTest {
     private final CliRunner cli = CliRunner.fast();
 
     @BeforeEach
-    void copyExample() throws IOException {
-        dir = tmp.resolve("quickstart");
-        Path source = Path.of("examples", "quickstart");
-        try (Stream<Path> files = Files.walk(source)) {
-            for (Path p : files.toList()) {
-                Path target = dir.resolve(source.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target);
-                }
-            }
-        }
+    void copyExample() {
+        dir = CliFiles.quickstart(tmp.resolve("quickstart"));
         stateDir = tmp.resolve("state");
     }
 
