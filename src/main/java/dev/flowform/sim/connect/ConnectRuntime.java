@@ -1,0 +1,113 @@
+package dev.flowform.sim.connect;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Everything the simulated Strimzi operator and kubelet ask of Kafka Connect: the port between the
+ * Kubernetes side of the embedded cluster (pods, PodSets, KafkaConnect and KafkaConnector resources) and
+ * the Connect workers behind it.
+ *
+ * <p>Two implementations: {@link SimulatedConnectRuntime} (fast, in memory, Kafka Connect's exactly-once
+ * validation re-implemented) and the real one (Apache Kafka brokers and one Connect distributed worker
+ * process per worker pod), which answers with Kafka's own behaviour and messages. The operator calls it the
+ * way Strimzi's {@code AbstractConnectOperator} calls the Connect REST API
+ * ({@code KafkaConnectApiImpl}): {@code PUT /connectors/{name}/config}, {@code PUT .../pause},
+ * {@code .../resume}, {@code .../stop}, {@code DELETE /connectors/{name}},
+ * {@code GET /connectors/{name}/status} and {@code GET /connectors}.
+ *
+ * <p>Workers are identified by pod ({@code namespace/podName}); connectors by their Connect cluster
+ * ({@code namespace/KafkaConnect name}) and name. Implementations are thread-safe.
+ */
+public interface ConnectRuntime extends AutoCloseable {
+
+    /**
+     * Starts the Connect worker of one pod (the container start). Returns at once: the worker answers
+     * {@link #healthy(String)} with true once it has started, as its {@code GET /health} does.
+     * Starting a pod that already runs a worker stops that one first.
+     *
+     * @param worker the worker's pod and cluster, and its properties as the operator rendered them
+     * @throws ConnectRuntimeException when the worker process cannot be launched at all
+     */
+    void startWorker(WorkerSpec worker);
+
+    /**
+     * @param pod {@code namespace/podName}
+     * @return true when the pod's worker runs and reports itself healthy ({@code GET /health} 200)
+     */
+    boolean healthy(String pod);
+
+    /**
+     * Stops the worker of one pod: gracefully (SIGTERM, Connect's shutdown hook commits offsets and ends
+     * transactions) or, with {@code kill}, abruptly (SIGKILL: open transactions are left to be fenced).
+     * Blocks until the worker is gone; unknown pods are ignored.
+     *
+     * @param pod  {@code namespace/podName}
+     * @param kill true for SIGKILL
+     */
+    void stopWorker(String pod, boolean kill);
+
+    /**
+     * {@code PUT /connectors/{name}/config}: creates or reconfigures a connector. The configuration is
+     * validated by a worker of the cluster (KIP-618's preflight checks included).
+     *
+     * @param cluster {@code namespace/KafkaConnect name}
+     * @param name    the connector name
+     * @param config  the full connector configuration, {@code connector.class} included
+     * @return 200/201 on success, 400 with Kafka's message when the configuration is invalid, 409 while
+     *         the cluster rebalances, or an error when no worker of the cluster answers
+     */
+    RestResult putConnectorConfig(String cluster, String name, Map<String, String> config);
+
+    /**
+     * Moves a connector to a target state: {@code PUT /connectors/{name}/resume}, {@code /pause} or
+     * {@code /stop}.
+     *
+     * @param cluster {@code namespace/KafkaConnect name}
+     * @param name    the connector name
+     * @param state   the wanted state
+     * @return 202/204 on success, 404 when the connector does not exist
+     */
+    RestResult setTargetState(String cluster, String name, TargetState state);
+
+    /**
+     * {@code DELETE /connectors/{name}}.
+     *
+     * @param cluster {@code namespace/KafkaConnect name}
+     * @param name    the connector name
+     * @return 204 on success, 404 when it does not exist
+     */
+    RestResult deleteConnector(String cluster, String name);
+
+    /**
+     * {@code GET /connectors/{name}/status}.
+     *
+     * @param cluster {@code namespace/KafkaConnect name}
+     * @param name    the connector name
+     * @return the status, or empty when the connector does not exist or no worker answers
+     */
+    Optional<ConnectorStatus> status(String cluster, String name);
+
+    /**
+     * {@code GET /connectors}.
+     *
+     * @param cluster {@code namespace/KafkaConnect name}
+     * @return the names of the connectors Kafka Connect runs for that cluster (empty when none answers)
+     */
+    Set<String> connectors(String cluster);
+
+    /** Stops every worker and releases what the runtime holds. */
+    @Override
+    void close();
+
+    /** Connector target states of the Connect REST API. */
+    enum TargetState {
+        /** {@code PUT /connectors/{name}/resume}. */
+        RUNNING,
+        /** {@code PUT /connectors/{name}/pause}. */
+        PAUSED,
+        /** {@code PUT /connectors/{name}/stop} (Kafka 3.5+, KIP-875). */
+        STOPPED
+    }
+}
