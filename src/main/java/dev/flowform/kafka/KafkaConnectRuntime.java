@@ -1,0 +1,298 @@
+package dev.flowform.kafka;
+
+import dev.flowform.sim.connect.ConnectRuntime;
+import dev.flowform.sim.connect.ConnectRuntimeException;
+import dev.flowform.sim.connect.ConnectorStatus;
+import dev.flowform.sim.connect.RestResult;
+import dev.flowform.sim.connect.WorkerSpec;
+import java.io.File;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Real Kafka Connect behind the embedded cluster: one Connect distributed worker process per worker pod,
+ * against the embedded Kafka clusters of {@link KafkaClusters}; every connector call is a call to the Connect
+ * REST API of a live worker of the cluster, so validation errors, task states and transactional behaviour
+ * come from Kafka itself.
+ *
+ * <p>What a worker gets: the properties the operator rendered (group id, storage topics,
+ * {@code exactly.once.source.support}, every other {@code spec.config} key), with the bootstrap addresses
+ * mapped to the embedded clusters and these substitutions, none of which touches exactly-once behaviour:
+ * REST on {@code 127.0.0.1:<port of the pod>} (kept across restarts, so the worker id stays), no
+ * {@code plugin.path} and {@code plugin.discovery=service_load} (the plugins are on the class path), storage
+ * topics with replication factor 1 and one partition (single-node clusters), and faster group mechanics
+ * ({@code session.timeout.ms=4000}, {@code scheduled.rebalance.max.delay.ms=0}, offsets flushed every
+ * second). Connectors get their bootstrap addresses mapped and their topic replication factors set to 1.
+ */
+public final class KafkaConnectRuntime implements ConnectRuntime {
+    /** Connector keys naming a replication factor of a topic MirrorMaker 2 creates; single-node clusters need 1. */
+    private static final List<String> CONNECTOR_REPLICATION_KEYS = List.of("replication.factor",
+            "offset-syncs.topic.replication.factor", "checkpoints.topic.replication.factor",
+            "heartbeats.topic.replication.factor");
+    /** How long a REST call is retried while the group rebalances (409) or the chosen worker went away. */
+    private static final long RETRY_MS = 20_000;
+
+    private final KafkaClusters clusters;
+    private final Path dir;
+    private final String classPath;
+    private final boolean ownsClusters;
+    private final Map<String, WorkerProcess> workers = new ConcurrentHashMap<>();
+    private final Map<String, String> clusterOf = new ConcurrentHashMap<>();
+    private final Map<String, Integer> ports = new ConcurrentHashMap<>();
+
+    /**
+     * @param clusters     the embedded Kafka clusters
+     * @param dir          folder for worker properties and logs ({@code <namespace>_<pod>.log})
+     * @param ownsClusters true to stop {@code clusters} on {@link #close()}
+     */
+    public KafkaConnectRuntime(KafkaClusters clusters, Path dir, boolean ownsClusters) {
+        this.clusters = clusters;
+        this.dir = dir;
+        this.ownsClusters = ownsClusters;
+        this.classPath = childClassPath();
+    }
+
+    /** @return the embedded Kafka clusters */
+    public KafkaClusters clusters() {
+        return clusters;
+    }
+
+    /** @return the folder holding the workers' properties and logs */
+    public Path dir() {
+        return dir;
+    }
+
+    @Override
+    public void startWorker(WorkerSpec worker) {
+        stopWorker(worker.pod(), false);
+        int port = ports.computeIfAbsent(worker.pod(), p -> {
+            try {
+                return KafkaBroker.freePort();
+            } catch (IOException e) {
+                throw new ConnectRuntimeException("no free port for the worker of pod " + p, e);
+            }
+        });
+        try {
+            WorkerProcess w = WorkerProcess.launch(worker.pod(), port, workerProperties(worker.properties(), port), dir,
+                    classPath);
+            workers.put(worker.pod(), w);
+            clusterOf.put(worker.pod(), worker.cluster());
+        } catch (IOException e) {
+            throw new ConnectRuntimeException("the worker of pod " + worker.pod() + " could not be launched: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public boolean healthy(String pod) {
+        WorkerProcess w = workers.get(pod);
+        return w != null && w.alive() && new ConnectRest(w.restPort()).healthy();
+    }
+
+    @Override
+    public void stopWorker(String pod, boolean kill) {
+        WorkerProcess w = workers.remove(pod);
+        if (w != null) {
+            w.stop(kill);
+        }
+    }
+
+    /**
+     * The pods whose worker process runs, for one Connect cluster.
+     *
+     * @param cluster {@code namespace/KafkaConnect name}
+     * @return pod keys ({@code namespace/podName}), sorted
+     */
+    public List<String> workerPods(String cluster) {
+        return workers.keySet().stream().filter(p -> cluster.equals(clusterOf.get(p))).sorted().toList();
+    }
+
+    /**
+     * @param pod {@code namespace/podName}
+     * @return the worker id Kafka Connect reports for that pod's worker ({@code 127.0.0.1:<port>}), or null
+     */
+    public String workerId(String pod) {
+        Integer port = ports.get(pod);
+        return port == null ? null : "127.0.0.1:" + port;
+    }
+
+    @Override
+    public RestResult putConnectorConfig(String cluster, String name, Map<String, String> config) {
+        Map<String, String> mapped = connectorConfig(config);
+        return withWorker(cluster, rest -> rest.putConfig(name, mapped));
+    }
+
+    @Override
+    public RestResult setTargetState(String cluster, String name, TargetState state) {
+        String verb = switch (state) {
+            case RUNNING -> "resume";
+            case PAUSED -> "pause";
+            case STOPPED -> "stop";
+        };
+        return withWorker(cluster, rest -> rest.put(name, verb));
+    }
+
+    @Override
+    public RestResult deleteConnector(String cluster, String name) {
+        return withWorker(cluster, rest -> rest.delete(name));
+    }
+
+    @Override
+    public Optional<ConnectorStatus> status(String cluster, String name) {
+        for (String pod : workerPods(cluster)) {
+            Optional<ConnectorStatus> s = new ConnectRest(workers.get(pod) == null ? 0 : ports.get(pod)).status(name);
+            if (s.isPresent()) {
+                return s;
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public Set<String> connectors(String cluster) {
+        for (String pod : workerPods(cluster)) {
+            Optional<Set<String>> s = new ConnectRest(ports.get(pod)).connectors();
+            if (s.isPresent()) {
+                return s.get();
+            }
+        }
+        return Set.of();
+    }
+
+    /** Stops every worker (gracefully, in parallel), then the Kafka clusters when this runtime owns them. */
+    @Override
+    public void close() {
+        List<Thread> stops = new ArrayList<>();
+        for (String pod : List.copyOf(workers.keySet())) {
+            Thread t = new Thread(() -> stopWorker(pod, false), "stop-" + pod);
+            t.start();
+            stops.add(t);
+        }
+        for (Thread t : stops) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (ownsClusters) {
+            clusters.close();
+        }
+    }
+
+    /**
+     * The properties a worker process gets: see the class comment.
+     *
+     * @param rendered the operator's rendering
+     * @param port     the worker's REST port
+     * @return the complete worker configuration
+     */
+    Map<String, String> workerProperties(Map<String, String> rendered, int port) {
+        Map<String, String> p = new LinkedHashMap<>(rendered);
+        p.put("bootstrap.servers", clusters.map(p.get("bootstrap.servers")));
+        p.remove("plugin.path");
+        p.keySet().removeIf(k -> k.startsWith("rest.") || k.equals("listeners"));
+        p.put("listeners", "http://127.0.0.1:" + port);
+        p.put("rest.advertised.host.name", "127.0.0.1");
+        p.put("rest.advertised.port", String.valueOf(port));
+        p.put("rest.advertised.listener", "http");
+        p.put("plugin.discovery", "service_load");
+        for (String topic : List.of("config", "offset", "status")) {
+            p.put(topic + ".storage.replication.factor", "1");
+        }
+        p.put("offset.storage.partitions", "1");
+        p.put("status.storage.partitions", "1");
+        p.put("offset.flush.interval.ms", "1000");
+        p.put("scheduled.rebalance.max.delay.ms", "0");
+        p.put("session.timeout.ms", "4000");
+        p.put("heartbeat.interval.ms", "1000");
+        p.put("rebalance.timeout.ms", "20000");
+        p.put("task.shutdown.graceful.timeout.ms", "3000");
+        return p;
+    }
+
+    /**
+     * A connector configuration as sent to the embedded clusters: bootstrap addresses mapped, replication
+     * factors of the topics MirrorMaker 2 creates set to 1.
+     *
+     * @param config the configuration as the KafkaConnector declares it
+     * @return the configuration sent to Kafka Connect
+     */
+    Map<String, String> connectorConfig(Map<String, String> config) {
+        Map<String, String> out = new LinkedHashMap<>(config);
+        out.replaceAll((k, v) -> k.toLowerCase(Locale.ROOT).endsWith("bootstrap.servers") ? clusters.map(v) : v);
+        String cls = out.getOrDefault("connector.class", "");
+        if (cls.contains(".mirror.") || cls.startsWith("Mirror")) {
+            CONNECTOR_REPLICATION_KEYS.forEach(k -> out.put(k, "1"));
+        }
+        return out;
+    }
+
+    private RestResult withWorker(String cluster, java.util.function.Function<ConnectRest, RestResult> call) {
+        long deadline = System.currentTimeMillis() + RETRY_MS;
+        RestResult last = new RestResult(0, "Connection refused: no worker of " + cluster + " is running");
+        int attempt = 0;
+        while (true) {
+            List<String> pods = new ArrayList<>(workerPods(cluster));
+            boolean retry = false;
+            for (int i = 0; i < pods.size(); i++) {
+                String pod = pods.get((i + attempt) % pods.size());
+                WorkerProcess w = workers.get(pod);
+                if (w == null || !w.alive()) {
+                    continue;
+                }
+                last = call.apply(new ConnectRest(w.restPort()));
+                if (last.status() == 0) {
+                    continue; // that worker is starting or stopping: ask another
+                }
+                retry = last.status() == 409 || last.status() == 503;
+                break;
+            }
+            if ((!retry && last.status() != 0) || System.currentTimeMillis() > deadline) {
+                return last;
+            }
+            attempt++;
+            try {
+                Thread.sleep(250);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return last;
+            }
+        }
+    }
+
+    /**
+     * The class path of a worker process: the jars of the class loader that loaded this class (the Kafka
+     * folder next to flowform.jar, when flowform loaded Kafka itself), then this JVM's class path.
+     */
+    private static String childClassPath() {
+        Set<String> entries = new LinkedHashSet<>();
+        if (KafkaConnectRuntime.class.getClassLoader() instanceof URLClassLoader u) {
+            for (URL url : u.getURLs()) {
+                try {
+                    entries.add(Path.of(url.toURI()).toString());
+                } catch (URISyntaxException | IllegalArgumentException e) {
+                    // not a file: cannot be on a class path
+                }
+            }
+        }
+        for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            if (!e.isBlank()) {
+                entries.add(e);
+            }
+        }
+        return String.join(File.pathSeparator, entries);
+    }
+}

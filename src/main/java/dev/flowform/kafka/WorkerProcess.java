@@ -1,0 +1,105 @@
+package dev.flowform.kafka;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A Kafka Connect worker running in a child JVM ({@link WorkerMain}) with the class path of this one, its
+ * output appended to a log file. Small sizing per worker: 192 MB heap, serial GC, C1 only.
+ */
+final class WorkerProcess {
+    /** How long a graceful stop may take before the process is killed: Connect's own shutdown takes 1.5-3 s. */
+    private static final long GRACEFUL_STOP_MS = 30_000;
+
+    private final String pod;
+    private final int restPort;
+    private final Process process;
+
+    private WorkerProcess(String pod, int restPort, Process process) {
+        this.pod = pod;
+        this.restPort = restPort;
+        this.process = process;
+    }
+
+    /**
+     * Writes {@code properties} next to the log and launches the worker.
+     *
+     * @param pod        {@code namespace/podName}, for messages
+     * @param restPort   the REST port it listens on (127.0.0.1)
+     * @param properties the complete worker properties
+     * @param dir        folder for the properties file and the log ({@code <pod>.properties}, {@code <pod>.log})
+     * @param classPath  the class path of the child JVM
+     * @return the started process
+     * @throws IOException when the files cannot be written or the JVM cannot be launched
+     */
+    static WorkerProcess launch(String pod, int restPort, Map<String, String> properties, Path dir, String classPath)
+            throws IOException {
+        Files.createDirectories(dir);
+        String base = pod.replace('/', '_');
+        Path file = dir.resolve(base + ".properties");
+        Properties p = new Properties();
+        p.putAll(properties);
+        try (Writer w = Files.newBufferedWriter(file)) {
+            p.store(w, "worker of pod " + pod);
+        }
+        Path log = dir.resolve(base + ".log");
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(List.of("-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1",
+                "-XX:ActiveProcessorCount=1", "-Xshare:auto", "-Djava.net.preferIPv4Stack=true",
+                "-Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                "-cp", classPath, WorkerMain.class.getName(), file.toString()));
+        Process process = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(Redirect.appendTo(log.toFile()))
+                .start();
+        return new WorkerProcess(pod, restPort, process);
+    }
+
+    /** @return the REST port */
+    int restPort() {
+        return restPort;
+    }
+
+    /** @return the pod it runs for */
+    String pod() {
+        return pod;
+    }
+
+    /** @return true while the process runs */
+    boolean alive() {
+        return process.isAlive();
+    }
+
+    /**
+     * Stops the process and waits for it.
+     *
+     * @param kill true for SIGKILL (a crash), false for SIGTERM (Connect stops gracefully), killed after 30 s
+     */
+    void stop(boolean kill) {
+        if (kill) {
+            process.destroyForcibly();
+        } else {
+            process.destroy();
+        }
+        try {
+            if (!process.waitFor(kill ? 10_000 : GRACEFUL_STOP_MS, TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}
