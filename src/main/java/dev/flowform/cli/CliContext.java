@@ -1,5 +1,6 @@
 package dev.flowform.cli;
 
+import dev.flowform.sim.EmbeddedCluster;
 import dev.flowform.sim.SimSettings;
 import java.time.Clock;
 import java.time.Duration;
@@ -14,9 +15,34 @@ import java.util.Map;
  * @param simSettings      simulated-operator timings for embedded clusters, or null to use the
  *                         environment block's values and the demo defaults
  * @param progressInterval longest silence between progress lines while waiting (10 s in production)
+ * @param attachedCluster  an embedded cluster this process already runs (with real Kafka behind it, for
+ *                         {@code prove}); commands on an embedded environment use it instead of starting one,
+ *                         and leave it running; null otherwise
  */
 public record CliContext(Clock clock, Prompter prompter, Map<String, String> env, SimSettings simSettings,
-                         Duration progressInterval) {
+                         Duration progressInterval, EmbeddedCluster attachedCluster) {
+
+    /**
+     * Without an attached cluster.
+     *
+     * @param clock            see the record
+     * @param prompter         see the record
+     * @param env              see the record
+     * @param simSettings      see the record
+     * @param progressInterval see the record
+     */
+    public CliContext(Clock clock, Prompter prompter, Map<String, String> env, SimSettings simSettings,
+                      Duration progressInterval) {
+        this(clock, prompter, env, simSettings, progressInterval, null);
+    }
+
+    /**
+     * @param cluster the embedded cluster to use
+     * @return this context with {@code cluster} attached
+     */
+    public CliContext withAttachedCluster(EmbeddedCluster cluster) {
+        return new CliContext(clock, prompter, env, simSettings, progressInterval, cluster);
+    }
 
     /** @return the real process context */
     public static CliContext system() {

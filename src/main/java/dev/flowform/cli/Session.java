@@ -139,7 +139,8 @@ public final class Session implements AutoCloseable {
         // A read-only command starts the embedded cluster (read-only) while the state opens: the two are
         // independent and each takes most of a second or more in a new JVM. A locking command must hold the
         // lock before the cluster may touch its file, so it starts the cluster afterwards.
-        EarlyStart early = lock == null && target instanceof KubernetesTarget.Embedded e && validEnvironmentName(env)
+        EarlyStart early = lock == null && ctx.attachedCluster() == null && target instanceof KubernetesTarget.Embedded e
+                && validEnvironmentName(env)
                 ? EarlyStart.begin(() -> startEmbedded(e, opts.stateDir().resolve(env), ctx, true)) : null;
         StateStore state;
         try {
@@ -164,6 +165,9 @@ public final class Session implements AutoCloseable {
         try {
             if (early != null) {
                 embedded = early.join();
+                client = embedded.client();
+            } else if (target instanceof KubernetesTarget.Embedded && ctx.attachedCluster() != null) {
+                embedded = ctx.attachedCluster();
                 client = embedded.client();
             } else if (target instanceof KubernetesTarget.Embedded e) {
                 embedded = startEmbedded(e, opts.stateDir().resolve(env), ctx, lock == null);
@@ -531,7 +535,9 @@ public final class Session implements AutoCloseable {
                 }
             }
             if (embedded != null) {
-                embedded.close();
+                if (embedded != ctx.attachedCluster()) {
+                    embedded.close();
+                }
             } else {
                 client.close();
             }

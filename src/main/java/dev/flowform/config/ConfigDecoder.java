@@ -55,7 +55,9 @@ final class ConfigDecoder {
     private static final Blocks.Schema KUBERNETES = new Blocks.Schema("kubernetes",
             List.of("context", "kubeconfig"), List.of("embedded"), Map.of());
     private static final Blocks.Schema EMBEDDED = new Blocks.Schema("embedded",
-            List.of("seed", "reconcile_delay_ms", "pod_ready_delay_ms"), List.of(), Map.of());
+            List.of("seed", "reconcile_delay_ms", "pod_ready_delay_ms", "kafka"), List.of(), Map.of());
+    private static final Blocks.Schema EMBEDDED_KAFKA = new Blocks.Schema("kafka",
+            List.of("bootstrap_servers", "topics"), List.of(), Map.of());
 
     /**
      * What the command line and the process add to the configuration files.
@@ -459,7 +461,19 @@ final class ConfigDecoder {
                 }
                 Long reconcile = eArgs.whole("reconcile_delay_ms", 0, Long.MAX_VALUE);
                 Long podReady = eArgs.whole("pod_ready_delay_ms", 0, Long.MAX_VALUE);
-                target = new KubernetesTarget.Embedded(seed, reconcile, podReady);
+                List<KubernetesTarget.EmbeddedKafka> kafka = new ArrayList<>();
+                ConfigNode.Entry kafkaEntry = e.attributes().get("kafka");
+                if (kafkaEntry != null) {
+                    for (Blocks.Block kb : Blocks.expand(kafkaEntry, 1, embedded.file(), sink)) {
+                        Blocks.Content kc = Blocks.decode(kb, EMBEDDED_KAFKA, sink);
+                        Arguments kArgs2 = new Arguments(kc, n -> Evaluator.literal(n, where, sink), sink);
+                        List<String> servers = kArgs2.stringList("bootstrap_servers");
+                        List<String> topics = kArgs2.stringList("topics");
+                        kafka.add(new KubernetesTarget.EmbeddedKafka(kb.labels().get(0).name(),
+                                servers == null ? List.of() : servers, topics == null ? List.of() : topics));
+                    }
+                }
+                target = new KubernetesTarget.Embedded(seed, reconcile, podReady, kafka);
             }
         }
         EnvironmentBlock block = new EnvironmentBlock(b.name(), target, namespace, variableValues, expectedServer, b.range());

@@ -1,6 +1,7 @@
 package dev.flowform.config;
 
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Where an environment's Kubernetes API is: the user's kubeconfig, or the embedded demo cluster.
@@ -22,7 +23,41 @@ public sealed interface KubernetesTarget {
      * @param seedDir           folder of YAML manifests loaded on first use (absolute), or null for an empty cluster
      * @param reconcileDelayMs  simulated operator delay before it acts on a change, in milliseconds, or null for the default
      * @param podReadyDelayMs   simulated time for a restarted worker pod to become Ready, in milliseconds, or null for the default
+     * @param kafka             real Kafka behind the embedded cluster: one embedded Kafka cluster per entry, and the
+     *                          Connect workers as real processes; empty for the simulated Connect runtime
      */
-    record Embedded(Path seedDir, Long reconcileDelayMs, Long podReadyDelayMs) implements KubernetesTarget {
+    record Embedded(Path seedDir, Long reconcileDelayMs, Long podReadyDelayMs, List<EmbeddedKafka> kafka)
+            implements KubernetesTarget {
+        /** Copies {@code kafka}; null means none. */
+        public Embedded {
+            kafka = kafka == null ? List.of() : List.copyOf(kafka);
+        }
+
+        /**
+         * Without real Kafka.
+         *
+         * @param seedDir          see the record
+         * @param reconcileDelayMs see the record
+         * @param podReadyDelayMs  see the record
+         */
+        public Embedded(Path seedDir, Long reconcileDelayMs, Long podReadyDelayMs) {
+            this(seedDir, reconcileDelayMs, podReadyDelayMs, List.of());
+        }
+    }
+
+    /**
+     * One real Kafka cluster started for an embedded environment (block {@code kafka "<alias>"}).
+     *
+     * @param alias            the cluster's name, as MirrorMaker 2 aliases name it ({@code dc1})
+     * @param bootstrapServers the addresses the seed and the configuration use for it ({@code host:port}); workers
+     *                         and connectors configured with them reach the embedded cluster instead
+     * @param topics           topics created (one partition) before any worker starts
+     */
+    record EmbeddedKafka(String alias, List<String> bootstrapServers, List<String> topics) {
+        /** Copies the lists. */
+        public EmbeddedKafka {
+            bootstrapServers = List.copyOf(bootstrapServers);
+            topics = List.copyOf(topics);
+        }
     }
 }

@@ -1,0 +1,168 @@
+package dev.flowform.cli;
+
+import dev.flowform.sim.connect.RealKafka;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The data-level proof of what a rollout achieves on real Kafka, run against an embedded cluster whose
+ * Connect workers are real ({@link RealKafka}). Records are written on the source cluster by a
+ * transactional producer, committed and aborted, and counted on the target cluster with
+ * {@code isolation.level=read_committed}:
+ *
+ * <ol>
+ *   <li><b>before</b> (at-least-once, the source consumer reads {@code read_uncommitted}): 10 committed and 3
+ *       aborted transactions of 100. The aborted records reach the target as if committed;</li>
+ *   <li><b>before, crash</b>: 40 committed and 10 aborted transactions of 50, the worker running the source
+ *       task SIGKILLed after the 12th. Without exactly-once the records since the last offset commit are
+ *       replicated twice: duplicates;</li>
+ *   <li>the rollout (flowform plan and apply, {@code apply} is passed in);</li>
+ *   <li><b>after, crash</b>: the same writes and the same kill. Exactly-once: every committed record once,
+ *       no aborted record; read with {@code read_uncommitted} the target shows the killed task's unfinished
+ *       transaction as extra copies, which proves the kill landed inside one;</li>
+ *   <li>the first phase counted again: the switch did not replicate anything again.</li>
+ * </ol>
+ *
+ * Sources: KIP-618 (exactly-once source connectors), KAFKA-14021 and Kafka's {@code MirrorSourceConnector}
+ * ({@code source.consumer.isolation.level} must be {@code read_committed} for exactly-once).
+ */
+final class ExactlyOnceProof {
+    /** Transactions written before the crash in the crash phases. */
+    static final int KILL_AFTER = 12;
+    private static final Duration COUNT_TIMEOUT = Duration.ofSeconds(120);
+
+    private final RealKafka kafka;
+    private final Flow flow;
+    private final PrintWriter out;
+
+    /**
+     * @param kafka the real Kafka behind the embedded cluster
+     * @param flow  where the flow reads and writes, and which connector runs it
+     * @param out   where progress and the summary go
+     */
+    ExactlyOnceProof(RealKafka kafka, Flow flow, PrintWriter out) {
+        this.kafka = kafka;
+        this.flow = flow;
+        this.out = out;
+    }
+
+    /**
+     * Runs the phases; {@code rollout} runs between the at-least-once and the exactly-once phases.
+     *
+     * @param rollout runs flowform's plan and apply; returns false when they failed (the proof stops)
+     * @return the counts of every phase, or null when the rollout failed
+     */
+    Report run(BooleanSupplier rollout) {
+        out.println("Phase 1: at-least-once flow, 13 transactions of 100 records (3 aborted) on " + flow.sourceAlias()
+                + "/" + flow.topic());
+        RealKafka.Produced p1 = kafka.write(flow.sourceAlias(), flow.topic(), "p1", 13, 100, 4, tx -> { });
+        RealKafka.Counted t1 = count("p1", p1, true);
+        report("p1", p1, t1);
+
+        out.println("Phase 2: at-least-once flow, 50 transactions of 50 records (10 aborted), the worker running the "
+                + "source task killed (SIGKILL) after transaction " + KILL_AFTER);
+        RealKafka.Produced p2 = writeWithCrash("p2");
+        RealKafka.Counted t2 = count("p2", p2, true);
+        report("p2", p2, t2);
+
+        out.println("Phase 3: flowform plan and apply");
+        out.flush();
+        if (!rollout.getAsBoolean()) {
+            return null;
+        }
+
+        out.println("Phase 4: exactly-once flow, the same writes and the same kill");
+        RealKafka.Produced p3 = writeWithCrash("p3");
+        RealKafka.Counted t3 = count("p3", p3, true);
+        report("p3", p3, t3);
+        RealKafka.Counted t3u = kafka.count(flow.targetAlias(), flow.targetTopic(), "p3", p3.committed(), false,
+                Duration.ofSeconds(10));
+        out.printf("  read_uncommitted on the target: %d records, %d of them copies from the killed task's unfinished "
+                + "transaction (so the kill landed inside one)%n", t3u.records(), t3u.duplicates());
+
+        RealKafka.Counted t1again = count("p1", p1, true);
+        out.printf("Phase 1 counted again: %d records (%d committed, %d aborted, %d duplicates)%n",
+                t1again.records(), t1again.committed(), t1again.aborted(), t1again.duplicates());
+        Report r = new Report(p1, t1, p2, t2, p3, t3, t3u, t1again);
+        summary(r);
+        return r;
+    }
+
+    private RealKafka.Produced writeWithCrash(String phase) {
+        return kafka.write(flow.sourceAlias(), flow.topic(), phase, 50, 50, 5, tx -> {
+            if (tx == KILL_AFTER) {
+                String pod = kafka.crashWorkerOf(flow.cluster(), flow.sourceConnector(), 0);
+                out.println("  killed the worker of pod " + pod + " (SIGKILL); its container restarts");
+                out.flush();
+            }
+        });
+    }
+
+    private RealKafka.Counted count(String phase, RealKafka.Produced produced, boolean readCommitted) {
+        return kafka.count(flow.targetAlias(), flow.targetTopic(), phase, produced.committed(), readCommitted, COUNT_TIMEOUT);
+    }
+
+    private void report(String phase, RealKafka.Produced p, RealKafka.Counted c) {
+        out.printf("  produced %d committed + %d aborted; target (read_committed) has %d records of %s: %d committed "
+                        + "(%d distinct), %d aborted, %d duplicates%n",
+                p.committed(), p.aborted(), c.records(), phase, c.committed() + c.duplicates(), c.committed(), c.aborted(),
+                c.duplicates());
+        out.flush();
+    }
+
+    private void summary(Report r) {
+        out.println();
+        out.println("Exactly-once proof (target read with read_committed):");
+        out.printf("  %-34s %9s %9s %10s %8s %10s%n", "phase", "committed", "aborted", "replicated", "aborted", "duplicates");
+        out.printf("  %-34s %9s %9s %10s %8s %10s%n", "", "produced", "produced", "distinct", "seen", "");
+        row("before: at-least-once", r.p1(), r.t1());
+        row("before: at-least-once + SIGKILL", r.p2(), r.t2());
+        row("after: exactly-once + SIGKILL", r.p3(), r.t3());
+        out.println(r.holds()
+                ? "Result: exactly-once holds after the rollout: 0 aborted, 0 duplicates, nothing missing."
+                : "Result: exactly-once does NOT hold after the rollout.");
+        out.flush();
+    }
+
+    private void row(String name, RealKafka.Produced p, RealKafka.Counted c) {
+        out.printf("  %-34s %9d %9d %10d %8d %10d%n", name, p.committed(), p.aborted(), c.committed(), c.aborted(),
+                c.duplicates());
+    }
+
+    /**
+     * Where the flow under test reads and writes.
+     *
+     * @param cluster         {@code namespace/KafkaConnect name}
+     * @param sourceConnector the MirrorSourceConnector's name
+     * @param sourceAlias     source cluster alias
+     * @param targetAlias     target cluster alias
+     * @param topic           the source topic
+     */
+    record Flow(String cluster, String sourceConnector, String sourceAlias, String targetAlias, String topic) {
+        /** @return the replicated topic under MirrorMaker 2's {@code DefaultReplicationPolicy}: {@code <source>.<topic>} */
+        String targetTopic() {
+            return sourceAlias + "." + topic;
+        }
+    }
+
+    /**
+     * The counts of every phase.
+     *
+     * @param p1      phase 1 produced
+     * @param t1      phase 1 on the target
+     * @param p2      phase 2 produced
+     * @param t2      phase 2 on the target
+     * @param p3      phase 4 produced
+     * @param t3      phase 4 on the target, read_committed
+     * @param t3u     phase 4 on the target, read_uncommitted
+     * @param t1again phase 1 on the target at the end
+     */
+    record Report(RealKafka.Produced p1, RealKafka.Counted t1, RealKafka.Produced p2, RealKafka.Counted t2,
+                  RealKafka.Produced p3, RealKafka.Counted t3, RealKafka.Counted t3u, RealKafka.Counted t1again) {
+        /** @return true when the exactly-once phase has every committed record once, no aborted one, no duplicate */
+        boolean holds() {
+            return t3.committed() == p3.committed() && t3.duplicates() == 0 && t3.aborted() == 0;
+        }
+    }
+}

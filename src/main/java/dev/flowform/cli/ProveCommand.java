@@ -1,0 +1,236 @@
+package dev.flowform.cli;
+
+import dev.flowform.config.ConfigLoader;
+import dev.flowform.config.KubernetesTarget;
+import dev.flowform.config.LoadResult;
+import dev.flowform.diag.Diagnostics;
+import dev.flowform.sim.EmbeddedCluster;
+import dev.flowform.sim.EmbeddedClusterOptions;
+import dev.flowform.sim.SimSettings;
+import dev.flowform.sim.connect.ConnectRuntimeException;
+import dev.flowform.sim.connect.RealKafka;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code flowform prove}: runs a configuration's rollout on real Kafka and shows with data what it achieves.
+ *
+ * <p>For an environment on the embedded cluster with {@code kafka} clusters declared: starts those Kafka
+ * clusters and one real Connect worker per worker pod, seeds the embedded cluster, waits until every
+ * connector runs, then runs {@link ExactlyOnceProof}: records written and counted before the rollout
+ * (at-least-once: aborted records and duplicates reach the target), flowform's own {@code plan} and
+ * {@code apply} (real rolling restarts, with progress), and the same writes with a worker crash after it.
+ * Everything runs in this process, in a fresh folder, and is stopped at the end.
+ *
+ * <p>Exit 0 when exactly-once holds after the rollout, 1 otherwise or on error.
+ */
+@Command(name = "prove", mixinStandardHelpOptions = true,
+        description = "Run the rollout on real Kafka (an embedded environment with \"kafka\" clusters) and prove "
+                + "exactly-once with data: records produced, replicated, aborted records seen, duplicates.")
+public final class ProveCommand implements Callable<Integer> {
+    private static final Duration SETTLE_TIMEOUT = Duration.ofMinutes(4);
+    private static final String SOURCE_CLASS = "org.apache.kafka.connect.mirror.MirrorSourceConnector";
+
+    @ParentCommand
+    FlowformCommand parent;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    CommonOptions common;
+
+    /** The counts of the last run, for tests; null before a run or when the rollout failed. */
+    ExactlyOnceProof.Report report;
+
+    @Override
+    public Integer call() {
+        Terminal term = FlowformCommand.terminal(spec, common.noColor);
+        CliContext ctx = parent.context();
+        PrintWriter out = spec.commandLine().getOut();
+        LoadResult loaded = new ConfigLoader().loadWith(common.dir(), common.environment, common.variableInputs(ctx.env()));
+        term.addSources(loaded.sources());
+        Diagnostics diags = new Diagnostics().addAll(loaded.diagnostics());
+        if (diags.hasErrors() || loaded.configuration() == null) {
+            term.diagnostics(diags);
+            return 1;
+        }
+        String env = loaded.configuration().environment().name();
+        if (!(loaded.configuration().environment().kubernetes() instanceof KubernetesTarget.Embedded e) || e.kafka().isEmpty()) {
+            term.error("No real Kafka in environment \"" + env + "\"",
+                    "prove needs an environment on the embedded cluster that declares its Kafka clusters: \"kubernetes\": "
+                            + "{\"embedded\": {\"seed\": \"./seed\", \"kafka\": {\"<alias>\": {\"bootstrap_servers\": [...]}}}}. "
+                            + "See examples/real-kafka.");
+            return 1;
+        }
+        Path work;
+        try {
+            work = Files.createTempDirectory("flowform-prove-");
+        } catch (IOException ex) {
+            term.error("Cannot create a working folder", String.valueOf(ex.getMessage()));
+            return 1;
+        }
+        Map<String, List<String>> addresses = new LinkedHashMap<>();
+        Map<String, List<String>> topics = new LinkedHashMap<>();
+        e.kafka().forEach(k -> {
+            addresses.put(k.alias(), k.bootstrapServers());
+            topics.put(k.alias(), k.topics());
+        });
+        out.println("Starting Kafka clusters " + String.join(", ", addresses.keySet()) + " (working folder " + work + ")");
+        out.flush();
+        long t0 = System.nanoTime();
+        try (RealKafka kafka = RealKafka.start(addresses, topics, work.resolve("kafka"));
+             EmbeddedCluster cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder()
+                     .seedDir(e.seedDir())
+                     .settings(settings(e))
+                     .connectRuntime(kafka.runtime())
+                     .build())) {
+            out.printf("Kafka up in %.1f s; the embedded operator starts the Connect workers (logs in %s)%n",
+                    seconds(t0), kafka.workerLogDir());
+            out.flush();
+            KubernetesClient client = cluster.client();
+            String ns = loaded.configuration().environment().namespace();
+            if (!awaitConnectorsRunning(client, ns, out)) {
+                term.error("The seeded connectors did not all run", "Waited " + SETTLE_TIMEOUT.toMinutes()
+                        + " minutes. The worker logs are in " + kafka.workerLogDir() + ".");
+                return 1;
+            }
+            out.printf("Every connector runs (%.1f s since start)%n", seconds(t0));
+            Optional<ExactlyOnceProof.Flow> flow = flowOf(client, ns);
+            if (flow.isEmpty()) {
+                term.error("No MirrorMaker 2 flow to prove", "No KafkaConnector of class " + SOURCE_CLASS
+                        + " with a single literal topic in \"topics\" in namespace " + ns + ".");
+                return 1;
+            }
+            CliContext attached = ctx.withAttachedCluster(cluster);
+            List<String> base = new ArrayList<>(List.of("--dir", common.dir().toString(), "-e", env,
+                    "--state-dir", work.resolve("state").toString()));
+            if (common.noColor) {
+                base.add("--no-color");
+            }
+            report = new ExactlyOnceProof(kafka, flow.get(), out).run(() -> {
+                int plan = run(attached, "plan", base);
+                if (plan != 0) {
+                    return false;
+                }
+                List<String> apply = new ArrayList<>(base);
+                apply.add("--auto-approve");
+                return run(attached, "apply", apply) == 0;
+            });
+            out.printf("Done in %.1f s.%n", seconds(t0));
+            out.flush();
+            return report != null && report.holds() ? 0 : 1;
+        } catch (ConnectRuntimeException | IllegalStateException ex) {
+            term.error("Real Kafka could not run", String.valueOf(ex.getMessage()));
+            return 1;
+        }
+    }
+
+    private int run(CliContext ctx, String command, List<String> args) {
+        CommandLine cl = Main.commandLine(ctx);
+        cl.setOut(spec.commandLine().getOut());
+        cl.setErr(spec.commandLine().getErr());
+        List<String> all = new ArrayList<>();
+        all.add(command);
+        all.addAll(args);
+        return cl.execute(all.toArray(String[]::new));
+    }
+
+    private static SimSettings settings(KubernetesTarget.Embedded e) {
+        SimSettings demo = SimSettings.demo();
+        return new SimSettings(
+                e.reconcileDelayMs() == null ? demo.reconcileDelay() : Duration.ofMillis(e.reconcileDelayMs()),
+                e.podReadyDelayMs() == null ? demo.podReadyDelay() : Duration.ofMillis(e.podReadyDelayMs()),
+                demo.connectorDelay(), demo.stuckTimeout());
+    }
+
+    /**
+     * Waits until every KafkaConnector of the namespace is Ready with its connector and all its tasks RUNNING.
+     */
+    static boolean awaitConnectorsRunning(KubernetesClient client, String ns, PrintWriter out) {
+        long deadline = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
+        long nextNote = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < deadline) {
+            List<GenericKubernetesResource> items = client.genericKubernetesResources("kafka.strimzi.io/v1beta2", "KafkaConnector")
+                    .inNamespace(ns).list().getItems();
+            long running = items.stream().filter(ProveCommand::running).count();
+            if (!items.isEmpty() && running == items.size()) {
+                return true;
+            }
+            if (System.nanoTime() > nextNote) {
+                out.printf("  %d of %d connectors running%n", running, items.size());
+                out.flush();
+                nextNote = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            }
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static boolean running(GenericKubernetesResource c) {
+        Object status = c.getAdditionalProperties().get("status");
+        if (!(status instanceof Map<?, ?> s)) {
+            return false;
+        }
+        Object conds = s.get("conditions");
+        boolean ready = conds instanceof List<?> l && l.stream().anyMatch(x -> x instanceof Map<?, ?> m
+                && "Ready".equals(m.get("type")) && "True".equals(m.get("status")));
+        Object cs = s.get("connectorStatus");
+        if (!ready || !(cs instanceof Map<?, ?> m)) {
+            return false;
+        }
+        Object connector = m.get("connector");
+        Object tasks = m.get("tasks");
+        return connector instanceof Map<?, ?> cm && "RUNNING".equals(cm.get("state")) && tasks instanceof List<?> tl
+                && !tl.isEmpty() && tl.stream().allMatch(t -> t instanceof Map<?, ?> tm && "RUNNING".equals(tm.get("state")));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Optional<ExactlyOnceProof.Flow> flowOf(KubernetesClient client, String ns) {
+        for (GenericKubernetesResource c : client.genericKubernetesResources("kafka.strimzi.io/v1beta2", "KafkaConnector")
+                .inNamespace(ns).list().getItems()) {
+            Object spec = c.getAdditionalProperties().get("spec");
+            if (!(spec instanceof Map<?, ?> s) || !SOURCE_CLASS.equals(s.get("class"))
+                    || !(s.get("config") instanceof Map<?, ?> config)) {
+                continue;
+            }
+            String topic = String.valueOf(config.get("topics"));
+            Map<String, String> labels = c.getMetadata().getLabels();
+            String cluster = labels == null ? null : labels.get("strimzi.io/cluster");
+            if (cluster == null || !topic.matches("[A-Za-z0-9._-]+")) {
+                continue;
+            }
+            return Optional.of(new ExactlyOnceProof.Flow(ns + "/" + cluster, c.getMetadata().getName(),
+                    String.valueOf(config.get("source.cluster.alias")), String.valueOf(config.get("target.cluster.alias")),
+                    topic));
+        }
+        return Optional.empty();
+    }
+
+    private static double seconds(long t0) {
+        return (System.nanoTime() - t0) / 1e9;
+    }
+}

@@ -1,0 +1,189 @@
+package dev.flowform.kafka;
+
+import dev.flowform.sim.connect.ConnectRuntime;
+import dev.flowform.sim.connect.ConnectorStatus;
+import dev.flowform.sim.connect.RealKafka;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.IntConsumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The {@link RealKafka} of an embedded environment: {@link KafkaClusters} plus a {@link KafkaConnectRuntime}
+ * on them, and the producer, consumer and crash tools of the exactly-once proof.
+ */
+public final class KafkaEnvironment implements RealKafka {
+    private static final Duration QUIET = Duration.ofSeconds(3);
+    private static final long PAUSE_BETWEEN_TRANSACTIONS_MS = 100;
+
+    private final KafkaClusters clusters;
+    private final KafkaConnectRuntime runtime;
+
+    /**
+     * Starts the clusters, creates the topics and prepares the runtime (no worker runs yet).
+     *
+     * @param addresses alias to the bootstrap addresses that cluster answers for
+     * @param topics    alias to topics to create
+     * @param dir       working folder
+     * @throws IllegalStateException when a broker does not start or a topic cannot be created
+     */
+    public KafkaEnvironment(Map<String, List<String>> addresses, Map<String, List<String>> topics, Path dir) {
+        this.clusters = KafkaClusters.start(addresses, dir);
+        try {
+            topics.forEach((alias, names) -> names.forEach(t -> clusters.createTopic(alias, t, 1)));
+        } catch (RuntimeException e) {
+            clusters.close();
+            throw e;
+        }
+        this.runtime = new KafkaConnectRuntime(clusters, dir.resolve("workers"), true);
+    }
+
+    @Override
+    public ConnectRuntime runtime() {
+        return runtime;
+    }
+
+    @Override
+    public String bootstrapServers(String alias) {
+        return clusters.bootstrapServers(alias);
+    }
+
+    @Override
+    public Path workerLogDir() {
+        return runtime.dir();
+    }
+
+    @Override
+    public Produced write(String alias, String topic, String phase, int transactions, int perTransaction, int abortEvery,
+                          IntConsumer afterEach) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, clusters.bootstrapServers(alias));
+        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "flowform-proof-" + phase);
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        int committed = 0;
+        int aborted = 0;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            producer.initTransactions();
+            for (int tx = 1; tx <= transactions; tx++) {
+                boolean abort = abortEvery > 0 && tx % abortEvery == 0;
+                producer.beginTransaction();
+                for (int i = 0; i < perTransaction; i++) {
+                    int n = abort ? aborted + i : committed + i;
+                    String value = phase + (abort ? "-a-" : "-c-") + n;
+                    producer.send(new ProducerRecord<>(topic, value.getBytes(StandardCharsets.UTF_8)));
+                }
+                if (abort) {
+                    producer.flush();
+                    producer.abortTransaction();
+                    aborted += perTransaction;
+                } else {
+                    producer.commitTransaction();
+                    committed += perTransaction;
+                }
+                afterEach.accept(tx);
+                sleep(PAUSE_BETWEEN_TRANSACTIONS_MS);
+            }
+        }
+        return new Produced(committed, aborted);
+    }
+
+    @Override
+    public Counted count(String alias, String topic, String phase, int expected, boolean readCommitted, Duration timeout) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, clusters.bootstrapServers(alias));
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        String prefix = phase + "-";
+        Map<String, Integer> seen = new HashMap<>();
+        int records = 0;
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long lastNew = System.nanoTime();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = List.of();
+            while (partitions.isEmpty() && System.nanoTime() < deadline) {
+                List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));
+                partitions = infos == null ? List.of()
+                        : infos.stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+                if (partitions.isEmpty()) {
+                    sleep(500);
+                }
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            while (System.nanoTime() < deadline) {
+                int before = records;
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                    String v = r.value() == null ? "" : new String(r.value(), StandardCharsets.UTF_8);
+                    if (v.startsWith(prefix)) {
+                        records++;
+                        seen.merge(v, 1, Integer::sum);
+                    }
+                }
+                if (records != before) {
+                    lastNew = System.nanoTime();
+                }
+                long committed = seen.keySet().stream().filter(v -> v.startsWith(phase + "-c-")).count();
+                if (committed >= expected && System.nanoTime() - lastNew >= QUIET.toNanos()) {
+                    break;
+                }
+            }
+        }
+        int committed = 0;
+        int duplicates = 0;
+        int aborted = 0;
+        for (Map.Entry<String, Integer> e : seen.entrySet()) {
+            if (e.getKey().startsWith(phase + "-c-")) {
+                committed++;
+                duplicates += e.getValue() - 1;
+            } else {
+                aborted += e.getValue();
+            }
+        }
+        return new Counted(records, committed, duplicates, aborted);
+    }
+
+    @Override
+    public String crashWorkerOf(String cluster, String connector, int task) {
+        ConnectorStatus status = runtime.status(cluster, connector)
+                .orElseThrow(() -> new IllegalStateException("connector " + connector + " has no status"));
+        String workerId = status.tasks().stream().filter(t -> t.id() == task).map(ConnectorStatus.TaskStatus::workerId)
+                .findFirst().orElseThrow(() -> new IllegalStateException("connector " + connector + " has no task " + task));
+        for (String pod : runtime.workerPods(cluster)) {
+            if (workerId.equals(runtime.workerId(pod))) {
+                runtime.crash(pod);
+                return pod;
+            }
+        }
+        throw new IllegalStateException("task " + task + " of " + connector + " runs on " + workerId
+                + ", which is no worker of " + cluster);
+    }
+
+    @Override
+    public void close() {
+        runtime.close();
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

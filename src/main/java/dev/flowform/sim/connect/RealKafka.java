@@ -1,0 +1,112 @@
+package dev.flowform.sim.connect;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntConsumer;
+
+/**
+ * Real Apache Kafka behind the embedded cluster: embedded single-node Kafka clusters, the real
+ * {@link ConnectRuntime} on them, and the data-level tools that show what a replication flow delivers
+ * (a transactional writer on a source cluster, a counting reader on a target cluster, a crash of a worker).
+ *
+ * <p>Implemented in package {@code dev.flowform.kafka}, which is loaded (with Kafka's own jars) only when an
+ * environment asks for it; see {@link #start(Map, Map, Path)}.
+ */
+public interface RealKafka extends AutoCloseable {
+
+    /**
+     * Starts one embedded Kafka cluster per alias and creates the topics, then a real Connect runtime on them.
+     *
+     * @param addresses alias to the bootstrap addresses that cluster answers for ({@code host:port})
+     * @param topics    alias to the topics to create (one partition each)
+     * @param dir       working folder: broker data under {@code <alias>/}, worker properties and logs under
+     *                  {@code workers/}
+     * @return the running environment; close it to stop everything
+     * @throws ConnectRuntimeException when the Kafka libraries cannot be found or a broker does not start
+     */
+    static RealKafka start(Map<String, List<String>> addresses, Map<String, List<String>> topics, Path dir) {
+        return KafkaRuntimeLoader.newInstance("dev.flowform.kafka.KafkaEnvironment", RealKafka.class,
+                new Class<?>[] {Map.class, Map.class, Path.class}, addresses, topics, dir);
+    }
+
+    /** @return the Connect runtime whose workers run against these clusters */
+    ConnectRuntime runtime();
+
+    /**
+     * @param alias a cluster alias
+     * @return {@code 127.0.0.1:<port>} of that embedded cluster
+     */
+    String bootstrapServers(String alias);
+
+    /** @return the folder holding the worker logs */
+    Path workerLogDir();
+
+    /**
+     * Writes transactions of records {@code <phase>-c-<n>} (committed) and {@code <phase>-a-<n>} (aborted)
+     * with one transactional producer, about 100 ms apart; an aborted transaction is flushed before it is
+     * aborted, so its records reach the log.
+     *
+     * @param alias         the source cluster
+     * @param topic         the topic
+     * @param phase         a prefix that tells this batch from others
+     * @param transactions  how many transactions
+     * @param perTransaction records per transaction
+     * @param abortEvery    every n-th transaction (n, 2n, ...) is aborted; 0 for none
+     * @param afterEach     called with the 1-based number of each finished transaction (for a crash mid-way)
+     * @return what was committed and aborted
+     */
+    Produced write(String alias, String topic, String phase, int transactions, int perTransaction, int abortEvery,
+                   IntConsumer afterEach);
+
+    /**
+     * Reads a topic from the beginning until {@code expected} distinct committed records of {@code phase} were
+     * seen and nothing new arrived for 3 s, or {@code timeout} passed.
+     *
+     * @param alias         the target cluster
+     * @param topic         the replicated topic ({@code dc1.orders} under MirrorMaker 2's default policy)
+     * @param phase         the phase prefix
+     * @param expected      distinct committed records expected
+     * @param readCommitted true for {@code isolation.level=read_committed}
+     * @param timeout       how long to wait at most
+     * @return the counts
+     */
+    Counted count(String alias, String topic, String phase, int expected, boolean readCommitted, Duration timeout);
+
+    /**
+     * Crashes the worker that runs a task (SIGKILL of its process) and restarts the pod's container, as the
+     * kubelet does for a crashed container.
+     *
+     * @param cluster   {@code namespace/KafkaConnect name}
+     * @param connector the connector
+     * @param task      the task id
+     * @return the pod whose worker was killed
+     * @throws IllegalStateException when the task is not running on a known worker
+     */
+    String crashWorkerOf(String cluster, String connector, int task);
+
+    /** Stops the workers and the Kafka clusters. */
+    @Override
+    void close();
+
+    /**
+     * What a writer produced.
+     *
+     * @param committed records in committed transactions
+     * @param aborted   records in aborted transactions
+     */
+    record Produced(int committed, int aborted) {
+    }
+
+    /**
+     * What a reader saw of one phase.
+     *
+     * @param records    records of the phase
+     * @param committed  distinct committed records
+     * @param duplicates committed records seen more than once (extra copies)
+     * @param aborted    records of aborted transactions
+     */
+    record Counted(int records, int committed, int duplicates, int aborted) {
+    }
+}
