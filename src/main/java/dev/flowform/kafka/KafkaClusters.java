@@ -40,6 +40,10 @@ public final class KafkaClusters implements AutoCloseable {
      * @throws IllegalStateException when a broker does not start (those already started are stopped)
      */
     public static KafkaClusters start(Map<String, List<String>> addresses, Path dir) {
+        return KafkaContext.call(() -> startAll(addresses, dir));
+    }
+
+    private static KafkaClusters startAll(Map<String, List<String>> addresses, Path dir) {
         Map<String, KafkaBroker> byAlias = new LinkedHashMap<>();
         Map<String, KafkaBroker> byAddress = new LinkedHashMap<>();
         try {
@@ -107,6 +111,10 @@ public final class KafkaClusters implements AutoCloseable {
      * @throws IllegalStateException when the broker refuses or does not answer within 30 s
      */
     public void createTopic(String alias, String topic, int partitions) {
+        KafkaContext.run(() -> createTopicNow(alias, topic, partitions));
+    }
+
+    private void createTopicNow(String alias, String topic, int partitions) {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(alias)))) {
             if (!admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(topic)) {
                 admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
@@ -120,6 +128,10 @@ public final class KafkaClusters implements AutoCloseable {
     /** Stops every broker, last started first. */
     @Override
     public void close() {
+        KafkaContext.run(this::closeAll);
+    }
+
+    private void closeAll() {
         List<KafkaBroker> all = new ArrayList<>(byAlias.values());
         java.util.Collections.reverse(all);
         for (KafkaBroker b : all) {
