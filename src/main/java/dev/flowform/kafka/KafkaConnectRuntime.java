@@ -52,6 +52,7 @@ public final class KafkaConnectRuntime implements ConnectRuntime {
     private final Map<String, String> clusterOf = new ConcurrentHashMap<>();
     private final Map<String, Integer> ports = new ConcurrentHashMap<>();
     private final Map<String, WorkerSpec> specs = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
      * @param clusters     the embedded Kafka clusters
@@ -189,9 +190,15 @@ public final class KafkaConnectRuntime implements ConnectRuntime {
         return Set.of();
     }
 
-    /** Stops every worker (gracefully, in parallel), then the Kafka clusters when this runtime owns them. */
+    /**
+     * Stops every worker (gracefully, in parallel), then the Kafka clusters when this runtime owns them.
+     * Closing again does nothing.
+     */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         List<Thread> stops = new ArrayList<>();
         for (String pod : List.copyOf(workers.keySet())) {
             Thread t = new Thread(() -> stopWorker(pod, false), "stop-" + pod);

@@ -70,6 +70,11 @@ public final class KafkaEnvironment implements RealKafka {
     @Override
     public Produced write(String alias, String topic, String phase, int transactions, int perTransaction, int abortEvery,
                           IntConsumer afterEach) {
+        return KafkaContext.call(() -> writeIn(alias, topic, phase, transactions, perTransaction, abortEvery, afterEach));
+    }
+
+    private Produced writeIn(String alias, String topic, String phase, int transactions, int perTransaction, int abortEvery,
+                             IntConsumer afterEach) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, clusters.bootstrapServers(alias));
         p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "flowform-proof-" + phase);
@@ -104,6 +109,10 @@ public final class KafkaEnvironment implements RealKafka {
 
     @Override
     public Counted count(String alias, String topic, String phase, int expected, boolean readCommitted, Duration timeout) {
+        return KafkaContext.call(() -> countIn(alias, topic, phase, expected, readCommitted, timeout));
+    }
+
+    private Counted countIn(String alias, String topic, String phase, int expected, boolean readCommitted, Duration timeout) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, clusters.bootstrapServers(alias));
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
