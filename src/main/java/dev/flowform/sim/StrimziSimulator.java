@@ -2,7 +2,7 @@ package dev.flowform.sim;
 
 import dev.flowform.model.EosMode;
 import dev.flowform.model.StrimziApi;
-import dev.flowform.plan.RollCheck;
+import dev.flowform.model.strimzi.Strimzi;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -343,9 +343,9 @@ public final class StrimziSimulator implements AutoCloseable {
      */
     private void adoptExisting() {
         for (ConfigMap cm : client.configMaps().inAnyNamespace().list().getItems()) {
-            String text = cm.getData() == null ? null : cm.getData().get(WorkerConfig.PROPERTIES_KEY);
+            String text = cm.getData() == null ? null : cm.getData().get(Strimzi.CONNECT_PROPERTIES_KEY);
             if (text != null && cm.getMetadata().getName().endsWith("-connect-config")) {
-                book.workerConfigs.put(RollCheck.sha1Prefix(text), text);
+                book.workerConfigs.put(Strimzi.sha1Prefix(text), text);
             }
         }
         for (GenericKubernetesResource kc : kc().inAnyNamespace().list().getItems()) {
@@ -369,7 +369,7 @@ public final class StrimziSimulator implements AutoCloseable {
                 continue;
             }
             ConfigMap cm = client.configMaps().inNamespace(ns).withName(name + "-connect-config").get();
-            String fileText = cm == null || cm.getData() == null ? null : cm.getData().get(WorkerConfig.PROPERTIES_KEY);
+            String fileText = cm == null || cm.getData() == null ? null : cm.getData().get(Strimzi.CONNECT_PROPERTIES_KEY);
             String envText = pods.stream().filter(p -> rev.equals(annotation(p, REVISION)))
                     .map(StrimziSimulator::envConfiguration).filter(Objects::nonNull).findFirst().orElse(null);
             if (!settled(kc) && !WorkerConfig.carries(spec(kc), fileText != null ? fileText : envText)) {
@@ -771,7 +771,7 @@ public final class StrimziSimulator implements AutoCloseable {
         if (a != null && a.fingerprint().equals(WorkerConfig.fingerprint(spec))) {
             if (newStyle) {
                 String file = a.fileText() != null ? a.fileText() : rendered.fileText();
-                return new Target(a.revision(), RollCheck.sha1Prefix(file), file, null, true);
+                return new Target(a.revision(), Strimzi.sha1Prefix(file), file, null, true);
             }
             return new Target(a.revision(), null, null, a.envText() != null ? a.envText() : rendered.body(), false);
         }
@@ -786,18 +786,18 @@ public final class StrimziSimulator implements AutoCloseable {
         String name = kc.getMetadata().getName();
         ConfigMap existing = client.configMaps().inNamespace(ns).withName(name + "-connect-config").get();
         if (existing != null && existing.getData() != null
-                && fileText.equals(existing.getData().get(WorkerConfig.PROPERTIES_KEY))) {
+                && fileText.equals(existing.getData().get(Strimzi.CONNECT_PROPERTIES_KEY))) {
             return;
         }
         ConfigMap cm = new ConfigMapBuilder()
                 .withMetadata(new ObjectMetaBuilder().withName(name + "-connect-config").withNamespace(ns)
                         .withLabels(selectorLabels(name)).build())
-                .withData(Map.of(WorkerConfig.PROPERTIES_KEY, fileText)).build();
+                .withData(Map.of(Strimzi.CONNECT_PROPERTIES_KEY, fileText)).build();
         if (existing == null) {
             client.configMaps().inNamespace(ns).resource(cm).create();
         } else {
             existing.setData(new LinkedHashMap<>(existing.getData() == null ? Map.of() : existing.getData()));
-            existing.getData().put(WorkerConfig.PROPERTIES_KEY, fileText);
+            existing.getData().put(Strimzi.CONNECT_PROPERTIES_KEY, fileText);
             client.configMaps().inNamespace(ns).resource(existing).update();
         }
     }
@@ -910,7 +910,7 @@ public final class StrimziSimulator implements AutoCloseable {
         List<Object> env = new ArrayList<>();
         env.add(Map.of("name", "KAFKA_CONNECT_BOOTSTRAP_SERVERS", "value", String.valueOf(spec.getOrDefault("bootstrapServers", ""))));
         if (target.envText() != null) {
-            env.add(Map.of("name", WorkerConfig.CONFIGURATION_ENV, "value", target.envText()));
+            env.add(Map.of("name", Strimzi.CONNECT_CONFIGURATION_ENV, "value", target.envText()));
         }
         Map<String, Object> container = new LinkedHashMap<>();
         container.put("name", name + "-connect");
@@ -1555,7 +1555,7 @@ public final class StrimziSimulator implements AutoCloseable {
         }
         for (var c : p.getSpec().getContainers()) {
             for (EnvVar e : c.getEnv()) {
-                if (WorkerConfig.CONFIGURATION_ENV.equals(e.getName())) {
+                if (Strimzi.CONNECT_CONFIGURATION_ENV.equals(e.getName())) {
                     return e.getValue();
                 }
             }
