@@ -92,7 +92,7 @@ public final class RollCheck {
                         + " currentPods=" + ps.currentPods() + " of " + replicas;
             }
         } else if (replicas > 0 && c.pods().isEmpty()) {
-            return "no StrimziPodSet " + c.name() + "-connect and no worker pods";
+            return "no StrimziPodSet " + Strimzi.podSetName(c.name()) + " and no worker pods";
         }
         List<LivePod> live = c.pods().stream().filter(p -> !p.terminating()).toList();
         if (live.size() != replicas || c.pods().size() != replicas) {

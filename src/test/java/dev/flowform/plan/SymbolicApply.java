@@ -17,7 +17,7 @@ import java.util.Set;
  * Connect workers may be running (a roll in progress runs old and new mode side by side), whether a roll
  * is still pending, and whether the operator's last reconcile failed.
  *
- * <p>Invariants (DESIGN.md section 4):
+ * <p>Invariants (the planner's safety rules, {@link Rule}; the EOS ones from KIP-618):
  * <ul>
  *   <li>rule 2: {@code enabled} is set on an existing cluster only when every worker already runs
  *       {@code preparing} or {@code enabled} after a completed roll;</li>

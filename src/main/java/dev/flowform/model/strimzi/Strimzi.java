@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Set;
 
 /**
  * The names the Strimzi cluster operator gives to what it manages for a KafkaConnect, defined once: label
@@ -31,6 +32,13 @@ public final class Strimzi {
     public static final String PAUSE_RECONCILIATION_ANNOTATION = "strimzi.io/pause-reconciliation";
     /** KafkaConnect annotation that makes Strimzi manage connectors through KafkaConnector resources. */
     public static final String USE_CONNECTOR_RESOURCES_ANNOTATION = "strimzi.io/use-connector-resources";
+    /**
+     * Annotations that ask the operator for a one-off operation (restart a connector or task, alter offsets,
+     * roll the pods) and that the operator removes once done ({@code Annotations}, {@code KafkaConnector}).
+     */
+    public static final Set<String> OPERATION_ANNOTATIONS = Set.of("strimzi.io/restart", "strimzi.io/restart-task",
+            "strimzi.io/restart-connector", "strimzi.io/restart-connector-task", "strimzi.io/connector-offsets",
+            "strimzi.io/manual-rolling-update");
     /** Kubernetes' recommended label naming the tool that manages an object. */
     public static final String MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
 
