@@ -229,15 +229,18 @@ final class ConnectorReconciler {
     }
 
     /**
-     * Writes the status of a failed REST call: no answer is Strimzi's {@code ConnectException} naming the service;
+     * Writes the status of a failed REST call: no answer (status 0, whatever the runtime's message) is what
+     * Strimzi's HTTP client reports when the {@code <name>-connect-api} service has no endpoint, a
+     * {@code ConnectException} "Connection refused" naming the service;
      * an error status is its {@code ConnectRestException} with the status line and Kafka Connect's message, and for
      * a rejected configuration (400) the connector status the worker reports.
      */
     private void failCall(GenericKubernetesResource c, long g, String cluster, String call, RestResult result) {
         String ns = c.getMetadata().getNamespace();
         if (result.status() == 0) {
-            fail(c, g, "ConnectException", (result.message() == null ? "Connection refused" : result.message()) + ": "
-                    + Strimzi.serviceName(cluster) + "." + ns + ".svc/" + Strimzi.CONNECT_REST_PORT);
+            LOG.fine(() -> "no worker of " + ns + "/" + cluster + " answered " + call + ": " + result.message());
+            fail(c, g, "ConnectException", "Connection refused: " + Strimzi.serviceName(cluster) + "." + ns + ".svc/"
+                    + Strimzi.CONNECT_REST_PORT);
             return;
         }
         Map<String, Object> status = StatusDocuments.connectorError(c, g, "ConnectRestException", call + " returned "
