@@ -1,6 +1,5 @@
 package dev.flowform.apply;
 
-import dev.flowform.live.Fabric8ClusterReader;
 import dev.flowform.live.LiveMapper;
 import dev.flowform.live.StrimziResources;
 import dev.flowform.model.EosMode;
@@ -8,6 +7,7 @@ import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LivePod;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.model.StrimziApi;
+import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.plan.ConnectorCheck;
 import dev.flowform.plan.Readiness;
 import dev.flowform.plan.RollCheck;
@@ -115,12 +115,12 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
                     StrimziResources.kafkaConnect(api)).inNamespace(ns).withName(name).inform(signal.handler(), 0));
             SharedIndexInformer<GenericKubernetesResource> ps = podSetApi == null ? null : track(informers,
                     client.genericKubernetesResources(StrimziResources.podSet(podSetApi)).inNamespace(ns)
-                            .withName(name + "-connect").inform(signal.handler(), 0));
+                            .withName(Strimzi.podSetName(name)).inform(signal.handler(), 0));
             SharedIndexInformer<Pod> pods = track(informers, client.pods().inNamespace(ns)
-                    .withLabels(Map.of("strimzi.io/cluster", name, Fabric8ClusterReader.KIND_LABEL, "KafkaConnect"))
+                    .withLabels(Map.of(Strimzi.CLUSTER_LABEL, name, Strimzi.KIND_LABEL, Strimzi.KAFKA_CONNECT_KIND))
                     .inform(signal.handler(), 0));
             SharedIndexInformer<ConfigMap> cm = track(informers, client.configMaps().inNamespace(ns)
-                    .withName(name + "-connect-config").inform(signal.handler(), 0));
+                    .withName(Strimzi.configMapName(name)).inform(signal.handler(), 0));
             Supplier<Readiness> fromCache = () -> {
                 GenericKubernetesResource k = first(kc.getStore().list());
                 if (k == null) {
@@ -178,7 +178,7 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
                 return "";
             }
             List<Pod> pods = client.pods().inNamespace(ns)
-                    .withLabels(Map.of("strimzi.io/cluster", name, Fabric8ClusterReader.KIND_LABEL, "KafkaConnect"))
+                    .withLabels(Map.of(Strimzi.CLUSTER_LABEL, name, Strimzi.KIND_LABEL, Strimzi.KAFKA_CONNECT_KIND))
                     .list().getItems();
             LiveConnectCluster c = LiveMapper.connectCluster(k, null, pods, null);
             List<String> notReady = c.pods().stream().filter(p -> !p.ready() || p.terminating()).map(LivePod::name).toList();
@@ -265,11 +265,11 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
                 return new Readiness.InProgress("KafkaConnect " + ns + "/" + name + " not found yet", 0, 1);
             }
             GenericKubernetesResource ps = podSetApi == null ? null : client.genericKubernetesResources(
-                    StrimziResources.podSet(podSetApi)).inNamespace(ns).withName(name + "-connect").get();
+                    StrimziResources.podSet(podSetApi)).inNamespace(ns).withName(Strimzi.podSetName(name)).get();
             List<Pod> pods = client.pods().inNamespace(ns)
-                    .withLabels(Map.of("strimzi.io/cluster", name, Fabric8ClusterReader.KIND_LABEL, "KafkaConnect"))
+                    .withLabels(Map.of(Strimzi.CLUSTER_LABEL, name, Strimzi.KIND_LABEL, Strimzi.KAFKA_CONNECT_KIND))
                     .list().getItems();
-            ConfigMap cm = client.configMaps().inNamespace(ns).withName(name + "-connect-config").get();
+            ConfigMap cm = client.configMaps().inNamespace(ns).withName(Strimzi.configMapName(name)).get();
             return RollCheck.evaluate(LiveMapper.connectCluster(k, ps, pods, cm), generation, expectedMode);
         } catch (KubernetesClientException e) {
             if (interrupted(e)) {

@@ -4,6 +4,7 @@ import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LiveConnector;
 import dev.flowform.model.LiveState;
 import dev.flowform.model.StrimziApi;
+import dev.flowform.model.strimzi.Strimzi;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -29,9 +30,6 @@ import java.util.function.Supplier;
  * concurrently.
  */
 public final class Fabric8ClusterReader implements ClusterReader {
-
-    /** Label selecting Connect worker pods, their PodSet and config map (Strimzi Labels). */
-    public static final String KIND_LABEL = "strimzi.io/kind";
 
     /** Requests in flight at once at most (kubectl's client-side default QPS is 5, burst 10). */
     public static final int MAX_CONCURRENT_REQUESTS = 8;
@@ -83,8 +81,8 @@ public final class Fabric8ClusterReader implements ClusterReader {
                 Namespace n = read.get();
                 for (GenericKubernetesResource kc : n.kcs()) {
                     String name = kc.getMetadata().getName();
-                    clusters.add(LiveMapper.connectCluster(kc, n.podSets().get(name + "-connect"),
-                            n.pods().getOrDefault(name, List.of()), n.configMaps().get(name + "-connect-config")));
+                    clusters.add(LiveMapper.connectCluster(kc, n.podSets().get(Strimzi.podSetName(name)),
+                            n.pods().getOrDefault(name, List.of()), n.configMaps().get(Strimzi.configMapName(name))));
                     fingerprints.put(LiveMapper.key(kc), LiveMapper.fingerprint(kc));
                 }
                 for (GenericKubernetesResource c : n.kctrs()) {
@@ -112,11 +110,11 @@ public final class Fabric8ClusterReader implements ClusterReader {
                 StrimziResources.kafkaConnector(api)).inNamespace(ns).list().getItems());
         Future<List<GenericKubernetesResource>> podSets = podSetApi == null ? CompletableFuture.completedFuture(List.of())
                 : pool.submit(() -> client.genericKubernetesResources(StrimziResources.podSet(podSetApi))
-                .inNamespace(ns).withLabel(KIND_LABEL, "KafkaConnect").list().getItems());
-        Future<List<Pod>> pods = pool.submit(() -> client.pods().inNamespace(ns).withLabel(KIND_LABEL, "KafkaConnect")
+                .inNamespace(ns).withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_CONNECT_KIND).list().getItems());
+        Future<List<Pod>> pods = pool.submit(() -> client.pods().inNamespace(ns).withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_CONNECT_KIND)
                 .list().getItems());
         Future<List<ConfigMap>> configMaps = pool.submit(() -> client.configMaps().inNamespace(ns)
-                .withLabel(KIND_LABEL, "KafkaConnect").list().getItems());
+                .withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_CONNECT_KIND).list().getItems());
         return () -> {
             Map<String, GenericKubernetesResource> podSetByName = new HashMap<>();
             for (GenericKubernetesResource ps : await(podSets)) {
@@ -124,7 +122,7 @@ public final class Fabric8ClusterReader implements ClusterReader {
             }
             Map<String, List<Pod>> podsByCluster = new HashMap<>();
             for (Pod p : await(pods)) {
-                String cluster = p.getMetadata().getLabels().get("strimzi.io/cluster");
+                String cluster = p.getMetadata().getLabels().get(Strimzi.CLUSTER_LABEL);
                 podsByCluster.computeIfAbsent(cluster, k -> new ArrayList<>()).add(p);
             }
             Map<String, ConfigMap> cmByName = new HashMap<>();

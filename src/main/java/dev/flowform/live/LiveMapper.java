@@ -8,6 +8,7 @@ import dev.flowform.model.LivePod;
 import dev.flowform.model.LivePodSet;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.model.TaskStatus;
+import dev.flowform.model.strimzi.Strimzi;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -33,12 +34,6 @@ import java.util.TreeMap;
  */
 public final class LiveMapper {
 
-    /** Pod annotation carrying the pod template revision (Strimzi PodRevision). */
-    public static final String REVISION = "strimzi.io/revision";
-    /** Pod annotation carrying the hash of the Connect configuration (Strimzi 0.46+). */
-    public static final String CONFIG_HASH = "strimzi.io/configuration-hash";
-    /** Env var holding the Connect configuration before Strimzi 0.46. */
-    public static final String CONNECT_CONFIG_ENV = "KAFKA_CONNECT_CONFIGURATION";
 
     private LiveMapper() {
     }
@@ -67,7 +62,7 @@ public final class LiveMapper {
                 conditions(status.get("conditions")), podSet == null ? null : podSet(podSet), livePods,
                 configMap == null ? null : new LiveConfigMap(
                         new ObjectRef("v1", "ConfigMap", configMap.getMetadata().getNamespace(), configMap.getMetadata().getName()),
-                        configMap.getData() == null ? null : configMap.getData().get("kafka-connect.properties")),
+                        configMap.getData() == null ? null : configMap.getData().get(Strimzi.CONNECT_PROPERTIES_KEY)),
                 raw(kc));
     }
 
@@ -102,7 +97,7 @@ public final class LiveMapper {
         if (spec.get("pods") instanceof List<?> l) {
             for (Object o : l) {
                 Map<String, Object> md = map(map(o).get("metadata"));
-                revisions.put(str(md.get("name")), str(map(md.get("annotations")).get(REVISION)));
+                revisions.put(str(md.get("name")), str(map(md.get("annotations")).get(Strimzi.REVISION_ANNOTATION)));
             }
         }
         return new LivePodSet(ref(ps), generation(ps), longOrNull(status.get("observedGeneration")), revisions,
@@ -125,14 +120,14 @@ public final class LiveMapper {
             for (Container c : p.getSpec().getContainers()) {
                 if (c.getEnv() != null) {
                     for (EnvVar e : c.getEnv()) {
-                        if (CONNECT_CONFIG_ENV.equals(e.getName())) {
+                        if (Strimzi.CONNECT_CONFIGURATION_ENV.equals(e.getName())) {
                             env = e.getValue();
                         }
                     }
                 }
             }
         }
-        return new LivePod(p.getMetadata().getName(), p.getMetadata().getUid(), ann.get(REVISION), ann.get(CONFIG_HASH),
+        return new LivePod(p.getMetadata().getName(), p.getMetadata().getUid(), ann.get(Strimzi.REVISION_ANNOTATION), ann.get(Strimzi.CONFIG_HASH_ANNOTATION),
                 ready, p.getMetadata().getDeletionTimestamp() != null, env);
     }
 

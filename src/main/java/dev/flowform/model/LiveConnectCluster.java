@@ -1,5 +1,6 @@
 package dev.flowform.model;
 
+import dev.flowform.model.strimzi.Strimzi;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -36,12 +37,6 @@ public record LiveConnectCluster(
         LiveConfigMap configMap,
         Map<String, Object> raw) {
 
-    /** Annotation that makes Strimzi manage connectors through KafkaConnector resources. */
-    public static final String CONNECTOR_RESOURCES_ANNOTATION = "strimzi.io/use-connector-resources";
-    /** Annotation that pauses reconciliation of a Strimzi resource. */
-    public static final String PAUSE_ANNOTATION = "strimzi.io/pause-reconciliation";
-    /** Strimzi's v1beta2 default Connect group id when {@code spec.config."group.id"} is absent. */
-    public static final String V1BETA2_DEFAULT_GROUP_ID = "connect-cluster";
     /**
      * {@code spec.config} keys Strimzi {@code v1} forbids ("Configuration option ... is forbidden and will be
      * ignored", {@code AbstractConfiguration}); {@code v1} has {@code spec.groupId},
@@ -104,14 +99,14 @@ public record LiveConnectCluster(
      * {@code KafkaConnectConfiguration} at 0.45.0).
      *
      * @return {@code spec.groupId} for v1 (null when absent, which the v1 schema does not allow);
-     *         for v1beta2 {@code spec.config."group.id"}, else {@link #V1BETA2_DEFAULT_GROUP_ID}
+     *         for v1beta2 {@code spec.config."group.id"}, else {@link Strimzi#DEFAULT_GROUP_ID}
      */
     public String groupId() {
         if (api() == StrimziApi.V1) {
             Object g = spec.get("groupId");
             return g == null ? null : g.toString();
         }
-        return config.getOrDefault("group.id", V1BETA2_DEFAULT_GROUP_ID);
+        return config.getOrDefault("group.id", Strimzi.DEFAULT_GROUP_ID);
     }
 
     /**
@@ -128,12 +123,12 @@ public record LiveConnectCluster(
 
     /** @return true when annotation {@code strimzi.io/use-connector-resources} is {@code "true"} */
     public boolean usesConnectorResources() {
-        return "true".equalsIgnoreCase(annotations.get(CONNECTOR_RESOURCES_ANNOTATION));
+        return "true".equalsIgnoreCase(annotations.get(Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION));
     }
 
     /** @return true when reconciliation is paused by annotation or condition */
     public boolean reconciliationPaused() {
-        return "true".equalsIgnoreCase(annotations.get(PAUSE_ANNOTATION))
+        return "true".equalsIgnoreCase(annotations.get(Strimzi.PAUSE_RECONCILIATION_ANNOTATION))
                 || Conditions.isTrue(conditions, "ReconciliationPaused");
     }
 }

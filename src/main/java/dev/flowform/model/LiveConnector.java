@@ -1,5 +1,6 @@
 package dev.flowform.model;
 
+import dev.flowform.model.strimzi.Strimzi;
 import java.util.List;
 import java.util.Map;
 
@@ -39,11 +40,7 @@ public record LiveConnector(
         List<TaskStatus> tasks,
         Map<String, Object> raw) {
 
-    /** Label naming the KafkaConnect a connector runs on. */
-    public static final String CLUSTER_LABEL = "strimzi.io/cluster";
-    /** Label marking objects flowform created and therefore may delete. */
-    public static final String MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
-    /** Value of {@link #MANAGED_BY_LABEL} on flowform's objects. */
+    /** Value of {@link Strimzi#MANAGED_BY_LABEL} on the objects flowform created and therefore may delete. */
     public static final String MANAGED_BY_VALUE = "flowform";
 
     public LiveConnector {
@@ -67,11 +64,11 @@ public record LiveConnector(
 
     /** @return the KafkaConnect this connector is labelled for, or null */
     public String connectCluster() {
-        return labels.get(CLUSTER_LABEL);
+        return labels.get(Strimzi.CLUSTER_LABEL);
     }
 
     /** @return true when flowform created it (label {@code app.kubernetes.io/managed-by: flowform}) */
     public boolean managedByFlowform() {
-        return MANAGED_BY_VALUE.equals(labels.get(MANAGED_BY_LABEL));
+        return MANAGED_BY_VALUE.equals(labels.get(Strimzi.MANAGED_BY_LABEL));
     }
 }

@@ -17,6 +17,7 @@ import dev.flowform.model.ObjectRef;
 import dev.flowform.model.SecretKeys;
 import dev.flowform.model.StrimziApi;
 import dev.flowform.model.TaskStatus;
+import dev.flowform.model.strimzi.Strimzi;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -200,7 +201,7 @@ final class ClusterPlanner {
         }
         if (annotate && !options.enableConnectorResources()) {
             refuse(Rule.CONNECTOR_RESOURCES, "Adding strimzi.io/use-connector-resources deletes connectors",
-                    who + " lacks annotation " + LiveConnectCluster.CONNECTOR_RESOURCES_ANNOTATION + "=\"true\", which "
+                    who + " lacks annotation " + Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION + "=\"true\", which "
                             + "flowform needs to manage connectors through KafkaConnector resources. Once it is added, the "
                             + "Strimzi operator deletes every connector running in this Connect cluster that has no "
                             + "KafkaConnector resource" + knownConnectors(c) + ". Create KafkaConnectors for connectors "
@@ -234,7 +235,7 @@ final class ClusterPlanner {
         if (clusterChange) {
             List<AttributeChange> attrs = new ArrayList<>();
             if (annotate) {
-                attrs.add(new AttributeChange("metadata.annotations.\"" + LiveConnectCluster.CONNECTOR_RESOURCES_ANNOTATION
+                attrs.add(new AttributeChange("metadata.annotations.\"" + Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION
                         + "\"", null, "\"true\"", false));
             }
             if (!path.isEmpty()) {
@@ -251,14 +252,14 @@ final class ClusterPlanner {
         }
         if (annotate) {
             diags.add(Rule.CONNECTOR_RESOURCES.warning("Enabling KafkaConnector resources on an existing cluster",
-                    who + " lacks annotation " + LiveConnectCluster.CONNECTOR_RESOURCES_ANNOTATION + "=\"true\". Once "
+                    who + " lacks annotation " + Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION + "=\"true\". Once "
                             + "flowform adds it (--enable-connector-resources), the Strimzi operator deletes every connector "
                             + "running in this Connect cluster that has no KafkaConnector resource" + knownConnectors(c) + ".",
                     dc.address()));
             add(StepKind.ANNOTATE, dc.address(), liveRef,
                     new StepPayload.PatchObject(List.of(FieldEdit.set(List.of("metadata", "annotations",
-                            LiveConnectCluster.CONNECTOR_RESOURCES_ANNOTATION), "true", false))),
-                    LiveConnectCluster.CONNECTOR_RESOURCES_ANNOTATION + " = \"true\"");
+                            Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION), "true", false))),
+                    Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION + " = \"true\"");
         }
         List<FieldEdit> pending = clusterEdits;
         if (failed && !clusterEdits.isEmpty() && (needsCurrentRolled || path.isEmpty())) {
@@ -484,7 +485,7 @@ final class ClusterPlanner {
         metadata.put("name", dc.name());
         metadata.put("namespace", dc.namespace());
         metadata.put("labels", labels(Map.of()));
-        metadata.put("annotations", Map.of(LiveConnectCluster.CONNECTOR_RESOURCES_ANNOTATION, "true"));
+        metadata.put("annotations", Map.of(Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION, "true"));
         Map<String, Object> spec = new LinkedHashMap<>();
         if (dc.version() != null) {
             spec.put("version", dc.version());
@@ -509,7 +510,7 @@ final class ClusterPlanner {
 
     private Map<String, Object> labels(Map<String, String> extra) {
         Map<String, Object> labels = new LinkedHashMap<>(extra);
-        labels.put(LiveConnector.MANAGED_BY_LABEL, LiveConnector.MANAGED_BY_VALUE);
+        labels.put(Strimzi.MANAGED_BY_LABEL, LiveConnector.MANAGED_BY_VALUE);
         labels.put(Planner.ENVIRONMENT_LABEL, environment);
         return labels;
     }
@@ -720,7 +721,7 @@ final class ClusterPlanner {
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("name", d.name());
         metadata.put("namespace", d.namespace());
-        metadata.put("labels", labels(Map.of(LiveConnector.CLUSTER_LABEL, dc.name())));
+        metadata.put("labels", labels(Map.of(Strimzi.CLUSTER_LABEL, dc.name())));
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("class", d.className());
         if (d.tasksMax() != null) {
@@ -869,7 +870,7 @@ final class ClusterPlanner {
         } else {
             group = dc.config().get("group.id");
             if (group == null) {
-                group = c == null ? LiveConnectCluster.V1BETA2_DEFAULT_GROUP_ID : c.groupId();
+                group = c == null ? Strimzi.DEFAULT_GROUP_ID : c.groupId();
             }
         }
         return group == null ? "<spec.groupId>" : group;

@@ -9,6 +9,7 @@ import dev.flowform.model.LiveConnector;
 import dev.flowform.model.LiveState;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.model.SecretKeys;
+import dev.flowform.model.strimzi.Strimzi;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -21,6 +22,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Finds managed objects that changed outside flowform: the live object compared with the state's
@@ -36,10 +39,9 @@ import java.util.function.UnaryOperator;
 public final class Drift {
 
     /** Annotations that change without anyone changing the object's intent; never drift. */
-    public static final Set<String> IGNORED_ANNOTATIONS = Set.of(
-            "kubectl.kubernetes.io/last-applied-configuration",
-            "strimzi.io/restart", "strimzi.io/restart-task", "strimzi.io/restart-connector",
-            "strimzi.io/restart-connector-task", "strimzi.io/connector-offsets", "strimzi.io/manual-rolling-update");
+    public static final Set<String> IGNORED_ANNOTATIONS = Stream.concat(
+            Stream.of("kubectl.kubernetes.io/last-applied-configuration"), Strimzi.OPERATION_ANNOTATIONS.stream())
+            .collect(Collectors.toUnmodifiableSet());
 
     private Drift() {
     }

@@ -6,16 +6,13 @@ import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LivePod;
 import dev.flowform.model.LivePodSet;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import dev.flowform.model.strimzi.Strimzi;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Decides whether Strimzi has finished rolling a Connect cluster's workers for a generation
- * (DESIGN.md rule 7; Strimzi {@code KafkaConnectAssemblyOperator}, {@code StrimziPodSetController}).
+ * (Strimzi {@code KafkaConnectAssemblyOperator}, {@code StrimziPodSetController}).
  *
  * <p>A roll for generation {@code G} to EOS mode {@code M} is complete only when all of these hold:
  * <ol>
@@ -95,7 +92,7 @@ public final class RollCheck {
                         + " currentPods=" + ps.currentPods() + " of " + replicas;
             }
         } else if (replicas > 0 && c.pods().isEmpty()) {
-            return "no StrimziPodSet " + c.name() + "-connect and no worker pods";
+            return "no StrimziPodSet " + Strimzi.podSetName(c.name()) + " and no worker pods";
         }
         List<LivePod> live = c.pods().stream().filter(p -> !p.terminating()).toList();
         if (live.size() != replicas || c.pods().size() != replicas) {
@@ -154,17 +151,7 @@ public final class RollCheck {
         if (c.configMap() == null || c.configMap().properties() == null) {
             return null;
         }
-        return sha1Prefix(c.configMap().properties());
-    }
-
-    /** @return the first 8 hex characters of the SHA-1 of {@code text} (UTF-8), as Strimzi computes hashes */
-    public static String sha1Prefix(String text) {
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(d).substring(0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-1 is required by every Java platform", e);
-        }
+        return Strimzi.sha1Prefix(c.configMap().properties());
     }
 
     /**

@@ -3,10 +3,11 @@ package dev.flowform.plan;
 import dev.flowform.diag.Diagnostic;
 import dev.flowform.diag.Severity;
 import dev.flowform.diag.SourceRange;
+import dev.flowform.model.strimzi.Strimzi;
 
 /**
- * The rules the planner checks, each with the source it comes from (DESIGN.md section 4,
- * notes/domain-eos.md). Every diagnostic the planner emits names its rule and source at the end of
+ * The rules the planner checks, each with the source it comes from (KIP-618, the Strimzi operator, Kafka
+ * Connect). Every diagnostic the planner emits names its rule and source at the end of
  * its detail, as {@code (rule <id>; source: <source>)}, so a user can look the reason up.
  */
 public enum Rule {
@@ -38,7 +39,7 @@ public enum Rule {
     /** Rule 6: adding the connector-resources annotation deletes REST-only connectors. */
     CONNECTOR_RESOURCES("connector-resources-annotation",
             "Strimzi AbstractConnectOperator.reconcileConnectors deletes connectors without a KafkaConnector when "
-                    + "strimzi.io/use-connector-resources is \"true\""),
+                    + Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION + " is \"true\""),
     /** Rule 7: NotReady at the current generation is a failed reconcile. */
     FAILED_RECONCILE("failed-reconcile",
             "Strimzi StatusUtils.setStatusConditionAndObservedGeneration writes NotReady with observedGeneration after a "

@@ -1,6 +1,7 @@
 package dev.flowform.sim;
 
 import dev.flowform.model.StrimziApi;
+import dev.flowform.sim.connect.ConnectRuntime;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -33,11 +34,12 @@ import java.util.logging.Logger;
 
 /**
  * An in-process Kubernetes API server with the Strimzi CRDs and a simulated Strimzi operator: the cluster
- * that tests, benchmarks and the demo environment run flowform against (DESIGN.md section 7).
+ * that tests, benchmarks and the demo environment run flowform against.
  *
  * <p>It is the fabric8 {@code KubernetesMockServer} in CRUD mode, plain HTTP on 127.0.0.1 (never another
  * interface) and a random port, serving KafkaConnect, KafkaConnector and StrimziPodSet for exactly one
- * Strimzi API version. Objects come from a persist file (when it exists) or a seed folder. With a persist
+ * Strimzi API version, with Kafka Connect behind the worker pods played by the
+ * {@link EmbeddedClusterOptions#connectRuntime() Connect runtime} (closed with the cluster). Objects come from a persist file (when it exists) or a seed folder. With a persist
  * file every successful write is written back before the API server answers it (atomically, via a
  * temporary file and a rename), as etcd makes a write durable before the API server acknowledges it: a
  * process killed right after a write was acknowledged finds that write after a restart. The file is
@@ -89,6 +91,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     private KubernetesClient internalClient;
     private KubernetesClient client;
     private StrimziSimulator simulator;
+    private ConnectRuntime runtime;
 
     private EmbeddedCluster(EmbeddedClusterOptions options) {
         this.options = options;
@@ -123,12 +126,13 @@ public final class EmbeddedCluster implements AutoCloseable {
         List<Map<String, Object>> objects = List.of();
         StrimziApi detected = null;
         boolean fromPersistFile = options.persistFile() != null && Files.exists(options.persistFile());
+        runtime = options.connectRuntime().get();
         if (fromPersistFile) {
             Map<String, Object> state = readPersistFile(options.persistFile());
             objects = Json.list(state.get("objects")).stream().map(Json::map).toList();
             String version = String.valueOf(state.get("strimziApi"));
             detected = StrimziApi.fromApiVersion("x/" + version);
-            book.load(Json.map(state.get("simulator")));
+            book.load(Json.map(state.get("simulator")), runtime);
         } else if (options.seedDir() != null) {
             objects = ClusterStore.readSeedDir(options.seedDir());
             detected = ClusterStore.detectApi(objects);
@@ -157,7 +161,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             internalClient.apiextensions().v1().customResourceDefinitions().resource(crd).create();
         }
         new ClusterStore(internalClient, api).load(objects);
-        simulator = new StrimziSimulator(internalClient, api, options.settings(), faults, book);
+        simulator = new StrimziSimulator(internalClient, api, options.settings(), faults, book, runtime);
         simulator.start(!fromPersistFile);
 
         if (options.persistFile() != null && !options.persistReadOnly()) {
@@ -257,7 +261,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             state.put("format", FORMAT);
             state.put("strimziApi", api.version());
             state.put("objects", ClusterStore.dump(api, dispatcher::list));
-            state.put("simulator", book.toJson());
+            state.put("simulator", book.toJson(runtime));
             byte[] bytes = Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(state);
             writeAtomically(options.persistFile(), bytes);
         }
@@ -273,7 +277,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         state.put("format", FORMAT);
         state.put("strimziApi", api.version());
         state.put("objects", ClusterStore.dump(api, dispatcher::list));
-        state.put("simulator", book.toJson());
+        state.put("simulator", book.toJson(runtime));
         Path file = options.persistFile().toAbsolutePath();
         try {
             Files.createDirectories(file.getParent());
@@ -324,7 +328,8 @@ public final class EmbeddedCluster implements AutoCloseable {
     }
 
     /**
-     * Stops the simulator, writes the persist file (if any), closes the clients and stops the server.
+     * Stops the simulator, writes the persist file (if any), closes the Connect runtime and the clients and stops
+     * the server.
      * Idempotent; a roll in progress is persisted as it stands and resumed by the next start.
      */
     @Override
@@ -342,6 +347,13 @@ public final class EmbeddedCluster implements AutoCloseable {
             LOG.log(Level.WARNING, "could not write the persist file on close", e);
         }
         persistEnabled = false;
+        if (runtime != null) {
+            try {
+                runtime.close();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "the Connect runtime did not stop cleanly", e);
+            }
+        }
         if (client != null) {
             client.close();
         }

@@ -1,7 +1,10 @@
 package dev.flowform.sim;
 
 import dev.flowform.model.StrimziApi;
+import dev.flowform.sim.connect.ConnectRuntime;
+import dev.flowform.sim.connect.SimulatedConnectRuntime;
 import java.nio.file.Path;
+import java.util.function.Supplier;
 
 /**
  * How to start an {@link EmbeddedCluster}.
@@ -17,9 +20,11 @@ import java.nio.file.Path;
  * @param persistReadOnly true to load {@code persistFile} (or the seed) but never overwrite it: for commands
  *                    that only read, so they cannot overwrite what a concurrent writer persisted (a missing
  *                    file is still created from the seed, once)
+ * @param connectRuntime makes the Kafka Connect behind the worker pods, once per cluster start; the cluster
+ *                    closes it on close; null means a {@link SimulatedConnectRuntime}
  */
 public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi api, SimSettings settings,
-                                     boolean persistReadOnly) {
+                                     boolean persistReadOnly, Supplier<ConnectRuntime> connectRuntime) {
 
     /**
      * Replaces a null {@code settings} with {@link SimSettings#fast()}.
@@ -29,9 +34,11 @@ public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi 
      * @param api         the served Strimzi API version, or null to detect it
      * @param settings    simulator timing, or null for {@link SimSettings#fast()}
      * @param persistReadOnly true to never write {@code persistFile}
+     * @param connectRuntime  makes the Connect runtime, or null for {@link SimulatedConnectRuntime}
      */
     public EmbeddedClusterOptions {
         settings = settings == null ? SimSettings.fast() : settings;
+        connectRuntime = connectRuntime == null ? SimulatedConnectRuntime::new : connectRuntime;
     }
 
     /** @return a builder starting from an empty in-memory cluster with fast settings */
@@ -46,6 +53,7 @@ public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi 
         private StrimziApi api;
         private SimSettings settings;
         private boolean persistReadOnly;
+        private Supplier<ConnectRuntime> connectRuntime;
 
         private Builder() {
         }
@@ -95,9 +103,19 @@ public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi 
             return this;
         }
 
+        /**
+         * @param runtime makes the Kafka Connect behind the worker pods (called once per start), or null for a
+         *                {@link SimulatedConnectRuntime}
+         * @return this builder
+         */
+        public Builder connectRuntime(Supplier<ConnectRuntime> runtime) {
+            this.connectRuntime = runtime;
+            return this;
+        }
+
         /** @return the options */
         public EmbeddedClusterOptions build() {
-            return new EmbeddedClusterOptions(persistFile, seedDir, api, settings, persistReadOnly);
+            return new EmbeddedClusterOptions(persistFile, seedDir, api, settings, persistReadOnly, connectRuntime);
         }
     }
 }

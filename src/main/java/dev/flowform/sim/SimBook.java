@@ -1,6 +1,9 @@
 package dev.flowform.sim;
 
+import dev.flowform.sim.connect.ConnectRuntime;
+import dev.flowform.sim.connect.SimulatedConnectRuntime;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,19 +14,21 @@ import java.util.concurrent.ConcurrentHashMap;
  * What the simulator remembers beyond the Kubernetes objects, persisted with them.
  *
  * <ul>
- *   <li>{@code workerConfigs}: configuration hash to worker properties, so the EOS mode of a Strimzi 0.46+
- *       pod (which only carries {@code strimzi.io/configuration-hash}) is known after its ConfigMap moved on;</li>
- *   <li>{@code runtime}: the connectors Kafka Connect itself runs per cluster (its REST state), which can
- *       differ from the KafkaConnector resources (DESIGN.md rule 6);</li>
+ *   <li>{@code workerConfigs}: configuration hash to worker properties, so the worker of a Strimzi 0.46+ pod
+ *       (which only carries {@code strimzi.io/configuration-hash}) starts with its configuration after the
+ *       ConfigMap moved on;</li>
+ *   <li>the connectors Kafka Connect itself runs per cluster (its REST state), which can differ from the
+ *       KafkaConnector resources (Strimzi deletes the extra ones under {@code strimzi.io/use-connector-resources});
+ *       they live in the {@link SimulatedConnectRuntime} and are persisted from and loaded into it;</li>
  *   <li>{@code adoptions}: pod revisions found on start for specs the simulator did not render itself, so
- *       an annotation-only reconcile of a seeded cluster does not roll it (not persisted: recomputed on start).</li>
+ *       an annotation-only reconcile of a seeded cluster does not roll it (not persisted: recomputed on start);</li>
+ *   <li>{@code deletedRuntimeConnectors}: connectors the operator deleted from Kafka Connect (not persisted).</li>
  * </ul>
  */
 final class SimBook {
     final Map<String, String> workerConfigs = new ConcurrentHashMap<>();
-    final Map<String, Map<String, RuntimeConnector>> runtime = new ConcurrentHashMap<>();
     final Map<String, Adoption> adoptions = new ConcurrentHashMap<>();
-    final List<String> deletedRuntimeConnectors = java.util.Collections.synchronizedList(new ArrayList<>());
+    final List<String> deletedRuntimeConnectors = Collections.synchronizedList(new ArrayList<>());
 
     /**
      * A pod revision found in the cluster for a spec fingerprint.
@@ -37,43 +42,40 @@ final class SimBook {
     }
 
     /**
-     * A connector as Kafka Connect runs it.
-     *
-     * @param className {@code connector.class}
-     * @param config    its configuration
-     * @param state     {@code RUNNING}, {@code PAUSED} or {@code STOPPED}
-     * @param topics    the topics Kafka Connect reports as active for it ({@code GET /connectors/{name}/topics})
+     * @param runtime the Connect runtime; only a {@link SimulatedConnectRuntime}'s connectors are persisted
+     *                (a real runtime keeps them in Kafka)
+     * @return the JSON-like form stored in the persist file
      */
-    record RuntimeConnector(String className, Map<String, String> config, String state, List<String> topics) {
-        RuntimeConnector {
-            config = Map.copyOf(config);
-            topics = topics == null ? List.of() : List.copyOf(topics);
-        }
-    }
-
-    /** @return the JSON-like form stored in the persist file */
-    Map<String, Object> toJson() {
+    Map<String, Object> toJson(ConnectRuntime runtime) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("workerConfigs", new TreeMap<>(workerConfigs));
         Map<String, Object> rt = new TreeMap<>();
-        runtime.forEach((cluster, conns) -> {
-            Map<String, Object> cs = new TreeMap<>();
-            conns.forEach((name, c) -> {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("class", c.className());
-                m.put("state", c.state());
-                m.put("config", new TreeMap<>(c.config()));
-                m.put("topics", c.topics());
-                cs.put(name, m);
+        if (runtime instanceof SimulatedConnectRuntime simulated) {
+            simulated.exportConnectors().forEach((cluster, conns) -> {
+                Map<String, Object> cs = new TreeMap<>();
+                conns.forEach((name, c) -> {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("class", c.className());
+                    m.put("state", c.state());
+                    m.put("config", new TreeMap<>(c.config()));
+                    m.put("topics", c.topics());
+                    cs.put(name, m);
+                });
+                rt.put(cluster, cs);
             });
-            rt.put(cluster, cs);
-        });
+        }
         out.put("runtimeConnectors", rt);
         return out;
     }
 
-    /** Replaces the persisted parts with {@code json} (as written by {@link #toJson()}); null is ignored. */
-    void load(Map<String, Object> json) {
+    /**
+     * Replaces the persisted parts with {@code json} (as written by {@link #toJson(ConnectRuntime)}); null is
+     * ignored.
+     *
+     * @param json    the persisted form, or null
+     * @param runtime receives the persisted connectors when it is a {@link SimulatedConnectRuntime}
+     */
+    void load(Map<String, Object> json, ConnectRuntime runtime) {
         if (json == null) {
             return;
         }
@@ -82,9 +84,8 @@ final class SimBook {
             wc.forEach((k, v) -> workerConfigs.put(k, String.valueOf(v)));
         }
         Map<String, Object> rt = Json.map(json.get("runtimeConnectors"));
-        if (rt != null) {
+        if (rt != null && runtime instanceof SimulatedConnectRuntime simulated) {
             rt.forEach((cluster, conns) -> {
-                Map<String, RuntimeConnector> target = runtime.computeIfAbsent(cluster, k -> new ConcurrentHashMap<>());
                 Map<String, Object> cs = Json.map(conns);
                 if (cs != null) {
                     cs.forEach((name, c) -> {
@@ -96,7 +97,8 @@ final class SimBook {
                         }
                         List<String> topics = new ArrayList<>();
                         Json.list(m == null ? null : m.get("topics")).forEach(t -> topics.add(String.valueOf(t)));
-                        target.put(name, new RuntimeConnector(m == null ? null : Json.str(m, "class"), cfg,
+                        simulated.importConnector(cluster, name, new SimulatedConnectRuntime.Connector(
+                                m == null ? null : Json.str(m, "class"), cfg,
                                 m == null ? "RUNNING" : String.valueOf(m.getOrDefault("state", "RUNNING")), topics));
                     });
                 }

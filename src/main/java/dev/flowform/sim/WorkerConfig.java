@@ -2,7 +2,7 @@ package dev.flowform.sim;
 
 import dev.flowform.model.EosMode;
 import dev.flowform.model.StrimziApi;
-import dev.flowform.plan.RollCheck;
+import dev.flowform.model.strimzi.Strimzi;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -24,11 +24,6 @@ import java.util.TreeMap;
  * {@code spec.config} with the {@code connect-cluster} defaults.
  */
 final class WorkerConfig {
-    /** Data key of the worker configuration in ConfigMap {@code <name>-connect-config} (Strimzi 0.46+). */
-    static final String PROPERTIES_KEY = "kafka-connect.properties";
-    /** Environment variable carrying the worker configuration in Strimzi 0.45 and older. */
-    static final String CONFIGURATION_ENV = "KAFKA_CONNECT_CONFIGURATION";
-
     private static final String HEADER =
             "# Do not change this generated file. Logging can be configured in the corresponding Kubernetes resource.\n";
     private static final String FOOTER = "rest.advertised.host.name=${strimzidir:/opt/kafka/init:pod.ip}\n"
@@ -54,7 +49,7 @@ final class WorkerConfig {
     record Rendered(String body, String fileText) {
         /** @return {@code strimzi.io/configuration-hash} of the file form: first 8 hex chars of its SHA-1 */
         String configurationHash() {
-            return RollCheck.sha1Prefix(fileText);
+            return Strimzi.sha1Prefix(fileText);
         }
     }
 
@@ -72,15 +67,15 @@ final class WorkerConfig {
         Map<String, String> head = new LinkedHashMap<>();
         head.put("bootstrap.servers", String.valueOf(spec.getOrDefault("bootstrapServers", "")));
         if (api == StrimziApi.V1) {
-            head.put("group.id", string(spec, "groupId", "connect-cluster"));
-            head.put("config.storage.topic", string(spec, "configStorageTopic", "connect-cluster-configs"));
-            head.put("offset.storage.topic", string(spec, "offsetStorageTopic", "connect-cluster-offsets"));
-            head.put("status.storage.topic", string(spec, "statusStorageTopic", "connect-cluster-status"));
+            head.put("group.id", string(spec, "groupId", Strimzi.DEFAULT_GROUP_ID));
+            head.put("config.storage.topic", string(spec, "configStorageTopic", Strimzi.DEFAULT_CONFIG_STORAGE_TOPIC));
+            head.put("offset.storage.topic", string(spec, "offsetStorageTopic", Strimzi.DEFAULT_OFFSET_STORAGE_TOPIC));
+            head.put("status.storage.topic", string(spec, "statusStorageTopic", Strimzi.DEFAULT_STATUS_STORAGE_TOPIC));
         } else {
-            head.put("group.id", cfg.getOrDefault("group.id", "connect-cluster"));
-            head.put("config.storage.topic", cfg.getOrDefault("config.storage.topic", "connect-cluster-configs"));
-            head.put("offset.storage.topic", cfg.getOrDefault("offset.storage.topic", "connect-cluster-offsets"));
-            head.put("status.storage.topic", cfg.getOrDefault("status.storage.topic", "connect-cluster-status"));
+            head.put("group.id", cfg.getOrDefault("group.id", Strimzi.DEFAULT_GROUP_ID));
+            head.put("config.storage.topic", cfg.getOrDefault("config.storage.topic", Strimzi.DEFAULT_CONFIG_STORAGE_TOPIC));
+            head.put("offset.storage.topic", cfg.getOrDefault("offset.storage.topic", Strimzi.DEFAULT_OFFSET_STORAGE_TOPIC));
+            head.put("status.storage.topic", cfg.getOrDefault("status.storage.topic", Strimzi.DEFAULT_STATUS_STORAGE_TOPIC));
         }
         StringBuilder body = new StringBuilder();
         head.forEach((k, v) -> body.append(k).append('=').append(v).append('\n'));
@@ -126,7 +121,7 @@ final class WorkerConfig {
     static String revision(Map<String, Object> spec, Rendered rendered) {
         Map<String, Object> copy = new LinkedHashMap<>(spec);
         copy.remove("replicas");
-        return RollCheck.sha1Prefix("pod-revision\n" + Json.canonicalJson(copy) + "\n" + rendered.fileText());
+        return Strimzi.sha1Prefix("pod-revision\n" + Json.canonicalJson(copy) + "\n" + rendered.fileText());
     }
 
     /**

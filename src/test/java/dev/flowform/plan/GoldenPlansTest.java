@@ -9,10 +9,10 @@ import dev.flowform.diag.Diagnostic;
 import dev.flowform.model.ConnectorRole;
 import dev.flowform.model.DesiredState;
 import dev.flowform.model.EosMode;
-import dev.flowform.model.LiveConnector;
 import dev.flowform.model.LiveState;
 import dev.flowform.model.ManageMode;
 import dev.flowform.model.StrimziApi;
+import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.render.DiagnosticRenderer;
 import dev.flowform.render.PlanRenderer;
 import dev.flowform.render.Style;
@@ -144,12 +144,12 @@ class GoldenPlansTest {
         });
         m.put("annotation-missing-refused", () -> {
             World w = mm2(StrimziApi.V1BETA2, null, World.Roll.ROLLED, null);
-            annotations(w).remove(dev.flowform.model.LiveConnectCluster.CONNECTOR_RESOURCES_ANNOTATION);
+            annotations(w).remove(Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION);
             return new Situation(adopt(true), w.toLive());
         });
         m.put("annotation-missing-enabled", () -> {
             World w = mm2(StrimziApi.V1BETA2, null, World.Roll.ROLLED, null);
-            annotations(w).remove(dev.flowform.model.LiveConnectCluster.CONNECTOR_RESOURCES_ANNOTATION);
+            annotations(w).remove(Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION);
             return new Situation(adopt(true), w.toLive()).with(PlanOptions.DEFAULT.withEnableConnectorResources(true));
         });
         m.put("v1-group-id-from-spec", () -> {
@@ -220,7 +220,7 @@ class GoldenPlansTest {
             ownConnectors(w, true);
             for (String[] o : new String[][] {{"retired-source", "prod"}, {"staging-source", "staging"}, {"hand-made-source", null}}) {
                 Map<String, String> labels = o[1] == null ? Map.of()
-                        : Map.of(LiveConnector.MANAGED_BY_LABEL, "flowform", Planner.ENVIRONMENT_LABEL, o[1]);
+                        : Map.of(Strimzi.MANAGED_BY_LABEL, "flowform", Planner.ENVIRONMENT_LABEL, o[1]);
                 w.connectors.put(o[0], w.connector(o[0], ConnectorRole.SOURCE.connectorClass(), 1, null,
                         Map.of("source.cluster.alias", "dc9"), labels));
                 w.statuses.put(o[0], World.Status.RUNNING);
@@ -332,7 +332,7 @@ class GoldenPlansTest {
         DesiredState d = desired(cluster(Map.of()), ownFlow(eos, null, null, Map.of()));
         d.flows().get(0).connectors().forEach(c -> {
             w.connectors.put(c.name(), w.connector(c.name(), c.className(), c.tasksMax(), null, c.config(),
-                    Map.of(LiveConnector.MANAGED_BY_LABEL, "flowform", Planner.ENVIRONMENT_LABEL, "prod")));
+                    Map.of(Strimzi.MANAGED_BY_LABEL, "flowform", Planner.ENVIRONMENT_LABEL, "prod")));
             w.statuses.put(c.name(), World.Status.RUNNING);
         });
     }

@@ -7,6 +7,7 @@ import dev.flowform.model.DesiredState;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LiveState;
+import dev.flowform.model.strimzi.Strimzi;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -122,7 +123,7 @@ class PlannerSafetyTest {
             }
             // differential oracle: what the same cluster without the pause would need must be refused
             World twin = StateSpace.world(c);
-            World.map(World.map(twin.kc.get("metadata")).get("annotations")).remove(LiveConnectCluster.PAUSE_ANNOTATION);
+            World.map(World.map(twin.kc.get("metadata")).get("annotations")).remove(Strimzi.PAUSE_RECONCILIATION_ANNOTATION);
             twin.roll = World.Roll.ROLLED;
             Plan unpaused = Planner.plan(StateSpace.desired(c), twin.toLive(), REQUEST.withOptions(c.options()));
             if (unpaused.hasChanges() && (plan.isApplyable()

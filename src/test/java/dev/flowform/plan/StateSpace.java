@@ -7,9 +7,9 @@ import dev.flowform.model.ConnectorRole;
 import dev.flowform.model.DesiredConnector;
 import dev.flowform.model.DesiredState;
 import dev.flowform.model.EosMode;
-import dev.flowform.model.LiveConnector;
 import dev.flowform.model.ManageMode;
 import dev.flowform.model.StrimziApi;
+import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.testing.Configs;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -222,9 +222,9 @@ final class StateSpace {
             }
         }
         switch (c.other()) {
-            case FLOWFORM_ORPHAN -> addOther(w, "old-flow-source", Map.of(LiveConnector.MANAGED_BY_LABEL, "flowform",
+            case FLOWFORM_ORPHAN -> addOther(w, "old-flow-source", Map.of(Strimzi.MANAGED_BY_LABEL, "flowform",
                     Planner.ENVIRONMENT_LABEL, "test"), false);
-            case OTHER_ENVIRONMENT_ORPHAN -> addOther(w, "staging-flow-source", Map.of(LiveConnector.MANAGED_BY_LABEL, "flowform",
+            case OTHER_ENVIRONMENT_ORPHAN -> addOther(w, "staging-flow-source", Map.of(Strimzi.MANAGED_BY_LABEL, "flowform",
                     Planner.ENVIRONMENT_LABEL, "staging"), false);
             case UNMANAGED -> addOther(w, "hand-made-source", Map.of(), false);
             case UNMANAGED_REQUIRED -> addOther(w, "hand-made-eos-source", Map.of(), true);
@@ -235,7 +235,7 @@ final class StateSpace {
 
     private static Map<String, String> labels(Case c) {
         return c.flowManage() == ManageMode.OWN
-                ? Map.of(LiveConnector.MANAGED_BY_LABEL, "flowform", Planner.ENVIRONMENT_LABEL, "test") : Map.of();
+                ? Map.of(Strimzi.MANAGED_BY_LABEL, "flowform", Planner.ENVIRONMENT_LABEL, "test") : Map.of();
     }
 
     private static void addOther(World w, String name, Map<String, String> labels, boolean required) {

@@ -4,6 +4,7 @@ import dev.flowform.apply.Edits;
 import dev.flowform.model.ConnectorRole;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveConnector;
+import dev.flowform.model.strimzi.Strimzi;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -16,7 +17,7 @@ import java.util.Set;
  * Connect workers may be running (a roll in progress runs old and new mode side by side), whether a roll
  * is still pending, and whether the operator's last reconcile failed.
  *
- * <p>Invariants (DESIGN.md section 4):
+ * <p>Invariants (the planner's safety rules, {@link Rule}; the EOS ones from KIP-618):
  * <ul>
  *   <li>rule 2: {@code enabled} is set on an existing cluster only when every worker already runs
  *       {@code preparing} or {@code enabled} after a completed roll;</li>
@@ -210,7 +211,7 @@ final class SymbolicApply {
                     return;
                 }
                 Map<String, Object> labels = World.map(World.map(body.get("metadata")).get("labels"));
-                if (!LiveConnector.MANAGED_BY_VALUE.equals(labels.get(LiveConnector.MANAGED_BY_LABEL))
+                if (!LiveConnector.MANAGED_BY_VALUE.equals(labels.get(Strimzi.MANAGED_BY_LABEL))
                         || !environment.equals(labels.get(Planner.ENVIRONMENT_LABEL))) {
                     violations.add("step " + s.id() + " deletes " + s.object().name() + ", which flowform did not create in "
                             + "environment " + environment);
@@ -263,7 +264,7 @@ final class SymbolicApply {
 
     private boolean annotated() {
         return world.kc != null && "true".equals(String.valueOf(World.map(World.map(world.kc.get("metadata"))
-                .get("annotations")).get(dev.flowform.model.LiveConnectCluster.CONNECTOR_RESOURCES_ANNOTATION)));
+                .get("annotations")).get(Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION)));
     }
 
     static boolean requires(Map<String, Object> connector) {

@@ -11,6 +11,7 @@ import dev.flowform.model.LiveState;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.model.StrimziApi;
 import dev.flowform.model.TaskStatus;
+import dev.flowform.model.strimzi.Strimzi;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -112,10 +113,10 @@ final class World {
         spec.put("config", config);
         Map<String, Object> annotations = new LinkedHashMap<>();
         if (annotation) {
-            annotations.put(LiveConnectCluster.CONNECTOR_RESOURCES_ANNOTATION, "true");
+            annotations.put(Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION, "true");
         }
         if (paused) {
-            annotations.put(LiveConnectCluster.PAUSE_ANNOTATION, "true");
+            annotations.put(Strimzi.PAUSE_RECONCILIATION_ANNOTATION, "true");
         }
         Map<String, Object> md = new LinkedHashMap<>();
         md.put("name", CLUSTER);
@@ -139,7 +140,7 @@ final class World {
         md.put("namespace", NS);
         md.put("generation", 1L);
         Map<String, Object> l = new LinkedHashMap<>(labels);
-        l.put(LiveConnector.CLUSTER_LABEL, CLUSTER);
+        l.put(Strimzi.CLUSTER_LABEL, CLUSTER);
         md.put("labels", l);
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("class", className);
@@ -170,9 +171,9 @@ final class World {
         connectors.forEach((name, body) -> list.add(connector(body, statuses.getOrDefault(name, Status.PENDING))));
         Map<String, String> fp = new TreeMap<>();
         if (kc != null) {
-            fp.put("KafkaConnect " + NS + "/" + CLUSTER, RollCheck.sha1Prefix(canonical(kc)) + "-" + roll);
+            fp.put("KafkaConnect " + NS + "/" + CLUSTER, Strimzi.sha1Prefix(canonical(kc)) + "-" + roll);
         }
-        connectors.forEach((n, b) -> fp.put("KafkaConnector " + NS + "/" + n, RollCheck.sha1Prefix(canonical(b)) + "-"
+        connectors.forEach((n, b) -> fp.put("KafkaConnector " + NS + "/" + n, Strimzi.sha1Prefix(canonical(b)) + "-"
                 + statuses.get(n)));
         return new LiveState(api, "https://model:6443", clusters, list, fp);
     }
@@ -219,7 +220,7 @@ final class World {
             boolean rolled = i < rolledPods;
             String props = rolled ? newProps : oldProps;
             pods.add(new LivePod(name, name + "-uid", rolled ? newRev : oldRev,
-                    api == StrimziApi.V1 ? RollCheck.sha1Prefix(props) : null, true, false,
+                    api == StrimziApi.V1 ? Strimzi.sha1Prefix(props) : null, true, false,
                     api == StrimziApi.V1 ? null : props));
         }
         LivePodSet ps = new LivePodSet(new ObjectRef(api.coreApiVersion(), "StrimziPodSet", NS, CLUSTER + "-connect"), 3, 3L,

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.flowform.model.Condition;
-import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LiveConnector;
 import dev.flowform.model.TaskStatus;
+import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.plan.ConnectorCheck;
 import dev.flowform.plan.Readiness;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -176,9 +176,9 @@ class ConnectorSimulationTest extends SimTestSupport {
         GenericKubernetesResource kc = op.withName(CONNECT).get();
         Map<String, String> annotations = new LinkedHashMap<>(kc.getMetadata().getAnnotations());
         if (on) {
-            annotations.put(LiveConnectCluster.CONNECTOR_RESOURCES_ANNOTATION, "true");
+            annotations.put(Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION, "true");
         } else {
-            annotations.remove(LiveConnectCluster.CONNECTOR_RESOURCES_ANNOTATION);
+            annotations.remove(Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION);
         }
         kc.getMetadata().setAnnotations(annotations);
         op.resource(kc).update();

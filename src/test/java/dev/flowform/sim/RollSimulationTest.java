@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LivePod;
+import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.plan.Readiness;
 import dev.flowform.plan.RollCheck;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -118,7 +119,7 @@ class RollSimulationTest extends SimTestSupport {
         assertThat(live.configMap().properties()).contains("exactly.once.source.support=preparing")
                 .startsWith("# Do not change this generated file.")
                 .contains("group.id=dr-connect\nconfig.storage.topic=dr-connect-configs\n");
-        String hash = RollCheck.sha1Prefix(live.configMap().properties());
+        String hash = Strimzi.sha1Prefix(live.configMap().properties());
         assertThat(live.pods()).hasSize(2).extracting(LivePod::configurationHash).containsOnly(hash);
         assertThat(live.pods()).extracting(LivePod::connectConfiguration).containsOnly((String) null);
     }
@@ -151,7 +152,7 @@ class RollSimulationTest extends SimTestSupport {
     void pauseAnnotationWritesReconciliationPausedAndFreezesObservedGeneration() {
         startSeeded("v1beta2");
         Set<String> uids = workers(NS).stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
-        annotate(LiveConnectCluster.PAUSE_ANNOTATION, "true");
+        annotate(Strimzi.PAUSE_RECONCILIATION_ANNOTATION, "true");
         long generation = setWorkerEos(NS, "preparing");
         awaitIdle();
         LiveConnectCluster live = live(NS);
@@ -163,7 +164,7 @@ class RollSimulationTest extends SimTestSupport {
         assertThat(RollCheck.evaluate(live, generation, EosMode.PREPARING)).isInstanceOf(Readiness.Paused.class);
         assertThat(workers(NS)).extracting(p -> p.getMetadata().getUid()).containsExactlyInAnyOrderElementsOf(uids);
 
-        annotate(LiveConnectCluster.PAUSE_ANNOTATION, null);
+        annotate(Strimzi.PAUSE_RECONCILIATION_ANNOTATION, null);
         await().atMost(Duration.ofSeconds(10)).until(() -> RollCheck.evaluate(live(NS), generation, EosMode.PREPARING).isComplete());
     }
 
@@ -238,7 +239,7 @@ class RollSimulationTest extends SimTestSupport {
         kc.setApiVersion("kafka.strimzi.io/v1");
         kc.setKind("KafkaConnect");
         kc.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(CONNECT).withNamespace("fresh")
-                .addToAnnotations(LiveConnectCluster.CONNECTOR_RESOURCES_ANNOTATION, "true").build());
+                .addToAnnotations(Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION, "true").build());
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("version", "4.1.1");
         spec.put("replicas", 2);

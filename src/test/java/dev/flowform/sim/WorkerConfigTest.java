@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowform.model.EosMode;
 import dev.flowform.model.StrimziApi;
-import dev.flowform.plan.RollCheck;
+import dev.flowform.model.strimzi.Strimzi;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -41,7 +41,7 @@ class WorkerConfigTest {
                 """);
         assertThat(r.fileText()).startsWith("# Do not change this generated file.").contains(r.body())
                 .endsWith("plugin.path=/opt/kafka/plugins\n");
-        assertThat(r.configurationHash()).isEqualTo(RollCheck.sha1Prefix(r.fileText()));
+        assertThat(r.configurationHash()).isEqualTo(Strimzi.sha1Prefix(r.fileText()));
     }
 
     @Test

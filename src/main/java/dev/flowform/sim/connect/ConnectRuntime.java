@@ -1,5 +1,6 @@
 package dev.flowform.sim.connect;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -96,6 +97,19 @@ public interface ConnectRuntime extends AutoCloseable {
      * @return the names of the connectors Kafka Connect runs for that cluster (empty when none answers)
      */
     Set<String> connectors(String cluster);
+
+    /**
+     * {@code GET /connectors/{name}/topics} (KIP-558): the topics the connector used since it was created or
+     * its active topics were reset, which Strimzi copies into {@code KafkaConnector.status.topics}.
+     *
+     * @param cluster {@code namespace/KafkaConnect name}
+     * @param name    the connector name
+     * @return the topic names; empty when there are none, the connector does not exist or topic tracking
+     *         is off (this default)
+     */
+    default List<String> topics(String cluster, String name) {
+        return List.of();
+    }
 
     /** Stops every worker and releases what the runtime holds. */
     @Override

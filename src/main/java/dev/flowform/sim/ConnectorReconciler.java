@@ -1,0 +1,283 @@
+package dev.flowform.sim;
+
+import dev.flowform.model.strimzi.Strimzi;
+import dev.flowform.sim.OperatorLoop.Task;
+import dev.flowform.sim.connect.ConnectRuntime;
+import dev.flowform.sim.connect.ConnectRuntime.TargetState;
+import dev.flowform.sim.connect.RestResult;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Reconciles KafkaConnector resources as Strimzi's {@code AbstractConnectOperator} does, through the
+ * {@link ConnectRuntime} port for everything Kafka Connect does.
+ *
+ * <p>A KafkaConnector change, and every connector of a cluster after each successful KafkaConnect reconcile,
+ * is reconciled after {@link SimSettings#connectorDelay()}: only when its KafkaConnect carries
+ * {@code strimzi.io/use-connector-resources: "true"}. The reconcile sends {@code PUT /connectors/{name}/config}
+ * (the {@code spec.config} with {@code connector.class} and {@code tasks.max} from the spec), then the target state
+ * ({@code spec.state}, or the deprecated {@code spec.pause}), then reads {@code GET /connectors/{name}/status} and
+ * {@code .../topics} into {@code status}. A failed call ends with {@code NotReady} and Strimzi's exception and
+ * message ({@code ConnectRestException}: "PUT /connectors/... returned 400 (Bad Request): ..."). With that
+ * annotation a successful KafkaConnect reconcile also deletes connectors Kafka Connect runs without a
+ * KafkaConnector, and deleting a KafkaConnector deletes its connector. Runs on the operator thread.
+ */
+final class ConnectorReconciler {
+    private static final Logger LOG = Logger.getLogger(ConnectorReconciler.class.getName());
+
+    /** Tells whether a connector reconcile must wait for its cluster's reconcile. */
+    @FunctionalInterface
+    interface Lock {
+        /** @return true when deferred until the KafkaConnect reconcile of {@code ns/cluster} ends */
+        boolean defer(String ns, String cluster, String connector);
+    }
+
+    private final SimContext ctx;
+    private final Lock lock;
+    private final Map<String, Task> timers = new HashMap<>();
+    private final AtomicLong reconciles = new AtomicLong();
+
+    ConnectorReconciler(SimContext ctx, Lock lock) {
+        this.ctx = ctx;
+        this.lock = lock;
+    }
+
+    /** @return reconciles that wrote or checked a status; thread-safe */
+    long reconcileCount() {
+        return reconciles.get();
+    }
+
+    /** An informer delivered a KafkaConnector ({@code old} is null for an add). */
+    void onEvent(GenericKubernetesResource old, GenericKubernetesResource c) {
+        if (ctx.faults().operatorPaused()) {
+            return;
+        }
+        if (ConnectReconciler.changed(old, c) || !SimContext.settled(c)) {
+            schedule(c.getMetadata().getNamespace(), c.getMetadata().getName());
+        }
+    }
+
+    /** A KafkaConnector was deleted: with connector resources enabled its connector is deleted from Kafka Connect. */
+    void onDeleted(GenericKubernetesResource c) {
+        String cluster = SimContext.label(c, Strimzi.CLUSTER_LABEL);
+        Task t = timers.remove(SimContext.key(c));
+        if (t != null) {
+            t.cancel();
+        }
+        if (cluster == null || ctx.faults().operatorPaused()) {
+            return;
+        }
+        String ns = c.getMetadata().getNamespace();
+        GenericKubernetesResource kc = ctx.kc().inNamespace(ns).withName(cluster).get();
+        if (kc != null && SimContext.useResources(kc)) {
+            ctx.runtime().deleteConnector(ns + "/" + cluster, c.getMetadata().getName());
+        }
+    }
+
+    /** Schedules a reconcile of every KafkaConnector labelled for {@code ns/cluster}. */
+    void scheduleAllOf(String ns, String cluster) {
+        for (GenericKubernetesResource c : ctx.kctr().inNamespace(ns).withLabel(Strimzi.CLUSTER_LABEL, cluster).list().getItems()) {
+            schedule(ns, c.getMetadata().getName());
+        }
+    }
+
+    /** Schedules a reconcile of every KafkaConnector whose status does not reflect its generation. */
+    void scheduleUnsettled() {
+        for (GenericKubernetesResource c : ctx.kctr().inAnyNamespace().list().getItems()) {
+            if (!SimContext.settled(c)) {
+                schedule(c.getMetadata().getNamespace(), c.getMetadata().getName());
+            }
+        }
+    }
+
+    /** Schedules a reconcile of {@code ns/name} after the connector delay, unless one is scheduled. */
+    void schedule(String ns, String name) {
+        String k = ns + "/" + name;
+        if (timers.containsKey(k)) {
+            return;
+        }
+        timers.put(k, ctx.loop().schedule(ctx.settings().connectorDelay(), () -> {
+            timers.remove(k);
+            reconcile(ns, name);
+        }));
+    }
+
+    /** Cancels every scheduled reconcile. */
+    void cancelAll() {
+        timers.values().forEach(Task::cancel);
+        timers.clear();
+    }
+
+    /**
+     * Deletes the connectors Kafka Connect runs for {@code ns/cluster} that have no KafkaConnector
+     * ({@code GET /connectors}, then {@code DELETE} each), recording them in the book.
+     */
+    void deleteUnmanaged(String ns, String cluster) {
+        String key = ns + "/" + cluster;
+        Set<String> running = ctx.runtime().connectors(key);
+        if (running.isEmpty()) {
+            return;
+        }
+        Set<String> desired = new HashSet<>();
+        for (GenericKubernetesResource c : ctx.kctr().inNamespace(ns).withLabel(Strimzi.CLUSTER_LABEL, cluster).list().getItems()) {
+            desired.add(c.getMetadata().getName());
+        }
+        for (String name : new TreeSet<>(running)) {
+            if (!desired.contains(name) && ctx.runtime().deleteConnector(key, name).ok()) {
+                ctx.book().deletedRuntimeConnectors.add(key + "/" + name);
+                LOG.fine(() -> "deleted connector " + name + " from Kafka Connect " + key + ": it has no KafkaConnector and "
+                        + Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION + " is true");
+            }
+        }
+    }
+
+    private void reconcile(String ns, String name) {
+        if (ctx.faults().operatorPaused() || ctx.loop().closed()) {
+            return;
+        }
+        try {
+            GenericKubernetesResource c = ctx.kctr().inNamespace(ns).withName(name).get();
+            if (c != null) {
+                reconcile(c);
+            }
+        } catch (KubernetesClientException e) {
+            LOG.log(Level.FINE, "reconcile of KafkaConnector " + ns + "/" + name + " failed, retrying", e);
+            if (!ctx.loop().closed()) {
+                timers.putIfAbsent(ns + "/" + name, ctx.loop().schedule(
+                        SimContext.max(ctx.settings().connectorDelay(), SimContext.MIN_RETRY), () -> {
+                            timers.remove(ns + "/" + name);
+                            reconcile(ns, name);
+                        }));
+            }
+        }
+    }
+
+    private void reconcile(GenericKubernetesResource c) {
+        String ns = c.getMetadata().getNamespace();
+        String name = c.getMetadata().getName();
+        long g = SimContext.generation(c);
+        if (SimContext.paused(c)) {
+            reconciles.incrementAndGet();
+            ctx.writeConnectorStatus(c, StatusDocuments.paused(c, ctx.now()));
+            return;
+        }
+        String cluster = SimContext.label(c, Strimzi.CLUSTER_LABEL);
+        if (cluster == null) {
+            reconciles.incrementAndGet();
+            fail(c, g, "InvalidResourceException",
+                    "Resource lacks label '" + Strimzi.CLUSTER_LABEL + "': No connect cluster in which to create this connector.");
+            return;
+        }
+        GenericKubernetesResource kc = ctx.kc().inNamespace(ns).withName(cluster).get();
+        if (kc == null) {
+            reconciles.incrementAndGet();
+            fail(c, g, "NoSuchResourceException", "KafkaConnect resource '" + cluster + "' identified by label '"
+                    + Strimzi.CLUSTER_LABEL + "' does not exist in namespace " + ns + ".");
+            return;
+        }
+        if (lock.defer(ns, cluster, name) || SimContext.paused(kc)) {
+            return;
+        }
+        reconciles.incrementAndGet();
+        if (!SimContext.useResources(kc)) {
+            fail(c, g, "NoSuchResourceException", "KafkaConnect " + cluster + " is not configured with annotation "
+                    + Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION);
+            return;
+        }
+        Map<String, Object> spec = Json.map(c.getAdditionalProperties().get("spec"));
+        if (spec == null) {
+            fail(c, g, "InvalidResourceException", "spec property is required");
+            return;
+        }
+        String connectCluster = ns + "/" + cluster;
+        Integer tasksMax = spec.get("tasksMax") instanceof Number n ? n.intValue() : null;
+        Map<String, String> config = new LinkedHashMap<>(SimContext.stringMap(Json.map(spec.get("config"))));
+        config.put("connector.class", Json.str(spec, "class"));
+        if (tasksMax != null) {
+            config.put("tasks.max", String.valueOf(tasksMax));
+        }
+        RestResult put = ctx.runtime().putConnectorConfig(connectCluster, name, config);
+        if (!put.ok()) {
+            failCall(c, g, cluster, "PUT /connectors/" + name + "/config", put);
+            return;
+        }
+        TargetState state = targetState(spec);
+        RestResult moved = ctx.runtime().setTargetState(connectCluster, name, state);
+        if (!moved.ok()) {
+            failCall(c, g, cluster, "PUT /connectors/" + name + "/" + switch (state) {
+                case RUNNING -> "resume";
+                case PAUSED -> "pause";
+                case STOPPED -> "stop";
+            }, moved);
+            return;
+        }
+        Instant readyAt = ctx.loop().clock().instant();
+        ctx.writeConnectorStatus(c, StatusDocuments.connectorReady(c, g, tasksMax == null ? 1 : tasksMax,
+                ctx.runtime().topics(connectCluster, name), ctx.runtime().status(connectCluster, name).orElse(null), ctx.now()));
+        ctx.loop().reportReady(StrimziCrds.KAFKA_CONNECTOR, ns, name, g, readyAt);
+    }
+
+    /**
+     * Writes the status of a failed REST call: no answer (status 0, whatever the runtime's message) is what
+     * Strimzi's HTTP client reports when the {@code <name>-connect-api} service has no endpoint, a
+     * {@code ConnectException} "Connection refused" naming the service;
+     * an error status is its {@code ConnectRestException} with the status line and Kafka Connect's message, and for
+     * a rejected configuration (400) the connector status the worker reports.
+     */
+    private void failCall(GenericKubernetesResource c, long g, String cluster, String call, RestResult result) {
+        String ns = c.getMetadata().getNamespace();
+        if (result.status() == 0) {
+            LOG.fine(() -> "no worker of " + ns + "/" + cluster + " answered " + call + ": " + result.message());
+            fail(c, g, "ConnectException", "Connection refused: " + Strimzi.serviceName(cluster) + "." + ns + ".svc/"
+                    + Strimzi.CONNECT_REST_PORT);
+            return;
+        }
+        Map<String, Object> status = StatusDocuments.connectorError(c, g, "ConnectRestException", call + " returned "
+                + result.status() + " (" + reasonPhrase(result.status()) + "): " + result.message(), ctx.now());
+        if (result.status() == 400) {
+            ctx.runtime().status(ns + "/" + cluster, c.getMetadata().getName())
+                    .ifPresent(s -> status.put("connectorStatus", StatusDocuments.connectorStatus(s)));
+        }
+        ctx.writeConnectorStatus(c, status);
+    }
+
+    private void fail(GenericKubernetesResource c, long g, String reason, String message) {
+        ctx.writeConnectorStatus(c, StatusDocuments.connectorError(c, g, reason, message, ctx.now()));
+    }
+
+    /** @return the target state of {@code spec.state}, or of the deprecated {@code spec.pause} when it is absent */
+    private static TargetState targetState(Map<String, Object> spec) {
+        Object state = spec.get("state");
+        if (state != null) {
+            return switch (state.toString().toLowerCase(Locale.ROOT)) {
+                case "paused" -> TargetState.PAUSED;
+                case "stopped" -> TargetState.STOPPED;
+                default -> TargetState.RUNNING;
+            };
+        }
+        return Boolean.parseBoolean(String.valueOf(spec.get("pause"))) ? TargetState.PAUSED : TargetState.RUNNING;
+    }
+
+    /** @return the HTTP reason phrase of the statuses the Connect REST API answers with */
+    private static String reasonPhrase(int status) {
+        return switch (status) {
+            case 400 -> "Bad Request";
+            case 404 -> "Not Found";
+            case 409 -> "Conflict";
+            case 500 -> "Internal Server Error";
+            case 503 -> "Service Unavailable";
+            default -> "HTTP " + status;
+        };
+    }
+}

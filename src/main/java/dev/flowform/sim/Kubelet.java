@@ -1,0 +1,258 @@
+package dev.flowform.sim;
+
+import dev.flowform.model.strimzi.Strimzi;
+import dev.flowform.sim.OperatorLoop.Task;
+import dev.flowform.sim.connect.ConnectRuntimeException;
+import dev.flowform.sim.connect.SimulatedConnectRuntime;
+import dev.flowform.sim.connect.WorkerSpec;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The kubelet of the worker pods: assigns pod IPs, starts a pod's Connect worker through the
+ * {@link dev.flowform.sim.connect.ConnectRuntime} once the pod has been Pending for
+ * {@link SimSettings#podReadyDelay()} (scheduling, image pull, container start; plus any
+ * {@link SimFaults#slowRoll(Duration)} delay), marks the pod Running and Ready once the worker reports itself
+ * healthy (the readiness probe on the REST port), and stops the worker when the pod is deleted.
+ *
+ * <p>A pod switched {@link SimFaults#stuckPod(String) stuck} never starts its container (as with an image that
+ * cannot be pulled) until it is released. A worker that is not healthy yet is probed again every
+ * {@value #HEALTH_RECHECK_MS} ms. Runs on the operator thread.
+ */
+final class Kubelet {
+    private static final Logger LOG = Logger.getLogger(Kubelet.class.getName());
+    /** Period of the readiness probe once the start delay has passed (Strimzi's default {@code periodSeconds} is 10). */
+    static final long HEALTH_RECHECK_MS = 200;
+
+    /** Told when a pod became Ready. */
+    @FunctionalInterface
+    interface Listener {
+        /**
+         * @param ns      the pod's namespace
+         * @param cluster its KafkaConnect
+         * @param podName its name
+         */
+        void podReady(String ns, String cluster, String podName);
+    }
+
+    private final SimContext ctx;
+    private final Listener listener;
+    private final AtomicInteger ipCounter = new AtomicInteger();
+    private final Map<String, String> podIps = new ConcurrentHashMap<>();
+    private final Map<String, Task> timers = new HashMap<>();
+    private final Set<String> stuckWaiting = new HashSet<>();
+    /** Uid of the pod whose worker runs, per {@code ns/pod}. */
+    private final Map<String, String> workers = new HashMap<>();
+
+    Kubelet(SimContext ctx, Listener listener) {
+        this.ctx = ctx;
+        this.listener = listener;
+    }
+
+    /**
+     * Takes over the worker pods found on start: remembers their IPs, starts the workers of Ready pods again
+     * (with the properties their pod carries) so the runtime knows every worker's mode, and finishes the start
+     * of pods that are not Ready yet.
+     *
+     * @param pods every worker pod of the cluster
+     */
+    void adopt(List<Pod> pods) {
+        for (Pod p : pods) {
+            if (p.getStatus() != null && p.getStatus().getPodIP() != null) {
+                podIps.put(SimContext.key(p), p.getStatus().getPodIP());
+            }
+        }
+        for (Pod p : pods) {
+            if (SimContext.ready(p)) {
+                ctx.loop().execute(() -> startWorker(p));
+            } else {
+                ctx.loop().execute(() -> start(p.getMetadata().getNamespace(), p.getMetadata().getName(),
+                        p.getMetadata().getUid()));
+            }
+        }
+    }
+
+    /**
+     * The status of a pod the scheduler just placed: {@code Pending}, not Ready, with a fresh pod IP.
+     *
+     * @param key           {@code ns/pod} of the pod about to be created
+     * @param containerName its container
+     * @return the status to create the pod with
+     */
+    PodStatus pendingStatus(String key, String containerName) {
+        String ip = nextIp();
+        podIps.put(key, ip);
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("phase", "Pending");
+        status.put("podIP", ip);
+        status.put("startTime", ctx.now());
+        status.put("conditions", List.of(
+                podCondition("PodScheduled", "True"), podCondition("Initialized", "True"),
+                podCondition("ContainersReady", "False"), podCondition("Ready", "False")));
+        status.put("containerStatuses", List.of(Map.of("name", containerName, "ready", false,
+                "restartCount", 0, "started", false)));
+        return Json.convert(status, PodStatus.class);
+    }
+
+    /** Starts a created (or not yet Ready) pod: its container starts after the pod-ready delay. */
+    void start(String ns, String podName, String uid) {
+        String k = ns + "/" + podName;
+        Task old = timers.remove(k);
+        if (old != null) {
+            old.cancel();
+        }
+        stuckWaiting.remove(k);
+        timers.put(k, ctx.loop().schedule(ctx.settings().podReadyDelay().plus(ctx.faults().slowRollExtra()),
+                () -> containerStarted(ns, podName, uid)));
+    }
+
+    /** @return true while the kubelet is still starting {@code ns/pod} (or holds it as stuck) */
+    boolean starting(String key) {
+        return timers.containsKey(key) || stuckWaiting.contains(key);
+    }
+
+    /** A stuck pod was released: it starts after the pod-ready delay. */
+    void unstick(String podName) {
+        for (String k : List.copyOf(stuckWaiting)) {
+            if (k.endsWith("/" + podName)) {
+                stuckWaiting.remove(k);
+                String ns = k.substring(0, k.indexOf('/'));
+                timers.put(k, ctx.loop().schedule(ctx.settings().podReadyDelay(), () -> containerStarted(ns, podName, null)));
+            }
+        }
+    }
+
+    /** Deletes a worker pod on the API server and stops its worker. */
+    void delete(Pod p) {
+        ctx.client().pods().inNamespace(p.getMetadata().getNamespace()).withName(p.getMetadata().getName()).delete();
+        gone(p);
+    }
+
+    /** A worker pod is gone (deleted by anyone): stops its worker unless a newer pod of that name runs one. */
+    void gone(Pod p) {
+        String k = SimContext.key(p);
+        String uid = workers.get(k);
+        if (uid != null && Objects.equals(uid, p.getMetadata().getUid())) {
+            workers.remove(k);
+            ctx.runtime().stopWorker(k, false);
+        }
+    }
+
+    private void containerStarted(String ns, String podName, String uid) {
+        String k = ns + "/" + podName;
+        timers.remove(k);
+        if (ctx.faults().isStuck(podName)) {
+            stuckWaiting.add(k);
+            return;
+        }
+        try {
+            Pod p = ctx.client().pods().inNamespace(ns).withName(podName).get();
+            if (p == null || (uid != null && !uid.equals(p.getMetadata().getUid()))) {
+                return;
+            }
+            if (!startWorker(p)) {
+                retry(ns, podName, uid);
+                return;
+            }
+            if (!ctx.runtime().healthy(k)) {
+                timers.put(k, ctx.loop().schedule(Duration.ofMillis(HEALTH_RECHECK_MS), () -> containerStarted(ns, podName, uid)));
+                return;
+            }
+            String cluster = SimContext.label(p, Strimzi.CLUSTER_LABEL);
+            if (!SimContext.ready(p)) {
+                markReady(p, k);
+            }
+            if (cluster != null) {
+                listener.podReady(ns, cluster, podName);
+            }
+        } catch (KubernetesClientException e) {
+            LOG.log(Level.FINE, "kubelet could not mark " + k + " Ready, retrying", e);
+            retry(ns, podName, uid);
+        }
+    }
+
+    private void retry(String ns, String podName, String uid) {
+        if (!ctx.loop().closed()) {
+            timers.put(ns + "/" + podName, ctx.loop().schedule(SimContext.max(ctx.settings().podReadyDelay(), SimContext.MIN_RETRY),
+                    () -> containerStarted(ns, podName, uid)));
+        }
+    }
+
+    private void markReady(Pod p, String k) {
+        String podName = p.getMetadata().getName();
+        Map<String, Object> status = Json.toMap(p.getStatus() == null ? new PodStatus() : p.getStatus());
+        status.put("phase", "Running");
+        status.put("conditions", List.of(
+                podCondition("PodScheduled", "True"), podCondition("Initialized", "True"),
+                podCondition("ContainersReady", "True"), podCondition("Ready", "True")));
+        status.put("containerStatuses", List.of(Map.of("name", p.getSpec() == null || p.getSpec().getContainers().isEmpty()
+                        ? podName : p.getSpec().getContainers().get(0).getName(),
+                "ready", true, "restartCount", 0, "started", true)));
+        if (status.get("podIP") == null) {
+            status.put("podIP", podIps.computeIfAbsent(k, x -> nextIp()));
+        }
+        p.setStatus(Json.convert(status, PodStatus.class));
+        ctx.client().pods().inNamespace(p.getMetadata().getNamespace()).resource(p).updateStatus();
+    }
+
+    /** @return false when the runtime could not launch the worker (the start is retried) */
+    private boolean startWorker(Pod p) {
+        String k = SimContext.key(p);
+        String uid = p.getMetadata().getUid();
+        if (uid != null && uid.equals(workers.get(k))) {
+            return true;
+        }
+        try {
+            ctx.runtime().startWorker(workerSpec(p));
+            workers.put(k, uid);
+            return true;
+        } catch (ConnectRuntimeException e) {
+            LOG.log(Level.WARNING, "the Connect worker of pod " + k + " did not start", e);
+            return false;
+        }
+    }
+
+    /**
+     * The worker as its container starts it: the properties the pod carries (Strimzi 0.45's
+     * {@code KAFKA_CONNECT_CONFIGURATION}, or the ConfigMap text recorded for its {@code strimzi.io/configuration-hash})
+     * with {@code rest.advertised.host.name} resolved to the pod IP, as Strimzi's {@code strimzidir} config
+     * provider resolves it.
+     */
+    private WorkerSpec workerSpec(Pod p) {
+        String k = SimContext.key(p);
+        String text = SimContext.envConfiguration(p);
+        if (text == null) {
+            String hash = SimContext.annotation(p, Strimzi.CONFIG_HASH_ANNOTATION);
+            text = hash == null ? null : ctx.book().workerConfigs.get(hash);
+        }
+        Map<String, String> properties = new LinkedHashMap<>(WorkerConfig.parse(text));
+        String ip = p.getStatus() == null ? null : p.getStatus().getPodIP();
+        properties.put(SimulatedConnectRuntime.ADVERTISED_HOST, ip != null ? ip : podIps.computeIfAbsent(k, x -> nextIp()));
+        return new WorkerSpec(k, p.getMetadata().getNamespace() + "/" + SimContext.label(p, Strimzi.CLUSTER_LABEL), properties);
+    }
+
+    private String nextIp() {
+        int n = ipCounter.getAndIncrement();
+        return "10.42." + (n / 250 % 250) + "." + (n % 250 + 2);
+    }
+
+    private static Map<String, Object> podCondition(String type, String status) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("type", type);
+        c.put("status", status);
+        return c;
+    }
+}

@@ -1,0 +1,264 @@
+package dev.flowform.sim.connect;
+
+import dev.flowform.model.EosMode;
+import dev.flowform.model.strimzi.Strimzi;
+import dev.flowform.sim.ConnectorValidator;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Kafka Connect in memory: the workers the kubelet started (their properties only) and, per Connect cluster,
+ * the connectors Kafka Connect runs. Fast and deterministic, for tests and the demo.
+ *
+ * <p>What it answers, and the source of each rule:
+ * <ul>
+ *   <li>A worker is healthy as soon as it is started, until it is stopped. A Connect cluster's members are
+ *       its started workers, ordered by pod.</li>
+ *   <li>{@code PUT /connectors/{name}/config} needs a member (else status 0, "Connection refused", as when
+ *       the {@code <name>-connect-api} service has no endpoint), an installed plugin (else 500 with
+ *       {@code Plugins.connectorClass}'s message) and a configuration {@link ConnectorValidator} accepts
+ *       against the most conservative {@code exactly.once.source.support} among the members (else 400 with
+ *       {@code AbstractHerder}'s message; KIP-618). A rejected configuration leaves a running connector as it
+ *       was, but {@link #status} reports it {@code FAILED} with the message as trace on the worker that
+ *       validated it, until the next accepted PUT or a DELETE.</li>
+ *   <li>The connector runs on the member picked by its name's hash; task {@code i} on the member {@code i}
+ *       places after it (round robin, as Connect's eager assignor spreads them); stopped connectors have no
+ *       tasks (KIP-875). A worker's id is {@code rest.advertised.host.name:rest.advertised.port}
+ *       (port 8083 when absent).</li>
+ *   <li>{@code GET /connectors}, target-state changes, {@code DELETE} and {@code GET .../topics} answer from
+ *       the connector table even when no worker runs (the table stands for Connect's config topic).</li>
+ * </ul>
+ * Thread-safe.
+ */
+public final class SimulatedConnectRuntime implements ConnectRuntime {
+    /** The connector plugins every simulated worker has installed: the three MirrorMaker 2 connectors. */
+    public static final List<String> PLUGINS = List.of("org.apache.kafka.connect.mirror.MirrorCheckpointConnector",
+            "org.apache.kafka.connect.mirror.MirrorHeartbeatConnector",
+            "org.apache.kafka.connect.mirror.MirrorSourceConnector");
+    /** Worker property naming the host in the worker id. */
+    public static final String ADVERTISED_HOST = "rest.advertised.host.name";
+    /** Worker property naming the port in the worker id. */
+    public static final String ADVERTISED_PORT = "rest.advertised.port";
+    private static final String CONNECTOR_CLASS = "connector.class";
+    private static final String TASKS_MAX = "tasks.max";
+
+    private final Map<String, WorkerSpec> workers = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Entry>> connectors = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, ConnectorStatus>> rejected = new ConcurrentHashMap<>();
+
+    /**
+     * A connector as Kafka Connect runs it, in the form the embedded cluster persists.
+     *
+     * @param className {@code connector.class}
+     * @param config    its configuration without {@code connector.class} and {@code tasks.max}
+     * @param state     {@code RUNNING}, {@code PAUSED} or {@code STOPPED}
+     * @param topics    the topics Kafka Connect reports as active for it ({@code GET /connectors/{name}/topics})
+     */
+    public record Connector(String className, Map<String, String> config, String state, List<String> topics) {
+        /** Copies {@code config} and {@code topics} (null topics become empty). */
+        public Connector {
+            config = Map.copyOf(config);
+            topics = topics == null ? List.of() : List.copyOf(topics);
+        }
+    }
+
+    /** A table entry: the persisted form plus {@code tasks.max} (null: Kafka's default of 1). */
+    private record Entry(Connector connector, Integer tasksMax) {
+    }
+
+    @Override
+    public void startWorker(WorkerSpec worker) {
+        workers.put(worker.pod(), worker);
+    }
+
+    @Override
+    public boolean healthy(String pod) {
+        return workers.containsKey(pod);
+    }
+
+    @Override
+    public void stopWorker(String pod, boolean kill) {
+        workers.remove(pod);
+    }
+
+    @Override
+    public RestResult putConnectorConfig(String cluster, String name, Map<String, String> config) {
+        List<WorkerSpec> members = members(cluster);
+        if (members.isEmpty()) {
+            return new RestResult(0, "Connection refused");
+        }
+        String className = config.get(CONNECTOR_CLASS);
+        if (!ConnectorValidator.knownClass(className)) {
+            return new RestResult(500, "Failed to find any class that implements Connector and which name matches "
+                    + className + ", available connectors are: " + String.join(", ", PLUGINS));
+        }
+        EosMode mode = members.stream().map(SimulatedConnectRuntime::mode).min(Comparator.naturalOrder())
+                .orElse(EosMode.DISABLED);
+        List<String> errors = ConnectorValidator.validate(className, config, mode);
+        if (!errors.isEmpty()) {
+            String text = ConnectorValidator.invalidConfigMessage(errors);
+            rejected.computeIfAbsent(cluster, k -> new ConcurrentHashMap<>()).put(name,
+                    new ConnectorStatus(name, "FAILED", workerId(members.get(placement(name, members))), text,
+                            List.of(), "source"));
+            return new RestResult(400, text);
+        }
+        Map<String, String> stored = new LinkedHashMap<>(config);
+        stored.remove(CONNECTOR_CLASS);
+        stored.remove(TASKS_MAX);
+        Map<String, Entry> table = table(cluster);
+        Entry before = table.get(name);
+        Connector now = new Connector(className, stored, before == null ? "RUNNING" : before.connector().state(),
+                before == null ? List.of() : before.connector().topics());
+        table.put(name, new Entry(now, tasksMax(config.get(TASKS_MAX))));
+        clearRejected(cluster, name);
+        return RestResult.success(before == null ? 201 : 200);
+    }
+
+    @Override
+    public RestResult setTargetState(String cluster, String name, TargetState state) {
+        Map<String, Entry> table = connectors.getOrDefault(cluster, Map.of());
+        Entry e = table.get(name);
+        if (e == null) {
+            return notFound(name);
+        }
+        Connector c = e.connector();
+        table.put(name, new Entry(new Connector(c.className(), c.config(), state.name(), c.topics()), e.tasksMax()));
+        return RestResult.success(state == TargetState.STOPPED ? 204 : 202);
+    }
+
+    @Override
+    public RestResult deleteConnector(String cluster, String name) {
+        clearRejected(cluster, name);
+        Map<String, Entry> table = connectors.get(cluster);
+        if (table == null || table.remove(name) == null) {
+            return notFound(name);
+        }
+        connectors.computeIfPresent(cluster, (k, t) -> t.isEmpty() ? null : t);
+        return RestResult.success(204);
+    }
+
+    @Override
+    public Optional<ConnectorStatus> status(String cluster, String name) {
+        List<WorkerSpec> members = members(cluster);
+        if (members.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, ConnectorStatus> failed = rejected.get(cluster);
+        if (failed != null && failed.containsKey(name)) {
+            return Optional.of(failed.get(name));
+        }
+        Entry e = connectors.getOrDefault(cluster, Map.of()).get(name);
+        if (e == null) {
+            return Optional.empty();
+        }
+        String state = e.connector().state();
+        String workerId = workerId(members.get(placement(name, members)));
+        List<ConnectorStatus.TaskStatus> tasks = new ArrayList<>();
+        if (!"STOPPED".equals(state)) {
+            int start = 0;
+            while (!workerId(members.get(start)).equals(workerId)) {
+                start++;
+            }
+            int count = e.tasksMax() == null ? 1 : e.tasksMax();
+            for (int i = 0; i < count; i++) {
+                tasks.add(new ConnectorStatus.TaskStatus(i, state, workerId(members.get((start + i) % members.size())), null));
+            }
+        }
+        return Optional.of(new ConnectorStatus(name, state, workerId, null, tasks, "source"));
+    }
+
+    @Override
+    public Set<String> connectors(String cluster) {
+        Map<String, Entry> table = connectors.get(cluster);
+        return table == null ? Set.of() : new TreeSet<>(table.keySet());
+    }
+
+    @Override
+    public List<String> topics(String cluster, String name) {
+        Entry e = connectors.getOrDefault(cluster, Map.of()).get(name);
+        return e == null ? List.of() : e.connector().topics();
+    }
+
+    /** Stops every worker; the connector table stays (it stands for Kafka's config topic). */
+    @Override
+    public void close() {
+        workers.clear();
+    }
+
+    /**
+     * @return every connector, by cluster ({@code namespace/KafkaConnect name}) and name, both sorted
+     */
+    public Map<String, Map<String, Connector>> exportConnectors() {
+        Map<String, Map<String, Connector>> out = new TreeMap<>();
+        connectors.forEach((cluster, table) -> {
+            Map<String, Connector> cs = new TreeMap<>();
+            table.forEach((name, e) -> cs.put(name, e.connector()));
+            out.put(cluster, cs);
+        });
+        return out;
+    }
+
+    /**
+     * Puts a connector into the table as if Kafka Connect had run it all along (from a persist file or a
+     * seeded KafkaConnector's status), without validation; its {@code tasks.max} is unknown until the next PUT.
+     *
+     * @param cluster   {@code namespace/KafkaConnect name}
+     * @param name      the connector name
+     * @param connector the connector
+     */
+    public void importConnector(String cluster, String name, Connector connector) {
+        table(cluster).put(name, new Entry(connector, null));
+    }
+
+    private Map<String, Entry> table(String cluster) {
+        return connectors.computeIfAbsent(cluster, k -> new ConcurrentHashMap<>());
+    }
+
+    private void clearRejected(String cluster, String name) {
+        Map<String, ConnectorStatus> failed = rejected.get(cluster);
+        if (failed != null) {
+            failed.remove(name);
+        }
+    }
+
+    private List<WorkerSpec> members(String cluster) {
+        return workers.values().stream().filter(w -> w.cluster().equals(cluster))
+                .sorted(Comparator.comparing(WorkerSpec::pod)).toList();
+    }
+
+    private static int placement(String name, List<WorkerSpec> members) {
+        return Math.floorMod(name.hashCode(), members.size());
+    }
+
+    private static EosMode mode(WorkerSpec w) {
+        return EosMode.parse(w.properties().get(EosMode.CONFIG_KEY)).orElse(EosMode.DISABLED);
+    }
+
+    private static String workerId(WorkerSpec w) {
+        return w.properties().get(ADVERTISED_HOST) + ":"
+                + w.properties().getOrDefault(ADVERTISED_PORT, String.valueOf(Strimzi.CONNECT_REST_PORT));
+    }
+
+    private static Integer tasksMax(String value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static RestResult notFound(String name) {
+        return new RestResult(404, "Connector " + name + " not found");
+    }
+}

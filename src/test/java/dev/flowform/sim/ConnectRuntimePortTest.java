@@ -1,0 +1,118 @@
+package dev.flowform.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowform.model.EosMode;
+import dev.flowform.plan.Readiness;
+import dev.flowform.plan.RollCheck;
+import dev.flowform.sim.connect.ConnectRuntime;
+import dev.flowform.sim.connect.ConnectorStatus;
+import dev.flowform.sim.connect.RestResult;
+import dev.flowform.sim.connect.SimulatedConnectRuntime;
+import dev.flowform.sim.connect.WorkerSpec;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The kubelet and the reconcilers reach Kafka Connect only through the {@link ConnectRuntime} port: workers
+ * start with their rendered properties, stop with their pod, and a pod is Ready only once its worker is healthy.
+ */
+class ConnectRuntimePortTest extends SimTestSupport {
+
+    /** A simulated runtime whose workers answer /health only after a few probes, like a real worker. */
+    static final class SlowRuntime implements ConnectRuntime {
+        final SimulatedConnectRuntime delegate = new SimulatedConnectRuntime();
+        final List<WorkerSpec> started = new CopyOnWriteArrayList<>();
+        final List<String> stopped = new CopyOnWriteArrayList<>();
+        final Map<String, AtomicInteger> probes = new ConcurrentHashMap<>();
+        final AtomicBoolean closed = new AtomicBoolean();
+
+        @Override
+        public void startWorker(WorkerSpec worker) {
+            started.add(worker);
+            probes.put(worker.pod(), new AtomicInteger());
+            delegate.startWorker(worker);
+        }
+
+        @Override
+        public boolean healthy(String pod) {
+            AtomicInteger n = probes.get(pod);
+            return delegate.healthy(pod) && (n == null || n.incrementAndGet() > 2);
+        }
+
+        @Override
+        public void stopWorker(String pod, boolean kill) {
+            stopped.add(pod);
+            delegate.stopWorker(pod, kill);
+        }
+
+        @Override
+        public RestResult putConnectorConfig(String cluster, String name, Map<String, String> config) {
+            return delegate.putConnectorConfig(cluster, name, config);
+        }
+
+        @Override
+        public RestResult setTargetState(String cluster, String name, TargetState state) {
+            return delegate.setTargetState(cluster, name, state);
+        }
+
+        @Override
+        public RestResult deleteConnector(String cluster, String name) {
+            return delegate.deleteConnector(cluster, name);
+        }
+
+        @Override
+        public Optional<ConnectorStatus> status(String cluster, String name) {
+            return delegate.status(cluster, name);
+        }
+
+        @Override
+        public Set<String> connectors(String cluster) {
+            return delegate.connectors(cluster);
+        }
+
+        @Override
+        public void close() {
+            closed.set(true);
+            delegate.close();
+        }
+    }
+
+    @Test
+    void workersStartWithTheirPropertiesStopWithTheirPodAndGateReadiness() {
+        SlowRuntime runtime = new SlowRuntime();
+        cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(seed("v1beta2"))
+                .settings(SimSettings.fast()).connectRuntime(() -> runtime).build());
+        awaitIdle();
+        assertThat(runtime.started).as("the seeded Ready workers were started again").hasSize(3)
+                .extracting(WorkerSpec::cluster).containsOnly(NS + "/" + CONNECT);
+
+        long generation = setWorkerEos(NS, "preparing");
+        awaitIdle();
+        Readiness readiness = RollCheck.evaluate(live(NS), generation, EosMode.PREPARING);
+        assertThat(readiness).as(readiness.detail()).isInstanceOf(Readiness.Complete.class);
+
+        List<WorkerSpec> rolled = runtime.started.subList(3, runtime.started.size());
+        assertThat(rolled).hasSize(3);
+        List<Pod> pods = cluster.client().pods().inNamespace(NS).withLabel("strimzi.io/cluster", CONNECT).list().getItems();
+        for (WorkerSpec w : rolled) {
+            assertThat(w.properties()).containsEntry("exactly.once.source.support", "preparing");
+            Pod pod = pods.stream().filter(p -> w.pod().equals(NS + "/" + p.getMetadata().getName())).findFirst().orElseThrow();
+            assertThat(w.properties()).containsEntry(SimulatedConnectRuntime.ADVERTISED_HOST, pod.getStatus().getPodIP());
+            assertThat(runtime.probes.get(w.pod()).get()).as("probed until healthy").isGreaterThan(2);
+        }
+        assertThat(runtime.stopped).as("each replaced pod's worker was stopped")
+                .containsExactlyInAnyOrderElementsOf(rolled.stream().map(WorkerSpec::pod).toList());
+
+        cluster.close();
+        assertThat(runtime.closed).isTrue();
+    }
+}
