@@ -4,6 +4,7 @@ import dev.flowform.config.ConfigLoader;
 import dev.flowform.config.KubernetesTarget;
 import dev.flowform.config.LoadResult;
 import dev.flowform.diag.Diagnostics;
+import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.sim.EmbeddedCluster;
 import dev.flowform.sim.EmbeddedClusterOptions;
 import dev.flowform.sim.SimSettings;
@@ -100,7 +101,7 @@ public final class ProveCommand implements Callable<Integer> {
              EmbeddedCluster cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder()
                      .seedDir(e.seedDir())
                      .settings(settings(e))
-                     .connectRuntime(kafka.runtime())
+                     .connectRuntime(kafka::runtime)
                      .build())) {
             out.printf("Kafka up in %.1f s; the embedded operator starts the Connect workers (logs in %s)%n",
                     seconds(t0), kafka.workerLogDir());
@@ -219,7 +220,7 @@ public final class ProveCommand implements Callable<Integer> {
             }
             String topic = String.valueOf(config.get("topics"));
             Map<String, String> labels = c.getMetadata().getLabels();
-            String cluster = labels == null ? null : labels.get("strimzi.io/cluster");
+            String cluster = labels == null ? null : labels.get(Strimzi.CLUSTER_LABEL);
             if (cluster == null || !topic.matches("[A-Za-z0-9._-]+")) {
                 continue;
             }

@@ -68,7 +68,12 @@ public final class ConnectorValidator {
         ConnectorRole role = ConnectorRole.ofClass(connectorClass);
         List<String> errors = new ArrayList<>();
         String support = config.get(EXACTLY_ONCE_SUPPORT);
-        if (support != null && "required".equals(support.strip().toLowerCase(Locale.ROOT))) {
+        // MirrorSourceConnector.validate flags exactly.once.support itself (case-sensitive "required" without
+        // read_committed); DistributedHerder then skips its own checks of that key, so this is the only error for
+        // it, whatever the worker's mode (measured on Kafka 4.3.1).
+        boolean mm2Rejects = role == ConnectorRole.SOURCE && "required".equals(support)
+                && !"read_committed".equals(sourceConsumerIsolationLevel(config));
+        if (!mm2Rejects && support != null && "required".equals(support.strip().toLowerCase(Locale.ROOT))) {
             if (workerMode != EosMode.ENABLED) {
                 errors.add(WORKER_NOT_ENABLED);
             }
@@ -84,9 +89,7 @@ public final class ConnectorValidator {
         if (boundary != null && "connector".equals(boundary.strip().toLowerCase(Locale.ROOT))) {
             errors.add(CONNECTOR_BOUNDARY_UNSUPPORTED);
         }
-        // MirrorSourceConnector.validateExactlyOnceConfigs compares case-sensitively with "required"
-        if (role == ConnectorRole.SOURCE && "required".equals(support)
-                && !"read_committed".equals(sourceConsumerIsolationLevel(config))) {
+        if (mm2Rejects) {
             errors.add(MM2_READ_COMMITTED);
         }
         return errors;
@@ -94,15 +97,17 @@ public final class ConnectorValidator {
 
     /**
      * The effective {@code isolation.level} of MirrorSourceConnector's source consumer
-     * ({@code MirrorSourceConfig.sourceConsumerConfig}: {@code source.cluster.*}, then {@code consumer.*},
-     * then {@code source.consumer.*}; later wins). {@code consumer.override.isolation.level} does not reach it.
+     * ({@code MirrorSourceConfig.sourceConsumerConfig}: {@code consumer.*}, then {@code source.consumer.*}; later
+     * wins). {@code source.cluster.*} keys reach it only when they are common client settings, which
+     * {@code isolation.level} is not, and {@code consumer.override.isolation.level} does not reach it at all
+     * (both measured on Kafka 4.3.1: MirrorSourceConnector rejects {@code required} with either).
      *
      * @param config the connector configuration
      * @return the value, or null when none is set (Kafka's default is read_uncommitted)
      */
     public static String sourceConsumerIsolationLevel(Map<String, String> config) {
         String level = null;
-        for (String prefix : List.of("source.cluster.", "consumer.", "source.consumer.")) {
+        for (String prefix : List.of("consumer.", "source.consumer.")) {
             String v = config.get(prefix + "isolation.level");
             if (v != null) {
                 level = v;

@@ -36,7 +36,7 @@ class ConnectRuntimeDifferentialTest {
     private static final String HEARTBEAT = "org.apache.kafka.connect.mirror.MirrorHeartbeatConnector";
 
     @TempDir
-    Path dir;
+    static Path dir;
 
     private RealKafka kafka;
     private final SimulatedConnectRuntime sim = new SimulatedConnectRuntime();
