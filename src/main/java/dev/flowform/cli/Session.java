@@ -136,6 +136,14 @@ public final class Session implements AutoCloseable {
         }
         String env = config.environment().name();
         KubernetesTarget target = config.environment().kubernetes();
+        if (target instanceof KubernetesTarget.Embedded e && !e.kafka().isEmpty() && ctx.attachedCluster() == null) {
+            term.error("Environment \"" + env + "\" runs on real Kafka",
+                    "It declares embedded Kafka clusters (" + String.join(", ", e.kafka().stream()
+                            .map(KubernetesTarget.EmbeddedKafka::alias).toList()) + "), which live only while one "
+                            + "command runs. Run it with \"flowform prove --dir <folder> -e " + env + "\": it starts Kafka "
+                            + "and the Connect workers, then plans and applies against them and checks the data.");
+            throw new CommandFailed(1);
+        }
         // A read-only command starts the embedded cluster (read-only) while the state opens: the two are
         // independent and each takes most of a second or more in a new JVM. A locking command must hold the
         // lock before the cluster may touch its file, so it starts the cluster afterwards.
