@@ -43,6 +43,21 @@ final class CliRunner {
         return new CliRunner(new CliContext(Clock.systemUTC(), prompter, Map.of(), SimSettings.fast(), Duration.ofSeconds(10)));
     }
 
+    /** A context like the real process's (demo timings, 10 s progress) without a terminal to ask on. */
+    static CliContext unattended() {
+        return new CliContext(Clock.systemUTC(), new Prompter() {
+            @Override
+            public boolean interactive() {
+                return false;
+            }
+
+            @Override
+            public String ask(String prompt) {
+                return null;
+            }
+        }, Map.of(), null, Duration.ofSeconds(10));
+    }
+
     Result run(String... args) {
         return run(new StringWriter(), new StringWriter(), args);
     }

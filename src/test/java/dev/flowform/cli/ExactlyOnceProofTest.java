@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -22,17 +19,7 @@ class ExactlyOnceProofTest {
 
     @Test
     void the_rollout_makes_the_flow_exactly_once_and_the_contrast_shows_why() {
-        CliContext ctx = new CliContext(Clock.systemUTC(), new Prompter() {
-            @Override
-            public boolean interactive() {
-                return false;
-            }
-
-            @Override
-            public String ask(String prompt) {
-                return null;
-            }
-        }, Map.of(), null, Duration.ofSeconds(10));
+        CliContext ctx = CliRunner.unattended();
         CommandLine cl = Main.commandLine(ctx);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

@@ -1,0 +1,81 @@
+package dev.flowform.cli;
+
+import dev.flowform.sim.EmbeddedCluster;
+import dev.flowform.sim.EmbeddedClusterOptions;
+import dev.flowform.sim.SimSettings;
+import dev.flowform.sim.connect.RealKafka;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code examples/real-kafka} running for a test: its two Kafka clusters, real Connect workers behind an
+ * embedded cluster seeded from the example, every connector running. Commands run in-process against it
+ * (attached), or in a child JVM through a kubeconfig.
+ */
+final class RealKafkaExample implements AutoCloseable {
+    static final Path DIR = Path.of("examples/real-kafka");
+    static final String NS = "replication";
+
+    final RealKafka kafka;
+    final EmbeddedCluster cluster;
+    final CliContext context;
+
+    private RealKafkaExample(RealKafka kafka, EmbeddedCluster cluster) {
+        this.kafka = kafka;
+        this.cluster = cluster;
+        this.context = CliRunner.unattended().withAttachedCluster(cluster);
+    }
+
+    /** Starts everything and waits until the seeded connectors run. */
+    static RealKafkaExample start(Path work) {
+        RealKafka kafka = RealKafka.start(
+                Map.of("dc1", List.of("dc1-kafka-bootstrap.kafka-dc1.svc:9092"),
+                        "dc2", List.of("dc2-kafka-bootstrap.kafka-dc2.svc:9092")),
+                Map.of("dc1", List.of("orders")), work.resolve("kafka"));
+        EmbeddedCluster cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder()
+                .seedDir(DIR.resolve("seed"))
+                .settings(SimSettings.demo())
+                .connectRuntime(() -> kafka.runtime())
+                .build());
+        RealKafkaExample ex = new RealKafkaExample(kafka, cluster);
+        StringWriter progress = new StringWriter();
+        if (!ProveCommand.awaitConnectorsRunning(cluster.client(), NS, new PrintWriter(progress, true))) {
+            ex.close();
+            throw new IllegalStateException("seeded connectors did not run: " + progress);
+        }
+        return ex;
+    }
+
+    KubernetesClient client() {
+        return cluster.client();
+    }
+
+    Resource<GenericKubernetesResource> connect() {
+        return client().genericKubernetesResources("kafka.strimzi.io/v1beta2", "KafkaConnect").inNamespace(NS)
+                .withName("mm2-connect");
+    }
+
+    Resource<GenericKubernetesResource> connector(String name) {
+        return client().genericKubernetesResources("kafka.strimzi.io/v1beta2", "KafkaConnector").inNamespace(NS)
+                .withName(name);
+    }
+
+    /** Runs a flowform command in-process against the attached cluster, with the example's folder. */
+    CliRunner.Result run(Path stateDir, String... args) {
+        List<String> all = new java.util.ArrayList<>(List.of(args));
+        all.addAll(List.of("--dir", DIR.toString(), "--state-dir", stateDir.toString(), "--no-color", "-e", "real"));
+        return new CliRunner(context).run(all.toArray(String[]::new));
+    }
+
+    @Override
+    public void close() {
+        cluster.close();
+        kafka.close();
+    }
+}
