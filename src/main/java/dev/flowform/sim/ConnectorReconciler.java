@@ -3,6 +3,7 @@ package dev.flowform.sim;
 import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.sim.OperatorLoop.Task;
 import dev.flowform.sim.connect.ConnectRuntime;
+import dev.flowform.sim.connect.ConnectorStatus;
 import dev.flowform.sim.connect.ConnectRuntime.TargetState;
 import dev.flowform.sim.connect.RestResult;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -42,6 +43,13 @@ final class ConnectorReconciler {
         /** @return true when deferred until the KafkaConnect reconcile of {@code ns/cluster} ends */
         boolean defer(String ns, String cluster, String connector);
     }
+
+    /** Connector and task states that only an outside event changes. */
+    private static final Set<String> SETTLED_STATES = Set.of("RUNNING", "PAUSED", "STOPPED", "FAILED");
+    /** How soon a moving connector status is read again. */
+    private static final java.time.Duration STATUS_REFRESH = java.time.Duration.ofSeconds(1);
+    /** Refreshes at most, per reconcile (two minutes at one a second). */
+    private static final int MAX_REFRESHES = 120;
 
     private final SimContext ctx;
     private final Lock lock;
@@ -223,9 +231,66 @@ final class ConnectorReconciler {
             return;
         }
         Instant readyAt = ctx.loop().clock().instant();
+        ConnectorStatus now = ctx.runtime().status(connectCluster, name).orElse(null);
         ctx.writeConnectorStatus(c, StatusDocuments.connectorReady(c, g, tasksMax == null ? 1 : tasksMax,
-                ctx.runtime().topics(connectCluster, name), ctx.runtime().status(connectCluster, name).orElse(null), ctx.now()));
+                ctx.runtime().topics(connectCluster, name), now, ctx.now()));
         ctx.loop().reportReady(StrimziCrds.KAFKA_CONNECTOR, ns, name, g, readyAt);
+        if (!settled(now)) {
+            scheduleRefresh(ns, name, g, 1);
+        }
+    }
+
+    /**
+     * Tells whether a connector status will not change without an outside event: the connector and every task
+     * {@code RUNNING}, {@code PAUSED}, {@code STOPPED} or {@code FAILED}. Right after a PUT, real Kafka Connect
+     * reports the connector {@code UNASSIGNED}, or not at all, for a second or two while it assigns it.
+     */
+    static boolean settled(ConnectorStatus status) {
+        if (status == null || !SETTLED_STATES.contains(status.state())) {
+            return false;
+        }
+        return status.tasks().stream().allMatch(t -> SETTLED_STATES.contains(t.state()));
+    }
+
+    /**
+     * Reads a connector's status again after {@link #STATUS_REFRESH} while it is not {@link #settled}: Strimzi
+     * refreshes {@code status.connectorStatus} on every periodic reconcile (every 120 s by default); this does it
+     * sooner, and only while the status is still moving (never for the simulated runtime, which settles at once).
+     */
+    private void scheduleRefresh(String ns, String name, long generation, int attempt) {
+        String k = ns + "/" + name + "#status";
+        if (timers.containsKey(k) || attempt > MAX_REFRESHES) {
+            return;
+        }
+        timers.put(k, ctx.loop().schedule(STATUS_REFRESH, () -> {
+            timers.remove(k);
+            refresh(ns, name, generation, attempt);
+        }));
+    }
+
+    private void refresh(String ns, String name, long generation, int attempt) {
+        if (ctx.faults().operatorPaused() || ctx.loop().closed()) {
+            return;
+        }
+        try {
+            GenericKubernetesResource c = ctx.kctr().inNamespace(ns).withName(name).get();
+            String cluster = c == null ? null : SimContext.label(c, Strimzi.CLUSTER_LABEL);
+            if (c == null || cluster == null || SimContext.generation(c) != generation || !SimContext.settled(c)) {
+                return; // deleted, changed since, or reconciled again: that reconcile owns the status now
+            }
+            Map<String, Object> spec = Json.map(c.getAdditionalProperties().get("spec"));
+            Integer tasksMax = spec != null && spec.get("tasksMax") instanceof Number n ? n.intValue() : null;
+            String connectCluster = ns + "/" + cluster;
+            ConnectorStatus now = ctx.runtime().status(connectCluster, name).orElse(null);
+            ctx.writeConnectorStatus(c, StatusDocuments.connectorReady(c, generation, tasksMax == null ? 1 : tasksMax,
+                    ctx.runtime().topics(connectCluster, name), now, ctx.now()));
+            if (!settled(now)) {
+                scheduleRefresh(ns, name, generation, attempt + 1);
+            }
+        } catch (KubernetesClientException e) {
+            LOG.log(Level.FINE, "status refresh of KafkaConnector " + ns + "/" + name + " failed, retrying", e);
+            scheduleRefresh(ns, name, generation, attempt + 1);
+        }
     }
 
     /**

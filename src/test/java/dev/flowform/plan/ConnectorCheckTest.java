@@ -1,0 +1,38 @@
+package dev.flowform.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowform.model.Condition;
+import dev.flowform.model.LiveConnector;
+import dev.flowform.model.ObjectRef;
+import dev.flowform.model.TaskStatus;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ConnectorCheckTest {
+    private static final String CHECKPOINT = "org.apache.kafka.connect.mirror.MirrorCheckpointConnector";
+    private static final String SOURCE = "org.apache.kafka.connect.mirror.MirrorSourceConnector";
+
+    private static LiveConnector running(String className, List<TaskStatus> tasks) {
+        return new LiveConnector(new ObjectRef("kafka.strimzi.io/v1beta2", "KafkaConnector", "ns", "c"), "1", 2, Map.of(),
+                Map.of(), className, 1, "running", Map.of(), 2L, List.of(new Condition("Ready", "True", null, null)),
+                "RUNNING", null, tasks, Map.of());
+    }
+
+    @Test
+    void a_checkpoint_connector_without_consumer_groups_runs_with_no_task() {
+        assertThat(ConnectorCheck.evaluate(running(CHECKPOINT, List.of()), 2, "RUNNING")).isInstanceOf(Readiness.Complete.class);
+    }
+
+    @Test
+    void a_source_connector_is_not_done_before_its_tasks_run() {
+        assertThat(ConnectorCheck.evaluate(running(SOURCE, List.of()), 2, "RUNNING")).isInstanceOf(Readiness.InProgress.class);
+        assertThat(ConnectorCheck.evaluate(running(SOURCE, List.of(new TaskStatus(0, "UNASSIGNED", null))), 2, "RUNNING"))
+                .isInstanceOf(Readiness.InProgress.class);
+        assertThat(ConnectorCheck.evaluate(running(SOURCE, List.of(new TaskStatus(0, "RUNNING", null))), 2, "RUNNING"))
+                .isInstanceOf(Readiness.Complete.class);
+        assertThat(ConnectorCheck.evaluate(running(CHECKPOINT, List.of(new TaskStatus(0, "FAILED", "boom"))), 2, "RUNNING"))
+                .isInstanceOf(Readiness.Failed.class);
+    }
+}
