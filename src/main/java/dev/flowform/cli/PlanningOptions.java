@@ -30,9 +30,21 @@ public final class PlanningOptions {
                     + "operator then deletes every connector that has no KafkaConnector.")
     boolean enableConnectorResources;
 
+    @Option(names = "--accept-new-cluster-identity",
+            description = "Allow changing the group id or a storage topic of a Connect cluster whose workers run "
+                    + "exactly-once: it gets new transactional IDs that cannot fence the old ones, and its connectors "
+                    + "lose their source offsets when the offsets topic changes.")
+    boolean acceptNewClusterIdentity;
+
+    @Option(names = "--accept-unknown-kafka-version",
+            description = "Plan exactly-once on a Connect cluster whose Kafka version cannot be read, without checking "
+                    + "the KIP-618 minimums (workers 3.3, MirrorMaker 2 3.5, KAFKA-15059 fixed in 3.6).")
+    boolean acceptUnknownKafkaVersion;
+
     /** @return the planner options these flags select */
     public PlanOptions toOptions() {
-        return new PlanOptions(acceptFailedReconcile, enableConnectorResources, targets, refreshOnly);
+        return new PlanOptions(acceptFailedReconcile, enableConnectorResources, targets, refreshOnly,
+                acceptNewClusterIdentity, acceptUnknownKafkaVersion);
     }
 
     /** @return the flags given, in their long spelling, for error messages; empty when none */
@@ -47,6 +59,12 @@ public final class PlanningOptions {
         }
         if (enableConnectorResources) {
             out.add("--enable-connector-resources");
+        }
+        if (acceptNewClusterIdentity) {
+            out.add("--accept-new-cluster-identity");
+        }
+        if (acceptUnknownKafkaVersion) {
+            out.add("--accept-unknown-kafka-version");
         }
         return out;
     }
