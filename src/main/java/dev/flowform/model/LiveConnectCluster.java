@@ -93,6 +93,28 @@ public record LiveConnectCluster(
     }
 
     /**
+     * The Kafka version the workers report: the {@code version} of MirrorSourceConnector in
+     * {@code status.connectorPlugins} (Strimzi {@code KafkaConnectStatus}; MirrorMaker 2's connectors report
+     * the Kafka version of the worker they run on). Tells the Kafka version when {@code spec.version} is not
+     * set and the operator runs its default.
+     *
+     * @return the reported version as written, or null when the status does not list MirrorSourceConnector
+     */
+    public String reportedKafkaVersion() {
+        Object status = raw.get("status");
+        if (!(status instanceof Map<?, ?> s) || !(s.get("connectorPlugins") instanceof List<?> plugins)) {
+            return null;
+        }
+        for (Object o : plugins) {
+            if (o instanceof Map<?, ?> p && ConnectorRole.SOURCE.connectorClass().equals(p.get("class"))
+                    && p.get("version") != null) {
+                return p.get("version").toString();
+            }
+        }
+        return null;
+    }
+
+    /**
      * The Connect group id, read from the field the object's API version uses (Strimzi CHANGELOG 0.49.0:
      * {@code v1} adds {@code spec.groupId} and forbids {@code group.id} in {@code spec.config}, silently
      * dropping it; {@code v1beta2} reads {@code spec.config."group.id"}, default {@code connect-cluster},

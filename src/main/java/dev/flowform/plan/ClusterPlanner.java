@@ -19,12 +19,14 @@ import dev.flowform.model.StrimziApi;
 import dev.flowform.model.TaskStatus;
 import dev.flowform.model.strimzi.Strimzi;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -116,7 +118,7 @@ final class ClusterPlanner {
                             + "let flowform create it.", dc.range(), dc.address()));
             return;
         }
-        if (!versionAllows(dc.version(), flows)) {
+        if (!versionAllows(dc.version(), "connect_cluster \"" + dc.name() + "\" declares version", "", flows)) {
             return;
         }
         if (live.api() == StrimziApi.V1) {
@@ -163,7 +165,8 @@ final class ClusterPlanner {
                     .filter(k -> dc.config().containsKey(k) && !ignored.contains(k)).forEach(ignored::add);
         }
         warnIgnoredV1Keys(ignored, who + " (kafka.strimzi.io/v1) has");
-        if (!versionAllows(dc.version() != null ? dc.version() : c.version(), flows)) {
+        warnIncompleteSpec(c, who);
+        if (!versionAllows(c, who, flows)) {
             return;
         }
         warnSkippedPreparing(c, current, rolled);
@@ -172,6 +175,19 @@ final class ClusterPlanner {
         List<FieldEdit> clusterEdits = new ArrayList<>();
         List<AttributeChange> clusterAttrs = new ArrayList<>();
         clusterEdits(c, clusterEdits, clusterAttrs);
+        List<IdentityEdit> identity = identityEdits(c, clusterEdits);
+        EosMode workers = workersEosMode(c, current);
+        boolean newIdentity = !identity.isEmpty() && workers != EosMode.DISABLED;
+        if (newIdentity && !options.acceptNewClusterIdentity()) {
+            refuse(Rule.CLUSTER_IDENTITY, "Changing the identity of an exactly-once Connect cluster",
+                    who + " runs " + EosMode.CONFIG_KEY + "=" + workers.value() + ", and this plan changes "
+                            + describe(identity) + ". " + identityConsequences(c, identity) + "Keep the current values"
+                            + (dc.manage() == ManageMode.OWN ? " in the configuration (manage = \"own\" removes what it "
+                                    + "does not declare, so declare them)" : " in the configuration")
+                            + ", or, to give the cluster a new identity deliberately, plan again with "
+                            + "--accept-new-cluster-identity.");
+            return;
+        }
         boolean annotate = !c.usesConnectorResources();
         List<EosMode> path = Planner.eosPath(current, dc.eos());
         List<ConnectorWork> work = connectorWork(flows, c);
@@ -243,7 +259,18 @@ final class ClusterPlanner {
                         c.eosValue() == null ? null : Planner.quote(c.eosValue()), Planner.quote(dc.eos().value()), false));
             }
             attrs.addAll(clusterAttrs);
-            changes.add(new Change(dc.address(), c.ref(), Action.UPDATE, attrs, clusterReason(current, path, annotate)));
+            String reason = clusterReason(current, path, annotate);
+            if (newIdentity) {
+                reason += "; " + identityReason(identity);
+            }
+            changes.add(new Change(dc.address(), c.ref(), Action.UPDATE, attrs, reason));
+        }
+        if (newIdentity) {
+            diags.add(Rule.CLUSTER_IDENTITY.warning("The Connect cluster gets a new exactly-once identity",
+                    who + " runs " + EosMode.CONFIG_KEY + "=" + workers.value() + ", and this plan changes "
+                            + describe(identity) + " (--accept-new-cluster-identity). " + identityConsequences(c, identity)
+                            + "Grant the principals Write and Describe on the new transactional IDs before applying.",
+                    dc.address()));
         }
         ObjectRef liveRef = c.ref();
         if (!rolled && !failed) {
@@ -302,24 +329,55 @@ final class ClusterPlanner {
     // ---------------------------------------------------------------------------------- preflight
 
     /**
-     * Kafka version checks (rules kafka-version-*): below 3.3 no worker EOS at all, below 3.5 no MM2 EOS,
-     * below 3.6 a warning for KAFKA-15059. Without a version nothing is checked (Strimzi then runs its
-     * default Kafka version, which every supported Strimzi release has at 3.6 or newer).
+     * The Kafka version preflight of an existing cluster: the version the configuration declares, else
+     * {@code spec.version}, else (when the spec does not set it, so the operator runs its default Kafka version)
+     * the version the workers report in {@code status.connectorPlugins}. A spec without a version and a status
+     * without one is the operator's default, which is not checked; a KafkaConnect without any spec has an
+     * unknown version.
      *
      * @return false when an error was added (the cluster is refused)
      */
-    private boolean versionAllows(String versionText, List<DesiredFlow> flows) {
-        boolean eosFlows = flows.stream().anyMatch(DesiredFlow::exactlyOnce);
-        if (dc.eos() == EosMode.DISABLED && !eosFlows) {
-            return true;
+    private boolean versionAllows(LiveConnectCluster c, String who, List<DesiredFlow> flows) {
+        if (dc.version() != null) {
+            return versionAllows(dc.version(), "connect_cluster \"" + dc.name() + "\" declares version", "", flows);
         }
+        if (c.spec().get("version") != null) {
+            return versionAllows(c.version(), who + " has spec.version", "", flows);
+        }
+        if (c.spec().isEmpty()) {
+            return unknownVersionAllows(who + " has no spec, so the Kafka version its workers run is unknown", flows);
+        }
+        String reported = c.reportedKafkaVersion();
+        if (reported != null && KafkaVersion.parse(reported).isPresent()) {
+            return versionAllows(reported, who + "'s workers report version", " (spec.version is not set: the operator's "
+                    + "default Kafka version, as status.connectorPlugins reports it)", flows);
+        }
+        return true;
+    }
+
+    /**
+     * Kafka version checks (rules kafka-version-*): below 3.3 no worker EOS at all, below 3.5 no MM2 EOS,
+     * below 3.6 a warning for KAFKA-15059. Without a version nothing is checked (Strimzi then runs its
+     * default Kafka version). A version that cannot be read is {@link #unknownVersionAllows unknown}.
+     *
+     * @param versionText the version, or null when not set
+     * @param from        where it comes from, e.g. {@code KafkaConnect ns/name has spec.version}
+     * @param note        appended to the version in messages (empty, or where a reported version comes from)
+     * @return false when an error was added (the cluster is refused)
+     */
+    private boolean versionAllows(String versionText, String from, String note, List<DesiredFlow> flows) {
         Optional<KafkaVersion> parsed = KafkaVersion.parse(versionText);
-        if (parsed.isEmpty()) {
+        if (versionText != null && parsed.isEmpty()) {
+            return unknownVersionAllows(from + " \"" + versionText + "\", which is not a Kafka version flowform can read "
+                    + "(it expects <major>.<minor>.<patch>, e.g. 3.9.0)", flows);
+        }
+        if (!exactlyOnceInvolved(flows) || parsed.isEmpty()) {
             return true;
         }
+        boolean eosFlows = flows.stream().anyMatch(DesiredFlow::exactlyOnce);
         KafkaVersion v = parsed.get();
         String cluster = "connect_cluster \"" + dc.name() + "\" runs Kafka " + v.text()
-                + (v.text().equals(v.kafka()) ? "" : " (Kafka " + v.kafka() + ")");
+                + (v.text().equals(v.kafka()) ? "" : " (Kafka " + v.kafka() + ")") + note;
         if (v.isBefore(3, 3)) {
             diags.add(Rule.KAFKA_VERSION_WORKER.diagnostic(Severity.ERROR, "Kafka version has no exactly-once source support",
                     cluster + ", which has no exactly.once.source.support worker setting (KIP-618 arrived in Kafka 3.3.0). "
@@ -340,6 +398,72 @@ final class ClusterPlanner {
                             + "tasks may fail to start. Upgrade to 3.6 or newer.", dc.range(), dc.address()));
         }
         return true;
+    }
+
+    /** @return true when the cluster is to run exactly-once workers or carries exactly-once flows */
+    private boolean exactlyOnceInvolved(List<DesiredFlow> flows) {
+        return dc.eos() != EosMode.DISABLED || flows.stream().anyMatch(DesiredFlow::exactlyOnce);
+    }
+
+    /**
+     * The Kafka version cannot be read (rule kafka-version-unknown): exactly-once needs
+     * {@link PlanOptions#acceptUnknownKafkaVersion()}; without exactly-once it is a warning.
+     *
+     * @param why what could not be read, a sentence without its full stop
+     * @return false when an error was added (the cluster is refused)
+     */
+    private boolean unknownVersionAllows(String why, List<DesiredFlow> flows) {
+        String minimums = "Below Kafka 3.3.0 the workers ignore exactly.once.source.support and nothing runs exactly-once; "
+                + "below 3.5.0 Kafka rejects exactly.once.support=required on MirrorSourceConnector; below 3.6.0 zombie "
+                + "fencing can fail while a rebalance is pending (KAFKA-15059) and exactly-once tasks may fail to start.";
+        if (!exactlyOnceInvolved(flows)) {
+            diags.add(Rule.KAFKA_VERSION_UNKNOWN.diagnostic(Severity.WARNING, "Kafka version unknown",
+                    why + ". This plan does not turn exactly-once on, so nothing in it depends on the version; the "
+                            + "KIP-618 minimums are checked once it does.", dc.range(), dc.address()));
+            return true;
+        }
+        if (!options.acceptUnknownKafkaVersion()) {
+            diags.add(Rule.KAFKA_VERSION_UNKNOWN.diagnostic(Severity.ERROR, "Exactly-once on an unknown Kafka version",
+                    why + ", so flowform cannot check the KIP-618 minimums. " + minimums + " Set the connect_cluster's "
+                            + "version to the Kafka version the workers run or, if you know it is 3.6 or newer, plan "
+                            + "again with --accept-unknown-kafka-version.", dc.range(), dc.address()));
+            return false;
+        }
+        diags.add(Rule.KAFKA_VERSION_UNKNOWN.diagnostic(Severity.WARNING, "Exactly-once on an unknown Kafka version",
+                why + ". --accept-unknown-kafka-version was given: the KIP-618 minimums are not checked. " + minimums,
+                dc.range(), dc.address()));
+        return true;
+    }
+
+    /**
+     * Says what could not be checked on a live KafkaConnect that lacks its spec, {@code spec.replicas} or
+     * {@code spec.bootstrapServers} (rule live-connect-spec), unless the configuration sets it.
+     */
+    private void warnIncompleteSpec(LiveConnectCluster c, String who) {
+        if (c.spec().isEmpty()) {
+            diags.add(Rule.LIVE_SPEC.warning("KafkaConnect has no spec",
+                    who + " has no spec. flowform could not check the workers' " + EosMode.CONFIG_KEY + " (read as Kafka's "
+                            + "default, disabled), the group id ("
+                            + (c.api() == StrimziApi.V1 ? "unknown" : "read as Strimzi's default, " + Strimzi.DEFAULT_GROUP_ID)
+                            + "), the number of workers (read as Strimzi's default, " + RollCheck.STRIMZI_DEFAULT_REPLICAS
+                            + "), the Kafka cluster they use or their Kafka version. The Strimzi operator cannot reconcile a "
+                            + "KafkaConnect without spec.bootstrapServers.", dc.address()));
+            return;
+        }
+        List<String> missing = new ArrayList<>();
+        if (c.replicas() == null && dc.replicas() == null) {
+            missing.add("spec.replicas is not set: flowform counts Strimzi's default of " + RollCheck.STRIMZI_DEFAULT_REPLICAS
+                    + " workers when it checks rolls and whether the connectors can run");
+        }
+        if (c.spec().get("bootstrapServers") == null && dc.bootstrapServers() == null) {
+            missing.add("spec.bootstrapServers is not set: flowform could not check which Kafka cluster the workers use "
+                    + "(where the transactional IDs need their ACLs), and the Strimzi operator cannot reconcile a "
+                    + "KafkaConnect without it");
+        }
+        if (!missing.isEmpty()) {
+            diags.add(Rule.LIVE_SPEC.warning("KafkaConnect spec is incomplete", who + ": " + String.join("; ", missing) + ".",
+                    dc.address()));
+        }
     }
 
     private void warnIgnoredV1Keys(List<String> keys, String who) {
@@ -861,19 +985,158 @@ final class ClusterPlanner {
         });
     }
 
-    /** @return the group id the workers use after this plan (desired field over live), or a placeholder */
+    /**
+     * @return the group id the workers use after this plan (desired field over live; with manage = "own" an
+     *         undeclared field is removed, which for v1beta2 means Strimzi's default), or a placeholder
+     */
     private String groupIdOrUnknown(LiveConnectCluster c) {
+        boolean removes = c != null && dc.manage() == ManageMode.OWN;
         String group;
         if (live.api() == StrimziApi.V1) {
             Object g = dc.spec().get("groupId");
-            group = g != null ? g.toString() : c == null ? null : c.groupId();
+            group = g != null ? g.toString() : c == null || removes ? null : c.groupId();
         } else {
             group = dc.config().get("group.id");
             if (group == null) {
-                group = c == null ? Strimzi.DEFAULT_GROUP_ID : c.groupId();
+                group = c == null || removes ? Strimzi.DEFAULT_GROUP_ID : c.groupId();
             }
         }
         return group == null ? "<spec.groupId>" : group;
+    }
+
+    // ---------------------------------------------------------------------------------- cluster identity
+
+    /** Strimzi v1 fields of the cluster's identity, in the order of {@link LiveConnectCluster#V1_FORBIDDEN_CONFIG_KEYS}. */
+    private static final List<String> V1_IDENTITY_FIELDS =
+            List.of("groupId", "configStorageTopic", "offsetStorageTopic", "statusStorageTopic");
+
+    /**
+     * A change this plan makes to the group id or a storage topic.
+     *
+     * @param index  0 group id, 1 config topic, 2 offsets topic, 3 status topic
+     * @param field  the field as the plan shows it, e.g. {@code spec.config."group.id"} or {@code spec.groupId}
+     * @param before the value the workers use now (Strimzi's default for an unset v1beta2 key), null when unset
+     * @param after  the value after the plan, null when the plan removes a v1 field
+     */
+    private record IdentityEdit(int index, String field, String before, String after) {
+    }
+
+    /** @return the identity changes among {@code edits}, group id first; empty when none changes a value */
+    private static List<IdentityEdit> identityEdits(LiveConnectCluster c, List<FieldEdit> edits) {
+        List<String> defaults = List.of(Strimzi.DEFAULT_GROUP_ID, Strimzi.DEFAULT_CONFIG_STORAGE_TOPIC,
+                Strimzi.DEFAULT_OFFSET_STORAGE_TOPIC, Strimzi.DEFAULT_STATUS_STORAGE_TOPIC);
+        List<IdentityEdit> out = new ArrayList<>();
+        for (FieldEdit e : edits) {
+            List<String> p = e.path();
+            if (c.api() == StrimziApi.V1) {
+                int i = p.size() == 2 && p.get(0).equals("spec") ? V1_IDENTITY_FIELDS.indexOf(p.get(1)) : -1;
+                if (i >= 0) {
+                    Object have = c.spec().get(p.get(1));
+                    out.add(new IdentityEdit(i, "spec." + p.get(1), have == null ? null : have.toString(),
+                            e.remove() ? null : String.valueOf(e.value())));
+                }
+            } else {
+                int i = p.size() == 3 && p.get(0).equals("spec") && p.get(1).equals("config")
+                        ? LiveConnectCluster.V1_FORBIDDEN_CONFIG_KEYS.indexOf(p.get(2)) : -1;
+                if (i >= 0) {
+                    String def = defaults.get(i);
+                    out.add(new IdentityEdit(i, "spec.config." + Planner.quote(p.get(2)), c.config().getOrDefault(p.get(2), def),
+                            e.remove() ? def : String.valueOf(e.value())));
+                }
+            }
+        }
+        out.removeIf(i -> Objects.equals(i.before(), i.after()));
+        out.sort(Comparator.comparingInt(IdentityEdit::index));
+        return out;
+    }
+
+    /** @return the mode the workers run: the spec's, or a mode a not yet rolled worker still runs */
+    private static EosMode workersEosMode(LiveConnectCluster c, EosMode current) {
+        if (current != EosMode.DISABLED) {
+            return current;
+        }
+        for (EosMode m : List.of(EosMode.ENABLED, EosMode.PREPARING)) {
+            for (LivePod p : c.pods()) {
+                if (p.connectConfiguration() != null && RollCheck.mentionsMode(p.connectConfiguration(), m)) {
+                    return m;
+                }
+            }
+        }
+        return EosMode.DISABLED;
+    }
+
+    private static String describe(List<IdentityEdit> identity) {
+        List<String> parts = new ArrayList<>();
+        for (IdentityEdit i : identity) {
+            parts.add(i.field() + " " + shown(i.before()) + " -> " + (i.after() == null ? "(removed; kafka.strimzi.io/v1 "
+                    + "requires it)" : Planner.quote(i.after())));
+        }
+        return String.join(", ", parts);
+    }
+
+    private static String shown(String value) {
+        return value == null ? "(not set)" : Planner.quote(value);
+    }
+
+    private static IdentityEdit find(List<IdentityEdit> identity, int index) {
+        return identity.stream().filter(i -> i.index() == index).findFirst().orElse(null);
+    }
+
+    /** @return what a new identity does to transactional IDs, fencing and source offsets, as sentences */
+    private static String identityConsequences(LiveConnectCluster c, List<IdentityEdit> identity) {
+        StringBuilder sb = new StringBuilder();
+        IdentityEdit group = find(identity, 0);
+        IdentityEdit configs = find(identity, 1);
+        IdentityEdit offsets = find(identity, 2);
+        IdentityEdit status = find(identity, 3);
+        if (group != null) {
+            String o = group.before() == null ? "<spec.groupId>" : group.before();
+            String n = group.after() == null ? "<spec.groupId>" : group.after();
+            sb.append("The transactional IDs derive from the group id: the workers' leader goes from connect-cluster-")
+                    .append(o).append(" to connect-cluster-").append(n).append(", every task from ").append(o)
+                    .append("-<connector>-<task> to ").append(n).append("-<connector>-<task>. Zombie fencing only fences the "
+                            + "IDs of the cluster's own group, so the new identity cannot fence producers of the old one: "
+                            + "while the workers roll, workers of the old and of the new group both run the connectors, and "
+                            + "records they both replicate are written twice. ");
+        }
+        if (offsets != null) {
+            sb.append("The connectors' source offsets are in ").append(shown(offsets.before())).append("; the workers would "
+                    + "read ").append(offsets.after() == null ? "no offsets topic" : Planner.quote(offsets.after()))
+                    .append(", which has none for them, so MirrorSourceConnector starts again from the source topics' "
+                            + "earliest offsets (or as source.consumer.auto.offset.reset says) and replicates every record "
+                            + "again: duplicates in the target topics. ");
+        } else if (group != null) {
+            String topic = c.api() == StrimziApi.V1 ? String.valueOf(c.spec().get("offsetStorageTopic"))
+                    : c.config().getOrDefault("offset.storage.topic", Strimzi.DEFAULT_OFFSET_STORAGE_TOPIC);
+            sb.append("The source offsets stay in ").append(Planner.quote(topic)).append(". ");
+        }
+        if (configs != null) {
+            sb.append("The connector and task configurations are in ").append(shown(configs.before()))
+                    .append("; the workers run no connector until the operator has written them again to the new topic. ");
+        }
+        if (status != null) {
+            sb.append("Connector and task statuses start empty in the new status topic. ");
+        }
+        return sb.toString();
+    }
+
+    /** @return the change reason's part about a new identity */
+    private static String identityReason(List<IdentityEdit> identity) {
+        List<String> parts = new ArrayList<>();
+        IdentityEdit group = find(identity, 0);
+        if (group != null) {
+            parts.add("group id " + shown(group.before()) + " -> " + shown(group.after()) + ": new transactional IDs, the "
+                    + "old ones not fenced");
+        }
+        IdentityEdit offsets = find(identity, 2);
+        if (offsets != null) {
+            parts.add("offsets topic " + shown(offsets.before()) + " -> " + shown(offsets.after()) + ": source offsets not "
+                    + "carried over, replication starts again from the earliest offsets");
+        }
+        if (parts.isEmpty()) {
+            parts.add("storage topics " + describe(identity));
+        }
+        return "new exactly-once identity (KIP-618): " + String.join("; ", parts);
     }
 
     // ---------------------------------------------------------------------------------- helpers

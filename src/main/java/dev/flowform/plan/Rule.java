@@ -57,6 +57,20 @@ public enum Rule {
     KAFKA_VERSION_FENCING("kafka-version-fencing",
             "KAFKA-15059 (fixed in Kafka 3.6.0): zombie fencing fails while a rebalance is pending, which MirrorMaker 2 "
                     + "triggers by writing 3 connector configs at once"),
+    /** Without a readable Kafka version the KIP-618 minimums cannot be checked. */
+    KAFKA_VERSION_UNKNOWN("kafka-version-unknown",
+            "KIP-618 minimums: exactly.once.source.support from Kafka 3.3.0 (KAFKA-10000), MirrorSourceConnector "
+                    + "exactly-once from 3.5.0 (KAFKA-14021), zombie fencing during a pending rebalance fixed in 3.6.0 "
+                    + "(KAFKA-15059); Strimzi KafkaConnectSpec.version"),
+    /** The Connect group id and storage topics are the cluster's exactly-once identity. */
+    CLUSTER_IDENTITY("eos-cluster-identity",
+            "KIP-618: transactional IDs connect-cluster-<group.id> (DistributedConfig.transactionalProducerId) and "
+                    + "<group.id>-<connector>-<task> (Worker.taskTransactionalId), zombie fencing of the cluster's own "
+                    + "task IDs only; ExactlyOnceWorkerSourceTask commits source offsets to offset.storage.topic"),
+    /** A live KafkaConnect lacks fields the planner reads. */
+    LIVE_SPEC("live-connect-spec",
+            "Strimzi KafkaConnectSpec: bootstrapServers is required, replicas defaults to 3, version defaults to the "
+                    + "operator's default Kafka version"),
     /** Strimzi v1 ignores group.id and the storage topics in spec.config. */
     V1_IGNORED_CONFIG("strimzi-v1-ignored-config",
             "Strimzi 0.49.0 CHANGELOG (kafka.strimzi.io/v1) and AbstractConfiguration: \"Configuration option is forbidden "
