@@ -252,6 +252,27 @@ class GoldenPlansTest {
             return new Situation(desired(cluster(Map.of()), ownFlow(true, null, null, Map.of())), w.toLive())
                     .with(PlanOptions.DEFAULT.withTargets(List.of("kafka_connector.dc1-to-dc2-source")));
         });
+        m.put("identity-group-id-refused", () -> new Situation(desired(cluster(Map.of("group.id", "repl-eu")),
+                Configs.adoptedFlow(true)), mm2(StrimziApi.V1BETA2, "enabled", World.Roll.ROLLED, null).toLive()));
+        m.put("identity-group-id-accepted", () -> new Situation(desired(cluster(Map.of("group.id", "repl-eu")),
+                Configs.adoptedFlow(true)), mm2(StrimziApi.V1BETA2, "enabled", World.Roll.ROLLED, null).toLive())
+                .with(PlanOptions.DEFAULT.withAcceptNewClusterIdentity(true)));
+        m.put("identity-v1-storage-topic-refused", () -> new Situation(desired(new ConnectClusterBlock(
+                "connect_cluster.mm2-connect", "mm2-connect", null, ManageMode.ADOPT, null, null, null, null, Map.of(),
+                Map.of("groupId", "repl-eu", "offsetStorageTopic", "repl-eu-offsets"), Set.of(), null),
+                Configs.adoptedFlow(true)), mm2(StrimziApi.V1, "preparing", World.Roll.ROLLED, null).toLive()));
+        m.put("identity-disabled-cluster-rolls", () -> new Situation(desired(cluster(Map.of("group.id", "repl-eu")),
+                Configs.adoptedFlow(false)), mm2(StrimziApi.V1BETA2, "disabled", World.Roll.ROLLED, null).toLive()));
+        m.put("kafka-version-unreadable-refused", () -> new Situation(adopt(true), version(mm2(StrimziApi.V1BETA2, null,
+                World.Roll.ROLLED, null), "latest").toLive()));
+        m.put("kafka-version-unreadable-accepted", () -> new Situation(adopt(true), version(mm2(StrimziApi.V1BETA2, null,
+                World.Roll.ROLLED, null), "latest").toLive()).with(PlanOptions.DEFAULT.withAcceptUnknownKafkaVersion(true)));
+        m.put("live-spec-incomplete", () -> {
+            World w = mm2(StrimziApi.V1BETA2, "enabled", World.Roll.ROLLED, null);
+            World.map(w.kc.get("spec")).remove("replicas");
+            World.map(w.kc.get("spec")).remove("bootstrapServers");
+            return new Situation(adopt(true), w.toLive());
+        });
         m.put("drift", () -> drift(PlanOptions.DEFAULT, false));
         m.put("refresh-only", () -> drift(PlanOptions.DEFAULT.withRefreshOnly(true), true));
         m.put("no-changes", () -> {
