@@ -34,6 +34,9 @@ import java.util.function.Predicate;
  *       its generation) is refused with the operator's message unless {@link PlanOptions#acceptFailedReconcile()},
  *       and then only when the plan's own spec change makes the operator roll again before any step that needs
  *       the workers' mode;</li>
+ *   <li>changing the group id or a storage topic of an existing cluster whose workers run {@code preparing} or
+ *       {@code enabled} is refused unless {@link PlanOptions#acceptNewClusterIdentity()} (KIP-618: the transactional
+ *       IDs derive from the group id, and the source offsets live in the offsets topic);</li>
  *   <li>adding {@code strimzi.io/use-connector-resources} to an existing cluster is refused unless
  *       {@link PlanOptions#enableConnectorResources()} (rule 6: Strimzi then deletes connectors without a
  *       KafkaConnector);</li>
@@ -47,7 +50,10 @@ import java.util.function.Predicate;
  * </ol>
  * Preflight checks add diagnostics: the Kafka version from {@code spec.version} (Cloudera builds such as
  * {@code 3.9.0.1.4} included; below 3.3 an error, below 3.5 an error for MirrorMaker 2 EOS, below 3.6 a
- * warning for KAFKA-15059), {@code read_committed}, {@code required} on checkpoint/heartbeat,
+ * warning for KAFKA-15059; without {@code spec.version} the version {@code status.connectorPlugins} reports, else
+ * the operator's default, unchecked; a version that cannot be read refuses exactly-once unless
+ * {@link PlanOptions#acceptUnknownKafkaVersion()}), a live spec without {@code replicas} or
+ * {@code bootstrapServers}, {@code read_committed}, {@code required} on checkpoint/heartbeat,
  * {@code transaction.boundary: connector}, keys Strimzi {@code v1} ignores, 0 replicas, FAILED connectors.
  * The plan lists the transactional IDs that will need ACLs.
  *

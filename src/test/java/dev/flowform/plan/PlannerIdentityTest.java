@@ -226,8 +226,7 @@ class PlannerIdentityTest {
     @ParameterizedTest
     @EnumSource(StrimziApi.class)
     void an_unreadable_version_refuses_exactly_once(StrimziApi api) {
-        World w = world(api, null);
-        World.map(w.kc.get("spec")).put("version", "latest");
+        World w = unreadableVersion(api);
 
         Plan plan = plan(adopt(Map.of(), Map.of()), w, PlanOptions.DEFAULT);
 
@@ -240,8 +239,7 @@ class PlannerIdentityTest {
 
     @Test
     void an_unreadable_version_is_planned_with_a_warning_when_acknowledged() {
-        World w = world(StrimziApi.V1BETA2, null);
-        World.map(w.kc.get("spec")).put("version", "latest");
+        World w = unreadableVersion(StrimziApi.V1BETA2);
 
         Plan plan = plan(adopt(Map.of(), Map.of()), w, ACCEPT_VERSION);
 
@@ -254,8 +252,7 @@ class PlannerIdentityTest {
 
     @Test
     void an_unreadable_version_without_exactly_once_is_a_warning() {
-        World w = world(StrimziApi.V1BETA2, null);
-        World.map(w.kc.get("spec")).put("version", "latest");
+        World w = unreadableVersion(StrimziApi.V1BETA2);
 
         Plan plan = plan(desired(adoptBlock(Map.of(), Map.of()), false), w, PlanOptions.DEFAULT);
 
@@ -335,9 +332,7 @@ class PlannerIdentityTest {
 
     @Test
     void missing_replicas_and_bootstrap_servers_are_reported() {
-        World w = world(StrimziApi.V1, "enabled");
-        World.map(w.kc.get("spec")).remove("replicas");
-        World.map(w.kc.get("spec")).remove("bootstrapServers");
+        World w = withoutReplicasAndBootstrapServers(StrimziApi.V1);
 
         Plan plan = plan(adopt(Map.of(), Map.of()), w, PlanOptions.DEFAULT);
 
@@ -350,9 +345,7 @@ class PlannerIdentityTest {
 
     @Test
     void fields_the_configuration_sets_are_not_reported_missing() {
-        World w = world(StrimziApi.V1BETA2, "enabled");
-        World.map(w.kc.get("spec")).remove("replicas");
-        World.map(w.kc.get("spec")).remove("bootstrapServers");
+        World w = withoutReplicasAndBootstrapServers(StrimziApi.V1BETA2);
         ConnectClusterBlock block = new ConnectClusterBlock("connect_cluster.mm2-connect", "mm2-connect", null,
                 ManageMode.ADOPT, null, 3, "dc2-kafka-bootstrap.kafka-dc2.svc:9093", null, Map.of(), Map.of(), Set.of(),
                 null);
@@ -375,6 +368,19 @@ class PlannerIdentityTest {
             w.connectors.put(name, w.connector(name, role.connectorClass(), 1, null, aliases, Map.of()));
             w.statuses.put(name, World.Status.RUNNING);
         }
+        return w;
+    }
+
+    private static World unreadableVersion(StrimziApi api) {
+        World w = world(api, null);
+        World.map(w.kc.get("spec")).put("version", "latest");
+        return w;
+    }
+
+    private static World withoutReplicasAndBootstrapServers(StrimziApi api) {
+        World w = world(api, "enabled");
+        World.map(w.kc.get("spec")).remove("replicas");
+        World.map(w.kc.get("spec")).remove("bootstrapServers");
         return w;
     }
 
