@@ -40,6 +40,9 @@ record ConnectionFailure(String summary, String detail) {
     /** The longest the first contact with the API server may take before it counts as a timeout. */
     static final Duration PROBE_DEADLINE = Duration.ofSeconds(6);
 
+    /** A dump of the bytes received, as netty appends to "not an SSL/TLS record". */
+    private static final Pattern HEX_DUMP = Pattern.compile("\\s*\\b[0-9a-fA-F]{32,}\\b");
+
     private static final Pattern FORBIDDEN = Pattern.compile(
             "cannot (\\S+) resource \"([^\"]+)\"(?: in API group \"([^\"]*)\")?(?: in the namespace \"([^\"]+)\")?");
 
@@ -175,7 +178,7 @@ record ConnectionFailure(String summary, String detail) {
         for (int i = chain.size() - 1; i >= 0; i--) {
             String m = chain.get(i).getMessage();
             if (m != null && !m.isBlank() && !m.startsWith("An error has occurred")) {
-                return m.strip();
+                return HEX_DUMP.matcher(m.strip()).replaceAll(" …");
             }
         }
         return null;

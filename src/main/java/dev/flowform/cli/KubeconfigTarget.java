@@ -116,7 +116,7 @@ record KubeconfigTarget(Config config, String context, String source) {
                 : config.getContexts().stream().map(NamedContext::getName).toList();
         NamedContext current = config.getCurrentContext();
         String contexts = names.isEmpty() ? "It defines no contexts."
-                : "Contexts in " + where + ": " + String.join(", ", names.stream().map(n -> "\"" + n + "\"").toList()) + ".";
+                : "It defines " + String.join(", ", names.stream().map(n -> "\"" + n + "\"").toList()) + ".";
         if (k.context() != null && (!names.contains(k.context()) || current == null || !k.context().equals(current.getName()))) {
             throw new Unusable("Kubernetes context \"" + k.context() + "\" not found", "Environment \"" + env
                     + "\" names context \"" + k.context() + "\", which " + where + " does not define. " + contexts

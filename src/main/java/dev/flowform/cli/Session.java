@@ -352,8 +352,7 @@ public final class Session implements AutoCloseable {
             term.addSecrets(SecretValues.of(live));
             return live;
         } catch (KubernetesClientException e) {
-            ConnectionFailure failure = ConnectionFailure.of(e, where);
-            term.error(failure.summary(), failure.detail());
+            connectionError(term, environment(), ConnectionFailure.of(e, where));
             throw new CommandFailed(1);
         }
     }
