@@ -75,12 +75,14 @@ public final class Session implements AutoCloseable {
     private final Terminal term;
     private final StateLock lock;
     private final java.util.Map<String, String> sources;
+    private final String where;
     private KubernetesClient writeClient;
 
     private Session(Configuration config, DesiredState desired, StateStore state, KubernetesClient client,
                     EmbeddedCluster embedded, CliContext ctx, Terminal term, StateLock lock,
-                    java.util.Map<String, String> sources) {
+                    java.util.Map<String, String> sources, String where) {
         this.sources = sources;
+        this.where = where;
         this.config = config;
         this.desired = desired;
         this.state = state;
@@ -169,7 +171,8 @@ public final class Session implements AutoCloseable {
             }
         }
         EmbeddedCluster embedded = null;
-        KubernetesClient client;
+        KubernetesClient client = null;
+        String where;
         try {
             if (early != null) {
                 embedded = early.join();
@@ -180,11 +183,27 @@ public final class Session implements AutoCloseable {
             } else if (target instanceof KubernetesTarget.Embedded e) {
                 embedded = startEmbedded(e, opts.stateDir().resolve(env), ctx, lock == null);
                 client = embedded.client();
+            }
+            if (embedded != null) {
+                where = "the embedded cluster";
+                announce(term, "Connecting to the embedded cluster (in-process), " + shownNamespaces(config, desired));
             } else {
-                client = kubeconfigClient((KubernetesTarget.Kubeconfig) target, ctx, term);
-                term.addSecrets(SecretValues.of(client.getConfiguration()));
+                KubeconfigTarget kube = KubeconfigTarget.resolve((KubernetesTarget.Kubeconfig) target, env, ctx.env());
+                term.addSecrets(SecretValues.of(kube.config()));
+                String server = normalise(String.valueOf(kube.config().getMasterUrl()));
+                where = server + (kube.context() == null ? "" : " (context \"" + kube.context() + "\")");
+                announce(term, "Connecting to " + server + " (" + kube.describe() + "), " + shownNamespaces(config, desired));
+                Optional<ConnectionFailure> failure = ConnectionFailure.probe(kube.config(), where);
+                if (failure.isPresent()) {
+                    connectionError(term, env, failure.get());
+                    throw new CommandFailed(1);
+                }
+                client = new KubernetesClientBuilder().withConfig(kube.config()).build();
             }
         } catch (RuntimeException e) {
+            if (client != null && embedded == null) {
+                client.close();
+            }
             if (lock != null) {
                 lock.release();
             }
@@ -192,10 +211,31 @@ public final class Session implements AutoCloseable {
             if (e instanceof CommandFailed) {
                 throw e;
             }
+            if (e instanceof KubeconfigTarget.Unusable u) {
+                connectionError(term, env, new ConnectionFailure(u.summary(), u.getMessage()));
+                throw new CommandFailed(1);
+            }
             term.error("Cannot start the cluster connection of environment \"" + env + "\"", String.valueOf(e.getMessage()));
             throw new CommandFailed(1);
         }
-        return new Session(config, desired, state, client, embedded, ctx, term, lock, loaded.sources());
+        return new Session(config, desired, state, client, embedded, ctx, term, lock, loaded.sources(), where);
+    }
+
+    /**
+     * Prints what a command connects to before it reads: on stderr, so stdout keeps only the plan; as a
+     * {@code log} line in the JSON UI of {@code apply --json}.
+     */
+    private static void announce(Terminal term, String line) {
+        if (term.isJson()) {
+            term.note("info", line);
+        } else {
+            term.errorLine(line);
+        }
+    }
+
+    /** Prints a connection failure as one error about the environment. */
+    private static void connectionError(Terminal term, String env, ConnectionFailure failure) {
+        term.diagnostics(List.of(Diagnostic.error(failure.summary(), failure.detail()).withAddress("environment." + env)));
     }
 
     private static boolean validEnvironmentName(String env) {
@@ -272,35 +312,6 @@ public final class Session implements AutoCloseable {
                 .build());
     }
 
-    private static KubernetesClient kubeconfigClient(KubernetesTarget.Kubeconfig k, CliContext ctx, Terminal term) {
-        Config config;
-        if (k.kubeconfig() != null) {
-            Path path = Path.of(k.kubeconfig());
-            String text;
-            try {
-                text = Files.readString(path);
-            } catch (IOException e) {
-                term.error("Cannot read kubeconfig", "The environment names kubeconfig \"" + path + "\", which cannot be read: "
-                        + e.getMessage());
-                throw new CommandFailed(1);
-            }
-            config = Config.fromKubeconfig(k.context(), text, path.toString());
-        } else {
-            boolean haveKubeconfig = ctx.env().get("KUBECONFIG") != null
-                    || Files.exists(Path.of(System.getProperty("user.home"), ".kube", "config"))
-                    || ctx.env().get("KUBERNETES_SERVICE_HOST") != null;
-            if (!haveKubeconfig) {
-                term.error("No Kubernetes cluster configured",
-                        "The environment uses the kubeconfig, but neither $KUBECONFIG nor ~/.kube/config exists. Point "
-                                + "KUBECONFIG at your cluster, or give the environment \"kubernetes\": {\"embedded\": "
-                                + "{\"seed\": \"./seed\"}} to use the embedded demo cluster.");
-                throw new CommandFailed(1);
-            }
-            config = Config.autoConfigure(k.context());
-        }
-        return new KubernetesClientBuilder().withConfig(config).build();
-    }
-
     /** @return the loaded configuration */
     public Configuration config() {
         return config;
@@ -341,8 +352,7 @@ public final class Session implements AutoCloseable {
             term.addSecrets(SecretValues.of(live));
             return live;
         } catch (KubernetesClientException e) {
-            term.error("Cannot read the cluster", "Reading Strimzi resources from " + client.getMasterUrl() + " failed: "
-                    + (e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage()));
+            connectionError(term, environment(), ConnectionFailure.of(e, where));
             throw new CommandFailed(1);
         }
     }
@@ -456,12 +466,22 @@ public final class Session implements AutoCloseable {
 
     /** @return the namespaces the environment manages, comma-separated, for the identity record */
     String namespaces() {
+        return String.join(",", managedNamespaces(config, desired));
+    }
+
+    private static Set<String> managedNamespaces(Configuration config, DesiredState desired) {
         Set<String> namespaces = new TreeSet<>();
         if (config.environment().namespace() != null) {
             namespaces.add(config.environment().namespace());
         }
         desired.clusters().forEach(c -> namespaces.add(c.namespace()));
-        return String.join(",", namespaces);
+        return namespaces;
+    }
+
+    /** @return the managed namespaces as the connection line shows them */
+    private static String shownNamespaces(Configuration config, DesiredState desired) {
+        List<String> quoted = managedNamespaces(config, desired).stream().map(n -> "\"" + n + "\"").toList();
+        return quoted.isEmpty() ? "no namespace" : (quoted.size() == 1 ? "namespace " : "namespaces ") + String.join(", ", quoted);
     }
 
     /**
