@@ -52,6 +52,11 @@ import picocli.CommandLine.Spec;
  * each cluster's steps in order), journaling every step in the state database. A refresh-only plan
  * records the drifted objects in the state instead; a successful apply records the outputs.
  *
+ * <p>Before it shows the plan, it takes the cluster lease ({@link ClusterLease}) of every Connect cluster the
+ * plan writes to, holder identity = the state lock's ID, waiting up to {@code --lock-timeout} for a held one;
+ * the leases are renewed while the apply runs and released before the state lock, also on failure and on
+ * Ctrl-C. A lease that cannot be renewed stops the apply like a lost state lock.
+ *
  * <p>Exit codes: 0 when every step is done (or there was nothing to do); 1 on an error or a failed
  * step; 130 after Ctrl-C (143 after SIGTERM), once the step in flight is journaled and the lock is
  * released.
@@ -80,7 +85,7 @@ public final class ApplyCommand implements Callable<Integer> {
 
     @Option(names = {"--lock-timeout", "-lock-timeout"}, paramLabel = "DURATION", defaultValue = "0s",
             converter = DurationConverter.class,
-            description = "How long to retry when the state is locked (default: ${DEFAULT-VALUE}, fail at once).")
+            description = "How long to retry when the state lock or a Connect cluster's lease is held (default: ${DEFAULT-VALUE}, fail at once).")
     Duration lockTimeout;
 
     @Option(names = {"--parallelism", "-parallelism"}, paramLabel = "N", defaultValue = "10",
