@@ -1,6 +1,8 @@
 package dev.flowform.cli;
 
 import dev.flowform.apply.Applier;
+import dev.flowform.apply.ClusterLease;
+import dev.flowform.apply.ClusterLeases;
 import dev.flowform.apply.ApplyListener;
 import dev.flowform.apply.ApplyResult;
 import dev.flowform.apply.Fabric8ClusterWriter;
@@ -50,6 +52,11 @@ import picocli.CommandLine.Spec;
  * each cluster's steps in order), journaling every step in the state database. A refresh-only plan
  * records the drifted objects in the state instead; a successful apply records the outputs.
  *
+ * <p>Before it shows the plan, it takes the cluster lease ({@link ClusterLease}) of every Connect cluster the
+ * plan writes to, holder identity = the state lock's ID, waiting up to {@code --lock-timeout} for a held one;
+ * the leases are renewed while the apply runs and released before the state lock, also on failure and on
+ * Ctrl-C. A lease that cannot be renewed stops the apply like a lost state lock.
+ *
  * <p>Exit codes: 0 when every step is done (or there was nothing to do); 1 on an error or a failed
  * step; 130 after Ctrl-C (143 after SIGTERM), once the step in flight is journaled and the lock is
  * released.
@@ -78,7 +85,7 @@ public final class ApplyCommand implements Callable<Integer> {
 
     @Option(names = {"--lock-timeout", "-lock-timeout"}, paramLabel = "DURATION", defaultValue = "0s",
             converter = DurationConverter.class,
-            description = "How long to retry when the state is locked (default: ${DEFAULT-VALUE}, fail at once).")
+            description = "How long to retry when the state lock or a Connect cluster's lease is held (default: ${DEFAULT-VALUE}, fail at once).")
     Duration lockTimeout;
 
     @Option(names = {"--parallelism", "-parallelism"}, paramLabel = "N", defaultValue = "10",
@@ -99,6 +106,7 @@ public final class ApplyCommand implements Callable<Integer> {
 
     private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.PREPARING);
     private final AtomicInteger signalExit = new AtomicInteger();
+    private final AtomicReference<ClusterLeases> leases = new AtomicReference<>();
 
     @Override
     public Integer call() {
@@ -132,7 +140,12 @@ public final class ApplyCommand implements Callable<Integer> {
         Interrupts signals = Interrupts.install((sig, n) -> onSignal(sig, n, stop, lock, term));
         try (Session session = Session.open(common, ctx, term, lock)) {
             stop.addProbe(lock::lost);
-            return applyLocked(session, term, ctx, stop, lock, ui);
+            stop.addProbe(this::leaseLost);
+            try {
+                return applyLocked(session, term, ctx, stop, lock, ui);
+            } finally {
+                releaseLeases(term);
+            }
         } catch (CommandFailed e) {
             return signalExit.get() != 0 ? signalExit.get() : e.exitCode();
         } finally {
@@ -161,12 +174,14 @@ public final class ApplyCommand implements Callable<Integer> {
             term.note("warn", "Interrupt received. Please wait: flowform finishes the API call in flight, records it and "
                     + "releases the state lock. Interrupt again to exit at once.");
             if (phase.get() == Phase.APPROVAL) {
+                releaseLeases(term);
                 lock.release();
                 term.errorLine("Apply cancelled; nothing was changed.");
                 System.exit(code);
             }
         } else {
             term.errorLine("Second interrupt: exiting at once. Run \"flowform apply\" again to continue from the live cluster.");
+            releaseLeases(term);
             lock.release();
             Runtime.getRuntime().halt(code);
         }
@@ -201,6 +216,10 @@ public final class ApplyCommand implements Callable<Integer> {
         }
         if (stop.check()) {
             return stoppedBeforeStart(term, stop);
+        }
+        plan = underLeases(session, term, ctx, stop, lock, plan, prior, live);
+        if (plan == null) {
+            return 1;
         }
         if (ui != null) {
             ui.plannedChanges(plan);
@@ -273,6 +292,174 @@ public final class ApplyCommand implements Callable<Integer> {
         }
         int code = report(term, ui, plan, result, summary, lost);
         return code == 0 ? saveOutputs(session, term, ui) : code;
+    }
+
+    /**
+     * Takes the cluster lease of every Connect cluster {@code plan} writes to (see {@link ClusterLease}), waiting
+     * up to {@code --lock-timeout} for a held one, then makes sure the plan still matches the cluster: when a
+     * live object it was made from changed meanwhile (e.g. another apply finished while this one waited), a fresh
+     * plan is made again from the live cluster (its new Connect clusters leased too), and a saved plan is refused
+     * as stale. A plan that writes nothing takes no lease.
+     *
+     * @return the plan to apply, or null after printing why not (lease held, stale saved plan)
+     * @throws CommandFailed exit 130 when interrupted while waiting
+     */
+    private Plan underLeases(Session session, Terminal term, CliContext ctx, StopSignal stop, StateLock lock, Plan plan,
+                             Optional<ResumeSupport.Prior> prior, LiveState live) {
+        StateStore state = session.state();
+        LiveState read = live;
+        for (int round = 0; ; round++) {
+            if (plan.isRefreshOnly() || plan.steps().stream().noneMatch(s -> s.kind().isMutation())) {
+                return plan;
+            }
+            LiveState planned = read;
+            java.util.SortedSet<ClusterLease.Target> targets = ClusterLease.targets(plan,
+                    o -> connectorCluster(session, planned, o));
+            ClusterLeases mine = leases.get();
+            if (mine == null) {
+                ClusterLease.Owner owner = new ClusterLease.Owner(lock.held().id(), LockInfo.localWho(), "apply",
+                        session.environment(), state.environment().lineage());
+                mine = new ClusterLeases(session.client(), owner, ClusterLease.duration(ctx.env()), ctx.clock(), stop,
+                        leaseListener(term, ctx), lock.releasedGone());
+                leases.set(mine);
+            }
+            if (round > 0 && mine.held().containsAll(targets)) {
+                return plan;
+            }
+            try {
+                mine.acquire(targets, lockTimeout);
+            } catch (ClusterLeases.HeldException e) {
+                leaseRefused(term, ctx, e);
+                return null;
+            } catch (InterruptedException e) {
+                term.error("Interrupted while waiting for the cluster lease", "Nothing was changed.");
+                throw new CommandFailed(signalExit.get() != 0 ? signalExit.get() : 130);
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                term.error("Cannot take the cluster lease", "Taking the Lease of Connect cluster(s) " + targets + " failed: "
+                        + (e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage())
+                        + "\nflowform needs get, create, update and delete on leases (coordination.k8s.io) in the Connect "
+                        + "clusters' namespaces. Nothing was changed.");
+                return null;
+            }
+            LiveState now = session.readLive(term);
+            if (now.fingerprints().equals(plan.liveFingerprints())) {
+                return plan;
+            }
+            if (planFile != null) {
+                List<Diagnostic> stale = Staleness.check(plan, session.environment(), state.stateRef(), now.fingerprints());
+                term.diagnostics(stale.isEmpty() ? List.of(Diagnostic.error("Saved plan is stale", "Live objects the plan "
+                        + "was made from changed while this apply took the cluster lease. Create a new plan with "
+                        + "\"flowform plan --out FILE\".")) : stale);
+                return null;
+            }
+            if (round >= 3) {
+                term.error("The cluster keeps changing", "Live objects changed again while this apply took the cluster lease; "
+                        + "nothing was changed. Run \"flowform apply\" again.");
+                return null;
+            }
+            term.note("info", "The cluster changed since it was read; planning again from the live cluster.");
+            read = now;
+            plan = session.plan(now, planning.toOptions(),
+                    prior.map(p -> dev.flowform.apply.Resume.analyze(p.run(), now, state::hashSecret)));
+            term.diagnostics(plan.diagnostics());
+            if (!plan.isApplyable()) {
+                return null;
+            }
+        }
+    }
+
+    /** @return the Connect cluster a KafkaConnector runs on, from the desired state, else the live object */
+    private static Optional<String> connectorCluster(Session session, LiveState live, dev.flowform.model.ObjectRef o) {
+        for (DesiredFlow f : session.desired().flows()) {
+            for (DesiredConnector d : f.connectors()) {
+                if (d.namespace().equals(o.namespace()) && d.name().equals(o.name())) {
+                    return Optional.of(d.connectCluster());
+                }
+            }
+        }
+        return live.connector(o.namespace(), o.name()).map(dev.flowform.model.LiveConnector::connectCluster);
+    }
+
+    private static ClusterLeases.Listener leaseListener(Terminal term, CliContext ctx) {
+        return new ClusterLeases.Listener() {
+            @Override
+            public void waiting(ClusterLease.Target target, ClusterLease.Holder holder) {
+                term.note("info", "Acquiring the lease of Connect cluster " + target + " (held by " + holderName(holder)
+                        + "). This may take a few moments...");
+            }
+
+            @Override
+            public void tookOver(ClusterLease.Target target, ClusterLease.Holder previous) {
+                term.note("warn", "Took over the lease " + target.namespace() + "/" + target.leaseName() + " of Connect "
+                        + "cluster " + target + " from " + holderName(previous) + (previous.renewed() == null ? ""
+                        : ", last renewed " + previous.renewed() + " (" + dev.flowform.render.Text.duration(
+                        Duration.between(previous.renewed(), ctx.clock().instant())) + " ago)")
+                        + ": its holder stopped renewing it, so it no longer runs.");
+            }
+        };
+    }
+
+    private static String holderName(ClusterLease.Holder h) {
+        StringBuilder sb = new StringBuilder(h.identity());
+        if (h.who() != null) {
+            sb.append(", ").append(h.operation() == null ? "" : h.operation() + " by ").append(h.who());
+        }
+        if (h.environment() != null) {
+            sb.append(", environment \"").append(h.environment()).append('"');
+        }
+        return sb.toString();
+    }
+
+    private void leaseRefused(Terminal term, CliContext ctx, ClusterLeases.HeldException e) {
+        ClusterLease.Holder h = e.holder();
+        ClusterLease.Target t = e.target();
+        Instant now = ctx.clock().instant();
+        StringBuilder d = new StringBuilder();
+        d.append("Connect cluster ").append(t).append(" is being applied by another flowform: its Lease ")
+                .append(t.namespace()).append('/').append(t.leaseName()).append(" is held")
+                .append(e.waited().isZero() ? "" : " (waited " + dev.flowform.render.Text.duration(e.waited()) + ")")
+                .append(".\nLease holder:\n  ID:          ").append(h.identity());
+        if (h.who() != null) {
+            d.append("\n  Who:         ").append(h.who());
+        }
+        if (h.operation() != null) {
+            d.append("\n  Operation:   ").append(h.operation());
+        }
+        if (h.environment() != null) {
+            d.append("\n  Environment: ").append(h.environment());
+        }
+        if (h.lineage() != null) {
+            d.append("\n  Lineage:     ").append(h.lineage());
+        }
+        if (h.since() != null) {
+            d.append("\n  Since:       ").append(h.since()).append(" (")
+                    .append(dev.flowform.render.Text.duration(Duration.between(h.since(), now))).append(" ago)");
+        }
+        if (h.expires() != null) {
+            d.append("\n  Expires:     ").append(h.expires()).append(" unless renewed");
+        }
+        d.append("\nNothing was changed.");
+        if (e.waited().isZero()) {
+            d.append(" To wait for it, add --lock-timeout (e.g. --lock-timeout 10m).");
+        }
+        term.error("Error acquiring the cluster lease", d.toString());
+    }
+
+    /** @return why a cluster lease was lost while applying, for the stop signal */
+    private Optional<String> leaseLost() {
+        ClusterLeases l = leases.get();
+        return l == null ? Optional.empty() : l.lost().map(m -> "the cluster lease was lost: " + m);
+    }
+
+    /** Releases the cluster leases, if any; prints what could not be released. Idempotent. */
+    private void releaseLeases(Terminal term) {
+        ClusterLeases l = leases.getAndSet(null);
+        if (l == null) {
+            return;
+        }
+        for (String problem : l.release()) {
+            term.note("warn", "Could not release a cluster lease: " + problem + ".");
+        }
     }
 
     /** Asks for approval while a Ctrl-C is handled by releasing the lock and exiting at once. */

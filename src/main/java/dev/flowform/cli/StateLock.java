@@ -49,6 +49,7 @@ final class StateLock {
     private LockInfo held;
     private ScheduledExecutorService scheduler;
     private LockHeartbeat heartbeat;
+    private final java.util.Set<String> releasedGone = new java.util.LinkedHashSet<>();
 
     /**
      * @param operation   what the holder does, e.g. {@code apply}
@@ -92,6 +93,9 @@ final class StateLock {
                 if (h.isHolderGone() && releasedDead < 3) {
                     releasedDead++;
                     if (store.forceUnlock(h.id())) {
+                        synchronized (this) {
+                            releasedGone.add(h.id());
+                        }
                         term.note("warn", "Released the state lock of environment \"" + h.environment() + "\" left by "
                                 + h.operation() + " of " + h.who() + " (" + h.holderProcess().map(ProcessIdentity::describe)
                                 .orElse("its process") + ", which no longer runs; lock ID " + h.id() + ", taken "
@@ -151,6 +155,14 @@ final class StateLock {
         }
         term.error("Error acquiring the state lock", detail);
         return new CommandFailed(1);
+    }
+
+    /**
+     * @return the IDs of locks this lock released because their holder process no longer runs: a cluster lease
+     *         still naming one of them belongs to that dead process
+     */
+    synchronized java.util.Set<String> releasedGone() {
+        return java.util.Set.copyOf(releasedGone);
     }
 
     /** @return the lock held, or null */

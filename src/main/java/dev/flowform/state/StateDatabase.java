@@ -36,6 +36,23 @@ import org.h2.jdbcx.JdbcDataSource;
  * H2's auto-server mode needs), Flyway migrations and the one-time creation of the environment
  * row. Kept apart so {@link StateStore} reads as the state API; everything here is SQL- and
  * H2-specific, and is where a PostgreSQL backend would differ.
+ *
+ * <p><b>Loopback only.</b> Several processes share one state file through H2's auto-server mode: the
+ * process that opens the file first serves it over TCP and the others connect to it. H2 2.5.252 opens two
+ * listening sockets per open file database, both through {@code org.h2.util.NetUtils.createServerSocket}:
+ * the auto-server's TCP server (started with {@code -tcpAllowOthers}) and, with {@code FILE_LOCK=SOCKET},
+ * the lock socket. Both bind to {@code org.h2.engine.SysProperties.BIND_ADDRESS}, read once from the
+ * system property {@code h2.bindAddress} when H2 first loads that class; unset, H2 binds to the wildcard
+ * address (every interface) and writes {@code InetAddress.getLocalHost()} into the lock file as the address
+ * to connect to. This class sets {@code h2.bindAddress} to {@value #LOOPBACK} before H2 is first used, so
+ * both sockets listen on loopback and the lock file points the other processes at loopback. Measured with
+ * {@code /proc/net/tcp6} while a state file is open: before, two listeners on {@code [::]} (all interfaces,
+ * IPv4 included); after, two on {@code ::ffff:127.0.0.1}. A mode without a server ({@code FILE_LOCK=FS},
+ * no {@code AUTO_SERVER}) opens no socket at all, but then a second process cannot open the file while the
+ * first has it open (H2 error 90020, "Database may be already in use"), so a second apply could not even read
+ * who holds the lock; it is not used. If H2 was loaded with another bind address before this class could set
+ * it (another library in the same JVM), opening a file database fails rather than listen on every
+ * interface.
  */
 final class StateDatabase {
 
@@ -58,6 +75,16 @@ final class StateDatabase {
      */
     static final String H2_FILE_OPTIONS = ";AUTO_SERVER=TRUE;WRITE_DELAY=0;FILE_LOCK=SOCKET";
 
+    /** The address H2's sockets bind to: IPv4 loopback (see the class comment). */
+    static final String LOOPBACK = "127.0.0.1";
+
+    /** The system property H2 reads its bind address from. */
+    static final String BIND_ADDRESS_PROPERTY = "h2.bindAddress";
+
+    static {
+        System.setProperty(BIND_ADDRESS_PROPERTY, LOOPBACK);
+    }
+
     private static final int SALT_BYTES = 16;
     private static final HexFormat HEX = HexFormat.of();
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -76,11 +103,30 @@ final class StateDatabase {
      *         by file-system permissions, like Terraform's local state file)
      */
     static DataSource dataSource(String url) {
+        if (url.startsWith("jdbc:h2:file:")) {
+            requireLoopback();
+        }
         JdbcDataSource dataSource = new JdbcDataSource();
         dataSource.setURL(url);
         dataSource.setUser("sa");
         dataSource.setPassword("");
         return dataSource;
+    }
+
+    /**
+     * Checks that H2 took the loopback bind address this class set: H2 reads it once, when it first loads
+     * {@code SysProperties}.
+     *
+     * @throws StateStoreException when H2 binds elsewhere (it was loaded, with another address, before this class)
+     */
+    static void requireLoopback() {
+        String bound = org.h2.engine.SysProperties.BIND_ADDRESS;
+        if (!LOOPBACK.equals(bound)) {
+            throw new StateStoreException("H2 was initialised with bind address " + (bound == null || bound.isEmpty()
+                    ? "(every interface)" : bound) + " before flowform could restrict it to " + LOOPBACK
+                    + "; refusing to open the state database with a listener reachable from other machines."
+                    + " Start the JVM with -D" + BIND_ADDRESS_PROPERTY + "=" + LOOPBACK + ".", null);
+        }
     }
 
     /**

@@ -1,0 +1,304 @@
+package dev.flowform.apply;
+
+import dev.flowform.apply.ClusterLease.Attempt;
+import dev.flowform.apply.ClusterLease.Holder;
+import dev.flowform.apply.ClusterLease.Owner;
+import dev.flowform.apply.ClusterLease.Target;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@link ClusterLease leases} one apply holds, one per Connect cluster it writes to: taken in a fixed
+ * order (waiting up to a timeout for a held one, taking over an expired one), renewed by a daemon thread every
+ * {@link ClusterLease#renewInterval third of the duration}, and released at the end. {@link #lost()} tells
+ * when a lease could not be renewed, so the apply stops rather than act without it.
+ *
+ * <p>Thread-safe: {@link #release()} may run on a signal thread while the apply runs.
+ */
+public final class ClusterLeases implements AutoCloseable {
+
+    private static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
+    private static final Duration MAX_PAUSE = Duration.ofSeconds(16);
+
+    /** Hears what taking the leases went through, to tell the user. */
+    public interface Listener {
+        /**
+         * A lease is held; this apply waits for it (called once per lease waited for).
+         *
+         * @param target the Connect cluster
+         * @param holder who holds it
+         */
+        void waiting(Target target, Holder holder);
+
+        /**
+         * An expired lease was taken over.
+         *
+         * @param target   the Connect cluster
+         * @param previous the holder that stopped renewing it
+         */
+        void tookOver(Target target, Holder previous);
+    }
+
+    /** A lease stayed held by someone else for longer than the timeout allowed. */
+    public static final class HeldException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient Target target;
+        private final transient Holder holder;
+        private final Duration waited;
+
+        /**
+         * @param target the Connect cluster
+         * @param holder who holds its lease
+         * @param waited how long this apply waited (zero: it did not)
+         */
+        public HeldException(Target target, Holder holder, Duration waited) {
+            super("the lease of Connect cluster " + target + " is held by " + holder.identity());
+            this.target = target;
+            this.holder = holder;
+            this.waited = waited;
+        }
+
+        /** @return the Connect cluster */
+        public Target target() {
+            return target;
+        }
+
+        /** @return who holds its lease */
+        public Holder holder() {
+            return holder;
+        }
+
+        /** @return how long this apply waited before giving up (zero: it did not wait) */
+        public Duration waited() {
+            return waited;
+        }
+    }
+
+    private final KubernetesClient client;
+    private final Owner me;
+    private final Duration duration;
+    private final Clock clock;
+    private final StopSignal stop;
+    private final Listener listener;
+    private final Set<String> gone;
+    private final Map<Target, Instant> held = new LinkedHashMap<>();
+    private ScheduledExecutorService renewer;
+    private String lost;
+
+    /**
+     * @param client   the cluster the leases live in
+     * @param me       who takes them
+     * @param duration the lease duration written to each lease
+     * @param clock    the current time
+     * @param stop     interrupts the pauses while waiting (Ctrl-C)
+     * @param listener told about waits and take-overs
+     * @param gone     holder identities known to be gone, whose leases are taken over at once (state lock IDs this
+     *                 apply released because their process no longer runs)
+     */
+    public ClusterLeases(KubernetesClient client, Owner me, Duration duration, Clock clock, StopSignal stop, Listener listener,
+                         Set<String> gone) {
+        this.gone = Set.copyOf(gone);
+        this.client = client;
+        this.me = me;
+        this.duration = duration;
+        this.clock = clock;
+        this.stop = stop;
+        this.listener = listener;
+    }
+
+    /**
+     * Takes the lease of every target not held yet, in order, and starts renewing them. A held lease is asked
+     * for again after pauses of 1 s doubling to 16 s (never past its expiry, so an abandoned one is taken over
+     * promptly) until {@code timeout} has passed; then every lease taken by this call is released again.
+     *
+     * @param targets the Connect clusters, sorted
+     * @param timeout how long to wait for a held lease (zero: one attempt)
+     * @throws HeldException        when a lease stays held
+     * @throws InterruptedException when the stop signal ended a wait
+     * @throws KubernetesClientException when the API server refuses (e.g. no permission on leases)
+     */
+    public void acquire(Collection<Target> targets, Duration timeout) throws InterruptedException {
+        List<Target> takenNow = new ArrayList<>();
+        try {
+            for (Target t : targets) {
+                synchronized (this) {
+                    if (held.containsKey(t)) {
+                        continue;
+                    }
+                }
+                acquireOne(t, timeout);
+                takenNow.add(t);
+            }
+        } catch (InterruptedException | RuntimeException e) {
+            for (Target t : takenNow) {
+                releaseOne(t, new ArrayList<>());
+            }
+            throw e;
+        }
+        startRenewing();
+    }
+
+    private void acquireOne(Target target, Duration timeout) throws InterruptedException {
+        Instant start = clock.instant();
+        Duration pause = FIRST_PAUSE;
+        boolean announced = false;
+        while (true) {
+            Instant now = clock.instant();
+            Attempt a = ClusterLease.tryAcquire(client, target, me, duration, now, gone);
+            if (a instanceof Attempt.Taken taken) {
+                synchronized (this) {
+                    held.put(target, now);
+                }
+                taken.tookOverFrom().ifPresent(h -> listener.tookOver(target, h));
+                return;
+            }
+            Holder holder = ((Attempt.Held) a).holder();
+            Duration waited = Duration.between(start, now);
+            Duration remaining = timeout.minus(waited);
+            if (remaining.isNegative() || remaining.isZero()) {
+                throw new HeldException(target, holder, timeout.isZero() ? Duration.ZERO : waited);
+            }
+            if (!announced) {
+                listener.waiting(target, holder);
+                announced = true;
+            }
+            Duration p = pause.compareTo(remaining) < 0 ? pause : remaining;
+            if (holder.expires() != null) {
+                Duration untilExpiry = Duration.between(now, holder.expires()).plusMillis(50);
+                if (untilExpiry.compareTo(p) < 0) {
+                    p = untilExpiry.isNegative() ? Duration.ofMillis(50) : untilExpiry;
+                }
+            }
+            long millis = Math.max(1, p.toMillis());
+            stop.interruptibly(() -> {
+                Thread.sleep(millis);
+                return null;
+            });
+            pause = pause.multipliedBy(2).compareTo(MAX_PAUSE) > 0 ? MAX_PAUSE : pause.multipliedBy(2);
+        }
+    }
+
+    private synchronized void startRenewing() {
+        if (renewer != null || held.isEmpty()) {
+            return;
+        }
+        renewer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "flowform-lease-renewal");
+            t.setDaemon(true);
+            return t;
+        });
+        long every = ClusterLease.renewInterval(duration).toMillis();
+        renewer.scheduleWithFixedDelay(this::renewAll, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    /** Renews every held lease once; a lease that is no longer ours, or not renewed for a whole duration, is lost. */
+    void renewAll() {
+        List<Target> targets;
+        synchronized (this) {
+            if (lost != null) {
+                return;
+            }
+            targets = new ArrayList<>(held.keySet());
+        }
+        for (Target t : targets) {
+            Instant now = clock.instant();
+            String problem;
+            try {
+                problem = ClusterLease.renew(client, t, me.identity(), now).orElse(null);
+                if (problem == null) {
+                    synchronized (this) {
+                        if (held.containsKey(t)) {
+                            held.put(t, now);
+                        }
+                    }
+                    continue;
+                }
+            } catch (KubernetesClientException e) {
+                Instant last;
+                synchronized (this) {
+                    last = held.get(t);
+                }
+                if (last == null || Duration.between(last, now).compareTo(duration) < 0) {
+                    continue;
+                }
+                problem = "the lease of Connect cluster " + t + " could not be renewed for " + Duration.between(last, now)
+                        .toSeconds() + " s: " + e.getMessage();
+            }
+            synchronized (this) {
+                held.remove(t);
+                if (lost == null) {
+                    lost = problem;
+                }
+            }
+        }
+    }
+
+    /** @return why a lease is no longer ours (taken by another holder, deleted, not renewable), or empty */
+    public synchronized Optional<String> lost() {
+        return Optional.ofNullable(lost);
+    }
+
+    /** @return the Connect clusters whose leases are held now */
+    public synchronized Set<Target> held() {
+        return Set.copyOf(held.keySet());
+    }
+
+    /**
+     * Stops renewing and releases every held lease (idempotent; never throws).
+     *
+     * @return one line per lease that could not be released (it then lapses after its duration)
+     */
+    public List<String> release() {
+        ScheduledExecutorService r;
+        List<Target> targets;
+        synchronized (this) {
+            r = renewer;
+            renewer = null;
+            targets = new ArrayList<>(held.keySet());
+        }
+        if (r != null) {
+            r.shutdown();
+            try {
+                r.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        List<String> problems = new ArrayList<>();
+        for (Target t : targets) {
+            releaseOne(t, problems);
+        }
+        return problems;
+    }
+
+    private void releaseOne(Target t, List<String> problems) {
+        synchronized (this) {
+            held.remove(t);
+        }
+        try {
+            ClusterLease.release(client, t, me.identity());
+        } catch (RuntimeException e) {
+            problems.add("the lease " + t.namespace() + "/" + t.leaseName() + " could not be released (" + e.getMessage()
+                    + "); it lapses " + duration.toSeconds() + " s after its last renewal");
+        }
+    }
+
+    /** Same as {@link #release()}, ignoring what could not be released. */
+    @Override
+    public void close() {
+        release();
+    }
+}
