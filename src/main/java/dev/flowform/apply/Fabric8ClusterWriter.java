@@ -26,7 +26,7 @@ import java.util.function.Supplier;
  * {@value #MAX_ATTEMPTS} attempts). HTTP 429, 5xx and connection failures are retried with capped
  * exponential back-off and jitter (200 ms doubling to 5 s). Everything else fails at once with the
  * server's message. No server-side apply and no dry-run are used: the fabric8 mock API server
- * supports neither (notes/mock-api-server.md) and plain updates behave the same on a real server.
+ * supports neither (fabric8 kubernetes-server-mock, measured) and plain updates behave the same on a real server.
  */
 public final class Fabric8ClusterWriter implements ClusterWriter {
 

@@ -24,8 +24,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * Continues an apply that did not finish (the process was killed, lost its connection, or was stopped
- * with Ctrl-C), from the live cluster rather than from memory (DESIGN.md section 6; Pulumi's
- * "pending operations", notes/terraform-and-peers.md 3.5).
+ * with Ctrl-C), from the live cluster rather than from memory (Pulumi's
+ * "pending operations").
  *
  * <p>The next plan is always re-derived from the live cluster by the planner, so a change that reached
  * the cluster is never made twice and one that did not is planned again. What the journal adds:

@@ -472,7 +472,7 @@ public final class ApplyCommand implements Callable<Integer> {
         }
     }
 
-    /** Records the configuration's outputs after a successful apply (issue 3), printed or as a JSON line. */
+    /** Records the configuration's outputs after a successful apply, printed or as a JSON line. */
     private static int saveOutputs(Session session, Terminal term, JsonUi ui) {
         if (ui == null) {
             return Outputs.saveAfterApply(session, term);
@@ -491,7 +491,7 @@ public final class ApplyCommand implements Callable<Integer> {
     /**
      * Reads the saved plan, refuses it when it was made for another environment or state lineage, when the
      * state's serial moved, or when any live object it read changed since ({@link Staleness}), then reveals
-     * its secrets (issue 4).
+     * its secrets.
      *
      * @return the plan, or null after printing why it cannot be applied
      */

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The environment's state lock, held by a command that writes state (Terraform's automatic locking,
- * notes/terraform-and-peers.md 1.4).
+ * Terraform documentation, "State Locking").
  *
  * <p><b>Taking it.</b> One attempt, or with {@code --lock-timeout} further attempts after pauses of
  * 1 s doubling to 16 s (Terraform's {@code LockWithContext}), announcing "Acquiring state lock. This

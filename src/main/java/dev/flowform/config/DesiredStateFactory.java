@@ -20,7 +20,7 @@ import java.util.Set;
 /**
  * Turns resolved configuration blocks into the Kubernetes objects flowform wants: one KafkaConnect
  * per {@code connect_cluster} and two or three KafkaConnectors per {@code replication_flow}
- * (DESIGN.md section 3). Pure: no I/O.
+ * (Strimzi's KafkaConnect and KafkaConnector resources). Pure: no I/O.
  *
  * <p>Mapping of a flow to MirrorMaker 2 connectors (Connect mode, as Strimzi and Cloudera CSM run them):
  * <ul>

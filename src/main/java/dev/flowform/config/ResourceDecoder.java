@@ -13,7 +13,7 @@ import java.util.TreeSet;
 /**
  * Decodes the blocks that become Kubernetes objects, {@code connect_cluster} and
  * {@code replication_flow}, in one module instance, and runs the checks on them that need no
- * cluster (DESIGN.md sections 3 and 4):
+ * cluster (docs/domain-rules.md):
  * <ul>
  *   <li>a flow's {@code connect_cluster} must name a declared cluster (in any module);</li>
  *   <li>{@code exactly_once} (the default) with {@code isolation_level = "read_uncommitted"} is an

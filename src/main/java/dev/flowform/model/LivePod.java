@@ -1,7 +1,7 @@
 package dev.flowform.model;
 
 /**
- * A Connect worker pod, reduced to what roll detection needs (DESIGN.md rule 7).
+ * A Connect worker pod, reduced to what roll detection needs (docs/domain-rules.md, section 7).
  *
  * @param name                  pod name, e.g. {@code west-connect-0}
  * @param uid                   {@code metadata.uid}; changes when the pod is re-created

@@ -9,7 +9,7 @@ import java.util.List;
  *                                  reconcile failed ({@code NotReady} at its generation) instead of refusing
  * @param enableConnectorResources  {@code --enable-connector-resources}: allow adding
  *                                  {@code strimzi.io/use-connector-resources: "true"} to an existing KafkaConnect,
- *                                  which makes Strimzi delete connectors that have no KafkaConnector (DESIGN.md rule 6)
+ *                                  which makes Strimzi delete connectors that have no KafkaConnector (Strimzi AbstractConnectOperator)
  * @param targets                   {@code --target} addresses; empty plans everything
  * @param refreshOnly               {@code --refresh-only}: report drift only, change nothing
  * @param acceptNewClusterIdentity  {@code --accept-new-cluster-identity}: allow changing the group id or a storage

@@ -21,7 +21,7 @@ import java.util.function.Predicate;
  * unsafe state, or refuses with a diagnostic that names the rule and its source. Pure function of its
  * inputs: no I/O, no clock.
  *
- * <p>Per Connect cluster it builds one chain of steps (DESIGN.md section 4):
+ * <p>Per Connect cluster it builds one chain of steps (docs/domain-rules.md):
  * <ol>
  *   <li>a missing cluster is created with its final EOS mode directly (rule 2: "For new Connect clusters,
  *       set the exactly.once.source.support property to enabled", Kafka docs {@code connect_exactlyoncesource});</li>

@@ -92,9 +92,9 @@ public enum Rule {
     PREPARING_SKIPPED("eos-preparing-skipped",
             "KIP-618: an existing cluster must run preparing on every worker before enabled"),
     /** The planner only knows how to plan against Strimzi. */
-    STRIMZI_MISSING("strimzi-installed", "DESIGN.md section 3: KafkaConnect and KafkaConnector from kafka.strimzi.io"),
+    STRIMZI_MISSING("strimzi-installed", "Strimzi custom resources kafkaconnects.kafka.strimzi.io and kafkaconnectors.kafka.strimzi.io"),
     /** What the configuration says about an object does not match what exists. */
-    CONFIGURATION("configuration", "DESIGN.md sections 2 and 3"),
+    CONFIGURATION("configuration", "flowform configuration language (README, Configuration language)"),
     /** -target limits a plan. */
     TARGETING("resource-targeting", "Terraform plan -target: \"Resource targeting is in effect\""),
     /** Objects changed since the last apply. */

@@ -1,7 +1,7 @@
 package dev.flowform.plan;
 
 /**
- * The kinds of steps an apply executes (DESIGN.md section 5).
+ * The kinds of steps an apply executes (docs/architecture.md).
  */
 public enum StepKind {
     /** Create a KafkaConnect (new clusters start at {@code enabled} directly, KIP-618). */

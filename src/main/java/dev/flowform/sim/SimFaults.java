@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntSupplier;
 
 /**
- * Fault switches of one {@link EmbeddedCluster}, for reliability tests (DESIGN.md section 7). Thread-safe;
+ * Fault switches of one {@link EmbeddedCluster}, for reliability tests (docs/architecture.md). Thread-safe;
  * every switch takes effect at once.
  *
  * <p>Write faults hit only requests from clients other than the simulator's own (told apart by the

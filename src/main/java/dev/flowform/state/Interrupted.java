@@ -8,8 +8,8 @@ import java.util.Optional;
  * {@link StateStore#interruptedRun()}.
  *
  * <p>{@code openStep} is the step whose intent was written but whose outcome never was: it may or
- * may not have reached the cluster, so a resume must re-read live state before deciding (DESIGN.md
- * section 6: the plan is re-derived, never trusted from memory).
+ * may not have reached the cluster, so a resume must re-read live state before deciding (the plan is
+ * re-derived, never trusted from memory).
  *
  * @param run      the run
  * @param openStep its newest step still {@link StepStatus#STARTED}, if any

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * Pauses the calling thread; injected wherever flowform waits, so tests can record the pauses
- * instead of sleeping (DESIGN.md section 1: time and sleep are injected).
+ * instead of sleeping (docs/architecture.md: time and sleep are injected).
  */
 @FunctionalInterface
 public interface Sleeper {

@@ -29,7 +29,7 @@ import javax.sql.DataSource;
 
 /**
  * One environment's state database: lineage and serial, run history with a step journal, resource
- * snapshots and the state lock (DESIGN.md section 6).
+ * snapshots and the state lock (docs/architecture.md).
  *
  * <p><b>Storage.</b> {@link #open(Path, String, Clock)} uses an H2 file database at
  * {@code <stateDir>/<env>/flowform.mv.db}, one per environment, so environments never share a

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Keeps the core pure (DESIGN.md section 1): the planning packages import no edge library (fabric8,
+ * Keeps the core pure (docs/architecture.md): the planning packages import no edge library (fabric8,
  * JDBC, sockets, picocli, the file system) and neither print, read the clock nor sleep.
  */
 class ArchitectureTest {

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Saved plans, staleness, {@code --json}, {@code show}, drift and targeting through the CLI, on the
- * quickstart example and the embedded cluster (issue 4, "Done means" 4 and the plan commands).
+ * quickstart example and the embedded cluster.
  */
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class SavedPlanCliTest {

@@ -20,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * The cross product of live situations the planner must handle (issue 4), as {@link Case}s: each names
+ * The cross product of live situations the planner must handle, as {@link Case}s: each names
  * one live state of one Connect cluster with one replication flow, the desired state and the user's flags.
  *
  * <p>Core dimensions, enumerated completely: Strimzi API version × EOS value in the spec × roll status
