@@ -33,7 +33,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Issue 4, "Done means" 3: the human rendering and the JSON document of a plan for each situation the
+ * The human rendering and the JSON document of a plan for each situation the
  * planner handles, compared with {@code src/test/resources/golden-plans/<case>/plan.txt} and
  * {@code plan.json}. Regenerate them with {@code mvn test -Dtest=GoldenPlansTest -Dgolden.update=true}
  * and review the diff. Deterministic: a fixed clock, a fixed version string, sorted maps.

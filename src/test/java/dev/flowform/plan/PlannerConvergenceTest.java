@@ -48,7 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Issue 4, "Done means" 2: a sample of the {@link StateSpace} loaded into the embedded cluster (fabric8
+ * A sample of the {@link StateSpace} loaded into the embedded cluster (fabric8
  * mock API server plus simulated Strimzi operator, {@link SimSettings#fast()}): for each, the real reader,
  * planner, applier and rollout watcher run, the apply succeeds, and a second plan has no steps.
  *

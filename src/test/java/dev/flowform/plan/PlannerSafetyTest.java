@@ -21,7 +21,7 @@ import org.junit.jupiter.api.DisplayNameGenerator;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 4, "Done means" 1: the planner over the whole cross product of live situations
+ * The planner over the whole cross product of live situations
  * ({@link StateSpace}), with every plan executed symbolically ({@link SymbolicApply}) and checked:
  * no connector gets {@code required} before a completed {@code enabled} roll, no {@code enabled} on an
  * existing cluster before a completed {@code preparing} roll, no KafkaConnect patch when only connector
