@@ -27,7 +27,8 @@ public enum Rule {
             "Kafka MirrorSourceConnector.validate and consumerUsesReadCommitted (KAFKA-14021)"),
     /** Rule 4: consumer.override.isolation.level does not reach MirrorMaker 2's source consumer. */
     CONSUMER_OVERRIDE("mm2-consumer-override",
-            "Kafka MirrorSourceConfig.sourceConsumerConfig (source.cluster.*, consumer.*, source.consumer.*); KIP-458 overrides "
+            "Kafka MirrorSourceConfig.sourceConsumerConfig (consumer.*, source.consumer.*; source.cluster.* only for common client "
+                    + "settings); KIP-458 overrides "
                     + "configure Connect's own clients only"),
     /** KIP-618: MirrorMaker 2 cannot define transaction boundaries. */
     TRANSACTION_BOUNDARY("mm2-transaction-boundary",
