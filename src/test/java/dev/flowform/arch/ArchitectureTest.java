@@ -67,4 +67,22 @@ class ArchitectureTest {
         }
         assertThat(offences).isEmpty();
     }
+
+    /**
+     * Apache Kafka is not in flowform.jar: it is loaded from target/kafka/ by KafkaRuntimeLoader, together with
+     * the dev.flowform.kafka classes. Code elsewhere that named a Kafka class, or a dev.flowform.kafka class
+     * directly, would compile and pass the tests (Kafka is on the test class path) and then fail in the product.
+     */
+    @org.junit.jupiter.api.Test
+    void only_the_kafka_package_uses_kafka_and_nothing_links_to_it() throws IOException {
+        Pattern kafka = Pattern.compile("(?<![\"\\w.])org\\.apache\\.kafka\\.|^import (static )?dev\\.flowform\\.kafka\\.", Pattern.MULTILINE);
+        List<String> offences = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(Path.of("src/main/java/dev/flowform"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java"))
+                    .filter(p -> !p.startsWith(Path.of("src/main/java/dev/flowform/kafka"))).toList()) {
+                kafka.matcher(Files.readString(f)).results().forEach(m -> offences.add(f + ": " + m.group()));
+            }
+        }
+        assertThat(offences).isEmpty();
+    }
 }
