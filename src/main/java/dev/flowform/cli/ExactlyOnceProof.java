@@ -34,16 +34,19 @@ final class ExactlyOnceProof {
 
     private final RealKafka kafka;
     private final Flow flow;
+    private final java.util.function.Consumer<String> crash;
     private final PrintWriter out;
 
     /**
      * @param kafka the real Kafka behind the embedded cluster
      * @param flow  where the flow reads and writes, and which connector runs it
+     * @param crash crashes the worker of a pod ({@code namespace/podName}) and restarts its container
      * @param out   where progress and the summary go
      */
-    ExactlyOnceProof(RealKafka kafka, Flow flow, PrintWriter out) {
+    ExactlyOnceProof(RealKafka kafka, Flow flow, java.util.function.Consumer<String> crash, PrintWriter out) {
         this.kafka = kafka;
         this.flow = flow;
+        this.crash = crash;
         this.out = out;
     }
 
@@ -92,7 +95,8 @@ final class ExactlyOnceProof {
     private RealKafka.Produced writeWithCrash(String phase) {
         return kafka.write(flow.sourceAlias(), flow.topic(), phase, 50, 50, 5, tx -> {
             if (tx == KILL_AFTER) {
-                String pod = kafka.crashWorkerOf(flow.cluster(), flow.sourceConnector(), 0);
+                String pod = kafka.podOfTask(flow.cluster(), flow.sourceConnector(), 0);
+                crash.accept(pod);
                 out.println("  killed the worker of pod " + pod + " (SIGKILL); its container restarts");
                 out.flush();
             }

@@ -126,7 +126,7 @@ public final class ProveCommand implements Callable<Integer> {
             if (common.noColor) {
                 base.add("--no-color");
             }
-            report = new ExactlyOnceProof(kafka, flow.get(), out).run(() -> {
+            report = new ExactlyOnceProof(kafka, flow.get(), pod -> crash(cluster, pod), out).run(() -> {
                 int plan = run(attached, "plan", base);
                 if (plan != 0) {
                     return false;
@@ -142,6 +142,12 @@ public final class ProveCommand implements Callable<Integer> {
             term.error("Real Kafka could not run", String.valueOf(ex.getMessage()));
             return 1;
         }
+    }
+
+    /** Crashes the worker of {@code namespace/podName} through the embedded cluster's kubelet. */
+    static void crash(EmbeddedCluster cluster, String pod) {
+        int slash = pod.indexOf('/');
+        cluster.simulator().crashWorker(pod.substring(0, slash), pod.substring(slash + 1));
     }
 
     private int run(CliContext ctx, String command, List<String> args) {

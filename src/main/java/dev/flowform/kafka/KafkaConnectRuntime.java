@@ -51,7 +51,6 @@ public final class KafkaConnectRuntime implements ConnectRuntime {
     private final Map<String, WorkerProcess> workers = new ConcurrentHashMap<>();
     private final Map<String, String> clusterOf = new ConcurrentHashMap<>();
     private final Map<String, Integer> ports = new ConcurrentHashMap<>();
-    private final Map<String, WorkerSpec> specs = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
@@ -91,7 +90,6 @@ public final class KafkaConnectRuntime implements ConnectRuntime {
                     classPath);
             workers.put(worker.pod(), w);
             clusterOf.put(worker.pod(), worker.cluster());
-            specs.put(worker.pod(), worker);
         } catch (IOException e) {
             throw new ConnectRuntimeException("the worker of pod " + worker.pod() + " could not be launched: "
                     + e.getMessage(), e);
@@ -110,22 +108,6 @@ public final class KafkaConnectRuntime implements ConnectRuntime {
         if (w != null) {
             w.stop(kill);
         }
-    }
-
-    /**
-     * Crashes the worker of a pod (SIGKILL: no offset commit, open transactions left to be fenced) and starts
-     * it again with the same properties, as the kubelet restarts a crashed container.
-     *
-     * @param pod {@code namespace/podName}
-     * @throws IllegalArgumentException when no worker runs for that pod
-     */
-    public void crash(String pod) {
-        WorkerSpec spec = specs.get(pod);
-        if (spec == null || !workers.containsKey(pod)) {
-            throw new IllegalArgumentException("no worker runs for pod " + pod);
-        }
-        stopWorker(pod, true);
-        startWorker(spec);
     }
 
     /**

@@ -56,6 +56,8 @@ final class Kubelet {
     private final Set<String> stuckWaiting = new HashSet<>();
     /** Uid of the pod whose worker runs, per {@code ns/pod}. */
     private final Map<String, String> workers = new HashMap<>();
+    /** Container restarts after a crash, per pod ({@code ns/name}). */
+    private final Map<String, Integer> restarts = new HashMap<>();
 
     Kubelet(SimContext ctx, Listener listener) {
         this.ctx = ctx;
@@ -135,6 +137,36 @@ final class Kubelet {
         }
     }
 
+    /**
+     * The worker container of a pod crashes (its process SIGKILLed: no offset commit, open transactions left to
+     * be fenced) and the kubelet restarts it, as for a container with {@code restartPolicy: Always}: the pod is
+     * NotReady, with one more restart counted, until its new worker answers its health check.
+     *
+     * @param ns      the pod's namespace
+     * @param podName the pod
+     * @throws IllegalStateException when no worker runs in that pod
+     */
+    void crash(String ns, String podName) {
+        String k = ns + "/" + podName;
+        Pod p = ctx.client().pods().inNamespace(ns).withName(podName).get();
+        if (p == null || !workers.containsKey(k)) {
+            throw new IllegalStateException("no worker runs in pod " + k);
+        }
+        ctx.runtime().stopWorker(k, true);
+        workers.remove(k);
+        Map<String, Object> status = Json.toMap(p.getStatus() == null ? new PodStatus() : p.getStatus());
+        status.put("conditions", List.of(
+                podCondition("PodScheduled", "True"), podCondition("Initialized", "True"),
+                podCondition("ContainersReady", "False"), podCondition("Ready", "False")));
+        status.put("containerStatuses", List.of(Map.of("name", p.getSpec() == null || p.getSpec().getContainers().isEmpty()
+                        ? podName : p.getSpec().getContainers().get(0).getName(),
+                "ready", false, "restartCount", restarts.merge(k, 1, Integer::sum), "started", false,
+                "lastState", Map.of("terminated", Map.of("exitCode", 137, "reason", "Error")))));
+        p.setStatus(Json.convert(status, PodStatus.class));
+        ctx.client().pods().inNamespace(ns).resource(p).updateStatus();
+        start(ns, podName, p.getMetadata().getUid());
+    }
+
     /** Deletes a worker pod on the API server and stops its worker. */
     void delete(Pod p) {
         ctx.client().pods().inNamespace(p.getMetadata().getNamespace()).withName(p.getMetadata().getName()).delete();
@@ -147,6 +179,7 @@ final class Kubelet {
         String uid = workers.get(k);
         if (uid != null && Objects.equals(uid, p.getMetadata().getUid())) {
             workers.remove(k);
+            restarts.remove(k);
             ctx.runtime().stopWorker(k, false);
         }
     }
@@ -200,7 +233,7 @@ final class Kubelet {
                 podCondition("ContainersReady", "True"), podCondition("Ready", "True")));
         status.put("containerStatuses", List.of(Map.of("name", p.getSpec() == null || p.getSpec().getContainers().isEmpty()
                         ? podName : p.getSpec().getContainers().get(0).getName(),
-                "ready", true, "restartCount", 0, "started", true)));
+                "ready", true, "restartCount", restarts.getOrDefault(k, 0), "started", true)));
         if (status.get("podIP") == null) {
             status.put("podIP", podIps.computeIfAbsent(k, x -> nextIp()));
         }

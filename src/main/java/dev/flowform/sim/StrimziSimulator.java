@@ -111,6 +111,38 @@ public final class StrimziSimulator implements AutoCloseable {
     }
 
     /**
+     * Crashes the Connect worker of a pod (SIGKILL) and lets the kubelet restart its container: the fault of a
+     * worker dying mid-transaction. Returns once the worker is killed; the pod is Ready again once the new worker
+     * answers its health check.
+     *
+     * @param namespace the pod's namespace
+     * @param podName   the worker pod
+     * @throws IllegalStateException when no worker runs in that pod, or the operator does not answer within 60 s
+     */
+    public void crashWorker(String namespace, String podName) {
+        java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+        loop.execute(() -> {
+            try {
+                kubelet.crash(namespace, podName);
+                done.complete(null);
+            } catch (RuntimeException e) {
+                done.completeExceptionally(e);
+            }
+        });
+        try {
+            done.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the simulated operator did not crash the worker of " + namespace + "/"
+                    + podName + " within 60 s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /**
      * @param namespace the Connect cluster's namespace
      * @param cluster   the KafkaConnect name
      * @return the connectors Kafka Connect itself runs (its REST {@code GET /connectors}), sorted

@@ -58,7 +58,9 @@ class ResumeOnRealKafkaTest {
             AtomicReference<String> killed = new AtomicReference<>();
             RealKafka.Produced p = kafka.write("dc1", "orders", "r1", 50, 50, 5, tx -> {
                 if (tx == ExactlyOnceProof.KILL_AFTER) {
-                    killed.set(kafka.crashWorkerOf(RealKafkaExample.NS + "/mm2-connect", "dc1-to-dc2-source", 0));
+                    String pod = kafka.podOfTask(RealKafkaExample.NS + "/mm2-connect", "dc1-to-dc2-source", 0);
+                    ProveCommand.crash(ex.cluster, pod);
+                    killed.set(pod);
                 }
             });
             RealKafka.Counted t = kafka.count("dc2", "dc1.orders", "r1", p.committed(), true, Duration.ofMinutes(2));

@@ -115,4 +115,23 @@ class ConnectRuntimePortTest extends SimTestSupport {
         cluster.close();
         assertThat(runtime.closed).isTrue();
     }
+
+    @Test
+    void aCrashedWorkerIsKilledAndItsContainerRestartedWithThePodNotReadyMeanwhile() {
+        SlowRuntime runtime = new SlowRuntime();
+        cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(seed("v1beta2"))
+                .settings(SimSettings.fast()).connectRuntime(() -> runtime).build());
+        awaitIdle();
+        String podName = CONNECT + "-connect-1";
+        cluster.simulator().crashWorker(NS, podName);
+        assertThat(runtime.stopped).containsExactly(NS + "/" + podName);
+        Pod crashed = cluster.client().pods().inNamespace(NS).withName(podName).get();
+        assertThat(crashed.getStatus().getContainerStatuses().get(0).getRestartCount()).isEqualTo(1);
+        awaitIdle();
+        Pod again = cluster.client().pods().inNamespace(NS).withName(podName).get();
+        assertThat(again.getStatus().getConditions()).anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        assertThat(again.getStatus().getContainerStatuses().get(0).getRestartCount()).isEqualTo(1);
+        assertThat(runtime.started).extracting(WorkerSpec::pod).filteredOn((NS + "/" + podName)::equals).hasSize(2);
+        assertThat(again.getMetadata().getUid()).as("the same pod, its container restarted").isEqualTo(crashed.getMetadata().getUid());
+    }
 }

@@ -9,7 +9,7 @@ import java.util.function.IntConsumer;
 /**
  * Real Apache Kafka behind the embedded cluster: embedded single-node Kafka clusters, the real
  * {@link ConnectRuntime} on them, and the data-level tools that show what a replication flow delivers
- * (a transactional writer on a source cluster, a counting reader on a target cluster, a crash of a worker).
+ * (a transactional writer on a source cluster, a counting reader on a target cluster, where a task runs).
  *
  * <p>Implemented in package {@code dev.flowform.kafka}, which is loaded (with Kafka's own jars) only when an
  * environment asks for it; see {@link #start(Map, Map, Path)}.
@@ -75,16 +75,15 @@ public interface RealKafka extends AutoCloseable {
     Counted count(String alias, String topic, String phase, int expected, boolean readCommitted, Duration timeout);
 
     /**
-     * Crashes the worker that runs a task (SIGKILL of its process) and restarts the pod's container, as the
-     * kubelet does for a crashed container.
+     * Finds the pod whose worker runs a task, as {@code GET /connectors/{name}/status} reports it.
      *
      * @param cluster   {@code namespace/KafkaConnect name}
      * @param connector the connector
      * @param task      the task id
-     * @return the pod whose worker was killed
+     * @return the pod, {@code namespace/podName}
      * @throws IllegalStateException when the task is not running on a known worker
      */
-    String crashWorkerOf(String cluster, String connector, int task);
+    String podOfTask(String cluster, String connector, int task);
 
     /** Stops the workers and the Kafka clusters. */
     @Override
