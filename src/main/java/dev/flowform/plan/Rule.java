@@ -95,6 +95,11 @@ public enum Rule {
     STRIMZI_MISSING("strimzi-installed", "DESIGN.md section 3: KafkaConnect and KafkaConnector from kafka.strimzi.io"),
     /** What the configuration says about an object does not match what exists. */
     CONFIGURATION("configuration", "DESIGN.md sections 2 and 3"),
+    /** An object carries the ownership marks of another environment or state lineage. */
+    OWNERSHIP("ownership-marks",
+            "flowform ownership marks: annotations " + Ownership.ENVIRONMENT_ANNOTATION + " and "
+                    + Ownership.LINEAGE_ANNOTATION + " (Terraform-style state lineage), written by every apply that "
+                    + "creates or changes an object"),
     /** -target limits a plan. */
     TARGETING("resource-targeting", "Terraform plan -target: \"Resource targeting is in effect\""),
     /** Objects changed since the last apply. */
