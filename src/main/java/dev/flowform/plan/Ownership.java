@@ -120,10 +120,13 @@ public record Ownership(String environment, String lineage) {
     }
 
     /**
-     * @param edits a step's edits
-     * @return true when every edit only touches {@code metadata} (no spec change, so no new generation and no roll)
+     * @param path a field path from the object root
+     * @return true when it is one of the marks {@link #edits} writes
      */
-    public static boolean metadataOnly(List<FieldEdit> edits) {
-        return edits.stream().allMatch(e -> "metadata".equals(e.path().get(0)));
+    public static boolean isMark(List<String> path) {
+        return path.size() == 3 && path.get(0).equals("metadata")
+                && ((path.get(1).equals("annotations") && (path.get(2).equals(ENVIRONMENT_ANNOTATION)
+                        || path.get(2).equals(LINEAGE_ANNOTATION)))
+                || (path.get(1).equals("labels") && path.get(2).equals(Planner.ENVIRONMENT_LABEL)));
     }
 }
