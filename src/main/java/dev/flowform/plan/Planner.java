@@ -168,10 +168,8 @@ public final class Planner {
         Predicate<String> targeted = owner -> targets.stream().anyMatch(t -> matches(t, owner, flowOf));
         Set<String> known = knownAddresses(desired, planners, flowOf);
         for (String t : targets) {
-            if (known.stream().noneMatch(a -> matches(t, a, flowOf) || a.equals(t))) {
-                diags.add(Rule.TARGETING.error("Unknown target address",
-                        "--target " + t + " names no resource of the configuration. Addresses look like connect_cluster.NAME, "
-                                + "replication_flow.NAME, kafka_connector.NAME or module.NAME.", t));
+            if (!names(t, known, flowOf)) {
+                diags.add(unknownAddress(Rule.TARGETING, "Unknown target address", "--target", t));
             }
         }
         diags.add(Rule.TARGETING.warning("Resource targeting is in effect", TARGETING_DETAIL, null));
@@ -192,16 +190,25 @@ public final class Planner {
         }
         Set<String> known = knownAddresses(desired, planners, flowOf);
         for (String t : transfers) {
-            if (known.stream().noneMatch(a -> matches(t, a, flowOf) || a.equals(t))) {
-                diags.add(Rule.OWNERSHIP.error("Unknown address to transfer",
-                        "--transfer-ownership " + t + " names no resource of the configuration. Addresses look like "
-                                + "connect_cluster.NAME, replication_flow.NAME, kafka_connector.NAME or module.NAME.", t));
+            if (!names(t, known, flowOf)) {
+                diags.add(unknownAddress(Rule.OWNERSHIP, "Unknown address to transfer", "--transfer-ownership", t));
             } else if (planners.stream().flatMap(p -> p.transfers.keySet().stream()).noneMatch(a -> matches(t, a, flowOf))) {
                 diags.add(Rule.OWNERSHIP.warning("Nothing to transfer",
                         "--transfer-ownership " + t + ": no existing object it names carries another state's ownership "
                                 + "marks, so there is nothing to take over.", t));
             }
         }
+    }
+
+    /** @return true when {@code address} (as given to a flag) names at least one of the {@code known} addresses */
+    private static boolean names(String address, Set<String> known, Map<String, String> flowOf) {
+        return known.stream().anyMatch(a -> matches(address, a, flowOf) || a.equals(address));
+    }
+
+    /** @return the error for a flag's address that names no resource of the configuration */
+    private static dev.flowform.diag.Diagnostic unknownAddress(Rule rule, String summary, String flag, String address) {
+        return rule.error(summary, flag + " " + address + " names no resource of the configuration. Addresses look like "
+                + "connect_cluster.NAME, replication_flow.NAME, kafka_connector.NAME or module.NAME.", address);
     }
 
     /** @return every address the configuration and the planned chains know */
