@@ -4,6 +4,7 @@ import dev.flowform.model.ObjectRef;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.Readiness;
 import dev.flowform.plan.Step;
+import dev.flowform.plan.StepKind;
 import dev.flowform.plan.StepPayload;
 import java.time.Clock;
 import java.time.Duration;
@@ -334,6 +335,10 @@ public final class Applier {
         if (p instanceof StepPayload.PatchObject po) {
             long g = writer.patch(step.object(), po.edits());
             generations.put(key, g);
+            if (step.kind() == StepKind.TRANSFER_OWNERSHIP) {
+                // the journal keeps this detail: the run history says what was taken over, from whom
+                return new Outcome(true, "ownership of " + step.object() + ": " + step.summary() + " (generation " + g + ")");
+            }
             return new Outcome(true, "updated " + step.object() + " (generation " + g + ")");
         }
         if (p instanceof StepPayload.SetWorkerEos s) {

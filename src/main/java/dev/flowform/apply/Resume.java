@@ -8,6 +8,7 @@ import dev.flowform.model.LiveState;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.plan.FieldEdit;
 import dev.flowform.plan.Json;
+import dev.flowform.plan.Ownership;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.Step;
 import dev.flowform.plan.StepKind;
@@ -300,7 +301,11 @@ public final class Resume {
         if (edits == null || raw == null) {
             return false;
         }
-        for (FieldEdit e : edits) {
+        // One update carries all of a step's edits, so the ownership marks that ride along with a spec change say
+        // nothing more about whether it landed (and may have been rewritten since by a transfer): judge such a step
+        // by its other edits, and a step that only writes marks by the marks.
+        List<FieldEdit> own = edits.stream().filter(e -> !Ownership.isMark(e.path())).toList();
+        for (FieldEdit e : own.isEmpty() ? edits : own) {
             Object v = at(raw, e.path());
             if (e.remove()) {
                 if (v != null) {

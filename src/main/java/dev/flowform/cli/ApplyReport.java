@@ -4,6 +4,7 @@ import dev.flowform.apply.ApplyResult;
 import dev.flowform.apply.StepResult;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.PlanSummary;
+import dev.flowform.plan.StepKind;
 import dev.flowform.render.Text;
 import java.time.Duration;
 import java.util.List;
@@ -29,12 +30,24 @@ final class ApplyReport {
         PlanSummary s = plan.summary();
         if (result.succeeded()) {
             return "Resources: " + s.add() + " added, " + s.change() + " changed, " + s.destroy() + " destroyed; " + s.rolls()
-                    + (s.rolls() == 1 ? " rolling restart" : " rolling restarts") + " in " + Text.duration(took) + ".";
+                    + (s.rolls() == 1 ? " rolling restart" : " rolling restarts") + " in " + Text.duration(took) + "."
+                    + transfers(result);
         }
         return result.count(StepResult.Outcome.DONE) + " of " + result.results().size() + " steps done, "
                 + result.count(StepResult.Outcome.FAILED) + " failed, " + result.count(StepResult.Outcome.SKIPPED)
                 + " not run" + (result.interrupted() ? " (stopped: " + result.stopReason() + ")" : "") + ", after "
-                + Text.duration(took) + ".";
+                + Text.duration(took) + "." + transfers(result);
+    }
+
+    /**
+     * @return the ownership transfers the run completed, as a sentence for the run's record (empty when none):
+     *         {@code  Ownership transferred: connect_cluster.x (take over from environment "a" (lineage …)).}
+     */
+    private static String transfers(ApplyResult result) {
+        List<String> done = result.withOutcome(StepResult.Outcome.DONE).stream()
+                .filter(r -> r.step().kind() == StepKind.TRANSFER_OWNERSHIP)
+                .map(r -> r.step().address() + " (" + r.step().summary() + ")").toList();
+        return done.isEmpty() ? "" : " Ownership transferred: " + String.join("; ", done) + ".";
     }
 
     /**

@@ -41,16 +41,23 @@ public final class PlanningOptions {
                     + "the KIP-618 minimums (workers 3.3, MirrorMaker 2 3.5, KAFKA-15059 fixed in 3.6).")
     boolean acceptUnknownKafkaVersion;
 
+    @Option(names = {"--transfer-ownership", "-transfer-ownership"}, paramLabel = "ADDRESS",
+            description = "Take over this resource (repeatable) although its ownership marks name another environment or "
+                    + "state lineage: the apply rewrites the marks and the run history records the transfer. Addresses as "
+                    + "for --target, e.g. connect_cluster.west, replication_flow.orders, kafka_connector.orders-source.")
+    List<String> transferOwnership = new ArrayList<>();
+
     /** @return the planner options these flags select */
     public PlanOptions toOptions() {
         return new PlanOptions(acceptFailedReconcile, enableConnectorResources, targets, refreshOnly,
-                acceptNewClusterIdentity, acceptUnknownKafkaVersion);
+                acceptNewClusterIdentity, acceptUnknownKafkaVersion, transferOwnership);
     }
 
     /** @return the flags given, in their long spelling, for error messages; empty when none */
     public List<String> given() {
         List<String> out = new ArrayList<>();
         targets.forEach(t -> out.add("--target " + t));
+        transferOwnership.forEach(t -> out.add("--transfer-ownership " + t));
         if (refreshOnly) {
             out.add("--refresh-only");
         }

@@ -63,6 +63,8 @@ final class ClusterPlanner {
     /** {@code desired.flowsOn(dc)}, looked up once: it scans every flow of the configuration. */
     private final List<DesiredFlow> flowsOnCluster;
     private final String environment;
+    /** The lineage of the state planning, or null when there is none (then no marks are written). */
+    private final String lineage;
     private final PlanOptions options;
     private final Diagnostics diags;
     private final ObjectRef ref;
@@ -75,14 +77,33 @@ final class ClusterPlanner {
     final List<TransactionalId> transactionalIds = new ArrayList<>();
     /** Resource address of each desired connector to the address of its flow (for {@code --target}). */
     final Map<String, String> flowOf = new HashMap<>();
+    /** Addresses of the objects this plan takes over with {@code --transfer-ownership}, to their previous owner. */
+    final Map<String, Ownership> transfers = new LinkedHashMap<>();
 
-    ClusterPlanner(DesiredState desired, LiveState live, DesiredConnectCluster dc, String environment, PlanOptions options,
-                   Diagnostics diags) {
+    /**
+     * An existing object this plan manages, with the marks it carries now.
+     *
+     * @param address     its resource address
+     * @param ref         the object
+     * @param labels      its labels now
+     * @param annotations its annotations now
+     * @param owner       what its marks say
+     * @param transfer    true when {@code --transfer-ownership} names it
+     */
+    private record Claim(String address, ObjectRef ref, Map<String, String> labels, Map<String, String> annotations,
+                         Ownership owner, boolean transfer) {
+    }
+
+    private final List<Claim> claims = new ArrayList<>();
+
+    ClusterPlanner(DesiredState desired, LiveState live, DesiredConnectCluster dc, String environment, String lineage,
+                   PlanOptions options, Diagnostics diags) {
         this.desired = desired;
         this.live = live;
         this.dc = dc;
         this.flowsOnCluster = desired.flowsOn(dc);
         this.environment = environment;
+        this.lineage = lineage;
         this.options = options;
         this.diags = diags;
         this.ref = new ObjectRef(live.api().kafkaApiVersion(), "KafkaConnect", dc.namespace(), dc.name());
@@ -101,11 +122,132 @@ final class ClusterPlanner {
             }
         }
         Optional<LiveConnectCluster> found = live.cluster(dc.namespace(), dc.name());
+        if (!ownershipAllows(found.orElse(null), flows)) {
+            return;
+        }
         if (found.isEmpty()) {
             planNewCluster(flows);
         } else {
             planExisting(found.get(), flows);
         }
+        settleOwnership();
+    }
+
+    // ---------------------------------------------------------------------------------- ownership
+
+    /**
+     * The ownership rule: an existing object this cluster's plan manages (the KafkaConnect, the KafkaConnectors of
+     * its flows) whose marks name another environment or another state lineage is refused, unless
+     * {@code --transfer-ownership} names it. Every such object is reported, so one plan lists all the addresses
+     * to hand over. Objects without marks (never managed by flowform) are adoptable.
+     *
+     * @return false when an object was refused (nothing of this cluster is planned)
+     */
+    private boolean ownershipAllows(LiveConnectCluster c, List<DesiredFlow> flows) {
+        boolean allowed = true;
+        if (c != null) {
+            allowed = claim(dc.address(), c.ref(), c.labels(), c.annotations());
+        }
+        for (DesiredFlow f : flows) {
+            for (DesiredConnector d : f.connectors()) {
+                Optional<LiveConnector> l = live.connector(d.namespace(), d.name());
+                if (l.isPresent()) {
+                    allowed &= claim(d.address(), l.get().ref(), l.get().labels(), l.get().annotations());
+                }
+            }
+        }
+        return allowed;
+    }
+
+    /** Checks one object's marks and remembers it for {@link #settleOwnership()}; false when refused. */
+    private boolean claim(String address, ObjectRef object, Map<String, String> labels, Map<String, String> annotations) {
+        Ownership owner = Ownership.of(labels, annotations);
+        boolean transfer = options.transferOwnership().stream().anyMatch(t -> Planner.matches(t, address, flowOf));
+        if (owner.foreign(environment, lineage) && !transfer) {
+            Ownership ours = new Ownership(environment, lineage);
+            diags.add(Rule.OWNERSHIP.error("Object is managed by another flowform state",
+                    object.kind() + " " + object.namespace() + "/" + object.name() + " carries the ownership marks of "
+                            + owner.describe() + ", but this plan is for " + ours.describe() + ". flowform does not take "
+                            + "over objects another state manages: two states applying to one object undo each other's "
+                            + "changes, and either may delete what the other created. Point this environment at its own "
+                            + "objects, or, if they were handed over to it (or its state was lost and created again), plan "
+                            + "again with --transfer-ownership " + address + ": the apply then rewrites the marks and "
+                            + "records the transfer in the run history.", address));
+            return false;
+        }
+        boolean rewrite = lineage == null ? owner.foreign(environment, null)
+                : !Ownership.edits(labels, annotations, environment, lineage, "KafkaConnector".equals(object.kind())).isEmpty();
+        claims.add(new Claim(address, object, labels, annotations, owner, transfer && rewrite));
+        if (transfer && rewrite) {
+            transfers.put(address, owner);
+        }
+        return true;
+    }
+
+    /**
+     * Writes our marks: a {@link StepKind#TRANSFER_OWNERSHIP} step first in the chain for every object taken over,
+     * and, for every other object this plan writes to anyway, the mark edits added to its first patch (so the
+     * marks never cost a step or a roll of their own). An object the plan does not write to keeps the marks it has.
+     */
+    private void settleOwnership() {
+        if (lineage == null) {
+            return;
+        }
+        List<Draft> first = new ArrayList<>();
+        for (Claim cl : claims) {
+            boolean connector = "KafkaConnector".equals(cl.ref().kind());
+            List<FieldEdit> edits = Ownership.edits(cl.labels(), cl.annotations(), environment, lineage, connector);
+            if (edits.isEmpty()) {
+                continue;
+            }
+            List<AttributeChange> attrs = Ownership.attributes(edits, cl.labels(), cl.annotations());
+            if (cl.transfer()) {
+                String from = cl.owner().unmarked() ? "claim it for this state (it carried no ownership marks)"
+                        : "take over from " + cl.owner().describe();
+                first.add(new Draft(StepKind.TRANSFER_OWNERSHIP, cl.address(), cl.ref(), new StepPayload.PatchObject(edits),
+                        from));
+                mergeChange(cl.address(), cl.ref(), attrs, (cl.owner().unmarked() ? "ownership claimed"
+                        : "ownership taken over from " + cl.owner().describe()) + " (--transfer-ownership)");
+                continue;
+            }
+            for (int i = 0; i < chain.size(); i++) {
+                Draft d = chain.get(i);
+                if (!d.address().equals(cl.address()) || !d.object().equals(cl.ref())) {
+                    continue;
+                }
+                StepPayload p = d.payload();
+                StepPayload marked = p instanceof StepPayload.PatchObject po ? new StepPayload.PatchObject(concat(po.edits(), edits))
+                        : p instanceof StepPayload.SetWorkerEos se ? new StepPayload.SetWorkerEos(se.mode(), concat(se.edits(), edits))
+                        : null;
+                if (marked != null) {
+                    chain.set(i, new Draft(d.kind(), d.address(), d.object(), marked, d.summary()));
+                    mergeChange(cl.address(), cl.ref(), attrs, null);
+                    break;
+                }
+            }
+        }
+        chain.addAll(0, first);
+    }
+
+    private static List<FieldEdit> concat(List<FieldEdit> a, List<FieldEdit> b) {
+        List<FieldEdit> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
+
+    /** Adds {@code attrs} to the change of {@code address} (a new update when there is none), and {@code reason} to its reason. */
+    private void mergeChange(String address, ObjectRef object, List<AttributeChange> attrs, String reason) {
+        for (int i = 0; i < changes.size(); i++) {
+            Change c = changes.get(i);
+            if (c.address().equals(address)) {
+                List<AttributeChange> all = new ArrayList<>(c.attributes());
+                all.addAll(attrs);
+                changes.set(i, new Change(address, c.object(), c.action(), all,
+                        reason == null ? c.reason() : c.reason() + "; " + reason));
+                return;
+            }
+        }
+        changes.add(new Change(address, object, Action.UPDATE, attrs, reason == null ? "ownership marks" : reason));
     }
 
     // ---------------------------------------------------------------------------------- new cluster
@@ -609,7 +751,10 @@ final class ClusterPlanner {
         metadata.put("name", dc.name());
         metadata.put("namespace", dc.namespace());
         metadata.put("labels", labels(Map.of()));
-        metadata.put("annotations", Map.of(Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION, "true"));
+        Map<String, Object> annotations = new LinkedHashMap<>();
+        annotations.put(Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION, "true");
+        annotations.putAll(marks());
+        metadata.put("annotations", annotations);
         Map<String, Object> spec = new LinkedHashMap<>();
         if (dc.version() != null) {
             spec.put("version", dc.version());
@@ -637,6 +782,16 @@ final class ClusterPlanner {
         labels.put(Strimzi.MANAGED_BY_LABEL, LiveConnector.MANAGED_BY_VALUE);
         labels.put(Planner.ENVIRONMENT_LABEL, environment);
         return labels;
+    }
+
+    /** @return our ownership annotations for a new object; empty without a lineage */
+    private Map<String, Object> marks() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        if (lineage != null) {
+            m.put(Ownership.ENVIRONMENT_ANNOTATION, environment);
+            m.put(Ownership.LINEAGE_ANNOTATION, lineage);
+        }
+        return m;
     }
 
     private Set<String> sensitiveConfigKeys(Set<String> keys) {
@@ -718,9 +873,10 @@ final class ClusterPlanner {
         return work;
     }
 
-    /** Removing a flow deletes only what flowform created in this environment. */
+    /** Removing a flow deletes only what flowform created in this environment, and never what another lineage marked. */
     private boolean deletable(LiveConnector l) {
-        return l.managedByFlowform() && environment.equals(l.labels().get(Planner.ENVIRONMENT_LABEL));
+        return l.managedByFlowform() && environment.equals(l.labels().get(Planner.ENVIRONMENT_LABEL))
+                && !Ownership.of(l.labels(), l.annotations()).foreign(environment, lineage);
     }
 
     /**
@@ -846,6 +1002,9 @@ final class ClusterPlanner {
         metadata.put("name", d.name());
         metadata.put("namespace", d.namespace());
         metadata.put("labels", labels(Map.of(Strimzi.CLUSTER_LABEL, dc.name())));
+        if (lineage != null) {
+            metadata.put("annotations", marks());
+        }
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("class", d.className());
         if (d.tasksMax() != null) {

@@ -17,50 +17,77 @@ import java.util.List;
  *                                  {@code enabled}), which gives it new transactional IDs and another offsets topic
  * @param acceptUnknownKafkaVersion {@code --accept-unknown-kafka-version}: plan exactly-once on a Connect cluster
  *                                  whose Kafka version cannot be read, without checking the KIP-618 minimums
+ * @param transferOwnership         {@code --transfer-ownership} addresses: objects whose ownership marks name another
+ *                                  environment or state lineage that this plan takes over (rewriting the marks)
+ *                                  instead of refusing them
  */
 public record PlanOptions(boolean acceptFailedReconcile, boolean enableConnectorResources, List<String> targets,
-                          boolean refreshOnly, boolean acceptNewClusterIdentity, boolean acceptUnknownKafkaVersion) {
+                          boolean refreshOnly, boolean acceptNewClusterIdentity, boolean acceptUnknownKafkaVersion,
+                          List<String> transferOwnership) {
 
     /** No flags: refuse on failed reconciles and missing annotations, plan everything. */
-    public static final PlanOptions DEFAULT = new PlanOptions(false, false, List.of(), false, false, false);
+    public static final PlanOptions DEFAULT = new PlanOptions(false, false, List.of(), false, false, false, List.of());
 
     public PlanOptions {
         targets = targets == null ? List.of() : List.copyOf(new java.util.TreeSet<>(targets));
+        transferOwnership = transferOwnership == null ? List.of() : List.copyOf(new java.util.TreeSet<>(transferOwnership));
+    }
+
+    /**
+     * Options without {@code --transfer-ownership}.
+     *
+     * @param acceptFailedReconcile     {@code --accept-failed-reconcile}
+     * @param enableConnectorResources  {@code --enable-connector-resources}
+     * @param targets                   {@code --target} addresses
+     * @param refreshOnly               {@code --refresh-only}
+     * @param acceptNewClusterIdentity  {@code --accept-new-cluster-identity}
+     * @param acceptUnknownKafkaVersion {@code --accept-unknown-kafka-version}
+     */
+    public PlanOptions(boolean acceptFailedReconcile, boolean enableConnectorResources, List<String> targets,
+                       boolean refreshOnly, boolean acceptNewClusterIdentity, boolean acceptUnknownKafkaVersion) {
+        this(acceptFailedReconcile, enableConnectorResources, targets, refreshOnly, acceptNewClusterIdentity,
+                acceptUnknownKafkaVersion, List.of());
     }
 
     /** @return a copy with {@code --accept-failed-reconcile} set */
     public PlanOptions withAcceptFailedReconcile(boolean on) {
         return new PlanOptions(on, enableConnectorResources, targets, refreshOnly, acceptNewClusterIdentity,
-                acceptUnknownKafkaVersion);
+                acceptUnknownKafkaVersion, transferOwnership);
     }
 
     /** @return a copy with {@code --enable-connector-resources} set */
     public PlanOptions withEnableConnectorResources(boolean on) {
         return new PlanOptions(acceptFailedReconcile, on, targets, refreshOnly, acceptNewClusterIdentity,
-                acceptUnknownKafkaVersion);
+                acceptUnknownKafkaVersion, transferOwnership);
     }
 
     /** @return a copy with these {@code --target} addresses */
     public PlanOptions withTargets(List<String> addresses) {
         return new PlanOptions(acceptFailedReconcile, enableConnectorResources, addresses, refreshOnly,
-                acceptNewClusterIdentity, acceptUnknownKafkaVersion);
+                acceptNewClusterIdentity, acceptUnknownKafkaVersion, transferOwnership);
     }
 
     /** @return a copy with {@code --refresh-only} set */
     public PlanOptions withRefreshOnly(boolean on) {
         return new PlanOptions(acceptFailedReconcile, enableConnectorResources, targets, on, acceptNewClusterIdentity,
-                acceptUnknownKafkaVersion);
+                acceptUnknownKafkaVersion, transferOwnership);
     }
 
     /** @return a copy with {@code --accept-new-cluster-identity} set */
     public PlanOptions withAcceptNewClusterIdentity(boolean on) {
         return new PlanOptions(acceptFailedReconcile, enableConnectorResources, targets, refreshOnly, on,
-                acceptUnknownKafkaVersion);
+                acceptUnknownKafkaVersion, transferOwnership);
     }
 
     /** @return a copy with {@code --accept-unknown-kafka-version} set */
     public PlanOptions withAcceptUnknownKafkaVersion(boolean on) {
         return new PlanOptions(acceptFailedReconcile, enableConnectorResources, targets, refreshOnly,
-                acceptNewClusterIdentity, on);
+                acceptNewClusterIdentity, on, transferOwnership);
+    }
+
+    /** @return a copy with these {@code --transfer-ownership} addresses */
+    public PlanOptions withTransferOwnership(List<String> addresses) {
+        return new PlanOptions(acceptFailedReconcile, enableConnectorResources, targets, refreshOnly,
+                acceptNewClusterIdentity, acceptUnknownKafkaVersion, addresses);
     }
 }

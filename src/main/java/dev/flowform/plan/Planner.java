@@ -46,7 +46,11 @@ import java.util.function.Predicate;
  *       cluster has 0 replicas (no worker could run it);</li>
  *   <li>disabling EOS runs in reverse: connectors first, then the workers (rule 5);</li>
  *   <li>changing only connector configuration never touches the KafkaConnect (no roll);</li>
- *   <li>removing a flow deletes only connectors flowform created in this environment.</li>
+ *   <li>removing a flow deletes only connectors flowform created in this environment;</li>
+ *   <li>an existing object whose ownership marks ({@link Ownership}) name another environment or state lineage is
+ *       refused unless {@link PlanOptions#transferOwnership()} names it; then a {@code TRANSFER_OWNERSHIP} step
+ *       first in the chain rewrites the marks. Every other object the plan writes to gets our marks with its first
+ *       write (a new object with its manifest), never with a step of its own.</li>
  * </ol>
  * Preflight checks add diagnostics: the Kafka version from {@code spec.version} (Cloudera builds such as
  * {@code 3.9.0.1.4} included; below 3.3 an error, below 3.5 an error for MirrorMaker 2 EOS, below 3.6 a
@@ -102,7 +106,8 @@ public final class Planner {
         Map<String, String> flowOf = new HashMap<>();
         if (mode == PlanMode.NORMAL) {
             for (DesiredConnectCluster dc : clusters) {
-                ClusterPlanner cp = new ClusterPlanner(desired, live, dc, request.environment(), options, diags);
+                ClusterPlanner cp = new ClusterPlanner(desired, live, dc, request.environment(),
+                        request.basedOn() == null ? null : request.basedOn().lineage(), options, diags);
                 cp.plan();
                 planners.add(cp);
                 flowOf.putAll(cp.flowOf);
@@ -111,6 +116,9 @@ public final class Planner {
             for (DesiredFlow f : desired.flows()) {
                 f.connectors().forEach(d -> flowOf.put(d.address(), f.address()));
             }
+        }
+        if (!options.transferOwnership().isEmpty()) {
+            checkTransfers(options.transferOwnership(), desired, planners, flowOf, diags, mode);
         }
         Predicate<String> targeted = a -> true;
         if (!options.targets().isEmpty()) {
@@ -158,6 +166,53 @@ public final class Planner {
     private static Predicate<String> targeting(List<String> targets, DesiredState desired, List<ClusterPlanner> planners,
                                                Map<String, String> flowOf, Diagnostics diags) {
         Predicate<String> targeted = owner -> targets.stream().anyMatch(t -> matches(t, owner, flowOf));
+        Set<String> known = knownAddresses(desired, planners, flowOf);
+        for (String t : targets) {
+            if (!names(t, known, flowOf)) {
+                diags.add(unknownAddress(Rule.TARGETING, "Unknown target address", "--target", t));
+            }
+        }
+        diags.add(Rule.TARGETING.warning("Resource targeting is in effect", TARGETING_DETAIL, null));
+        return targeted;
+    }
+
+    /**
+     * Reports {@code --transfer-ownership} addresses that name no resource of the configuration (an error, as for
+     * {@code --target}) or name only objects that carry this state's marks already (a warning: nothing to take over).
+     */
+    private static void checkTransfers(List<String> transfers, DesiredState desired, List<ClusterPlanner> planners,
+                                       Map<String, String> flowOf, Diagnostics diags, PlanMode mode) {
+        if (mode == PlanMode.REFRESH_ONLY) {
+            diags.add(Rule.OWNERSHIP.error("--transfer-ownership with --refresh-only",
+                    "A refresh-only plan changes nothing on the cluster, so it cannot take objects over. Plan without "
+                            + "--refresh-only.", null));
+            return;
+        }
+        Set<String> known = knownAddresses(desired, planners, flowOf);
+        for (String t : transfers) {
+            if (!names(t, known, flowOf)) {
+                diags.add(unknownAddress(Rule.OWNERSHIP, "Unknown address to transfer", "--transfer-ownership", t));
+            } else if (planners.stream().flatMap(p -> p.transfers.keySet().stream()).noneMatch(a -> matches(t, a, flowOf))) {
+                diags.add(Rule.OWNERSHIP.warning("Nothing to transfer",
+                        "--transfer-ownership " + t + ": no existing object it names carries another state's ownership "
+                                + "marks, so there is nothing to take over.", t));
+            }
+        }
+    }
+
+    /** @return true when {@code address} (as given to a flag) names at least one of the {@code known} addresses */
+    private static boolean names(String address, Set<String> known, Map<String, String> flowOf) {
+        return known.stream().anyMatch(a -> matches(address, a, flowOf) || a.equals(address));
+    }
+
+    /** @return the error for a flag's address that names no resource of the configuration */
+    private static dev.flowform.diag.Diagnostic unknownAddress(Rule rule, String summary, String flag, String address) {
+        return rule.error(summary, flag + " " + address + " names no resource of the configuration. Addresses look like "
+                + "connect_cluster.NAME, replication_flow.NAME, kafka_connector.NAME or module.NAME.", address);
+    }
+
+    /** @return every address the configuration and the planned chains know */
+    private static Set<String> knownAddresses(DesiredState desired, List<ClusterPlanner> planners, Map<String, String> flowOf) {
         Set<String> known = new HashSet<>(flowOf.keySet());
         desired.clusters().forEach(c -> known.add(c.address()));
         desired.flows().forEach(f -> {
@@ -167,15 +222,7 @@ public final class Planner {
             }
         });
         planners.forEach(p -> p.chain.forEach(d -> known.add(d.address())));
-        for (String t : targets) {
-            if (known.stream().noneMatch(a -> matches(t, a, flowOf) || a.equals(t))) {
-                diags.add(Rule.TARGETING.error("Unknown target address",
-                        "--target " + t + " names no resource of the configuration. Addresses look like connect_cluster.NAME, "
-                                + "replication_flow.NAME, kafka_connector.NAME or module.NAME.", t));
-            }
-        }
-        diags.add(Rule.TARGETING.warning("Resource targeting is in effect", TARGETING_DETAIL, null));
-        return targeted;
+        return known;
     }
 
     static boolean matches(String target, String owner, Map<String, String> flowOf) {

@@ -96,6 +96,11 @@ public enum Rule {
     STRIMZI_MISSING("strimzi-installed", "Strimzi custom resources kafkaconnects.kafka.strimzi.io and kafkaconnectors.kafka.strimzi.io"),
     /** What the configuration says about an object does not match what exists. */
     CONFIGURATION("configuration", "flowform configuration language (README, Configuration language)"),
+    /** An object carries the ownership marks of another environment or state lineage. */
+    OWNERSHIP("ownership-marks",
+            "flowform ownership marks: annotations " + Ownership.ENVIRONMENT_ANNOTATION + " and "
+                    + Ownership.LINEAGE_ANNOTATION + " (Terraform-style state lineage), written by every apply that "
+                    + "creates or changes an object"),
     /** -target limits a plan. */
     TARGETING("resource-targeting", "Terraform plan -target: \"Resource targeting is in effect\""),
     /** Objects changed since the last apply. */

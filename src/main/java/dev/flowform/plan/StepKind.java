@@ -12,6 +12,11 @@ public enum StepKind {
     SET_WORKER_EOS,
     /** Add the {@code strimzi.io/use-connector-resources} annotation (no restart; destructive for REST-only connectors). */
     ANNOTATE,
+    /**
+     * Rewrite the ownership marks of an object that another environment or state lineage owned
+     * ({@code --transfer-ownership}): annotations only, so no new generation and no restart.
+     */
+    TRANSFER_OWNERSHIP,
     /** Wait until the operator has rolled every worker for a generation (rule 7). */
     WAIT_FOR_ROLL,
     /** Create a KafkaConnector. */

@@ -65,7 +65,11 @@ class PlannerTest {
                 .containsExactlyInAnyOrder(
                         org.assertj.core.groups.Tuple.tuple(List.of("spec", "config", "exactly.once.support"), "required"),
                         org.assertj.core.groups.Tuple.tuple(List.of("spec", "config", "source.consumer.isolation.level"),
-                                "read_committed"));
+                                "read_committed"),
+                        org.assertj.core.groups.Tuple.tuple(List.of("metadata", "annotations", Ownership.ENVIRONMENT_ANNOTATION),
+                                "test"),
+                        org.assertj.core.groups.Tuple.tuple(List.of("metadata", "annotations", Ownership.LINEAGE_ANNOTATION),
+                                "lineage-1"));
         assertThat(plan.summary()).isEqualTo(new PlanSummary(0, 2, 0, modes.size()));
     }
 

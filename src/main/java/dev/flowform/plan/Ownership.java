@@ -1,0 +1,132 @@
+package dev.flowform.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The ownership marks flowform writes on every object it manages, and what they say about who owns it.
+ * Pure: no I/O.
+ *
+ * <p>The marks are two annotations: {@value #ENVIRONMENT_ANNOTATION} (the environment's name) and
+ * {@value #LINEAGE_ANNOTATION} (the lineage of the environment's state, Terraform-style: chosen once when the
+ * state is created, so a lost and re-created state, or a second state folder for the same environment name, has
+ * another lineage). Objects flowform creates also carry the label {@link Planner#ENVIRONMENT_LABEL}; an object
+ * whose annotations do not name an environment is read by that label (objects created before the annotations
+ * existed).
+ *
+ * <p>On an existing KafkaConnect flowform writes only the annotations, never labels: the Strimzi operator
+ * copies a KafkaConnect's labels onto its worker pods ({@code Labels.fromResource}, except the keys its
+ * {@code STRIMZI_LABELS_EXCLUSION_PATTERN} leaves out), and a pod's labels are part of the revision it compares
+ * ({@code PodRevision.getRevision} hashes the whole pod), so a changed label would roll every worker. Annotations
+ * of the custom resource do not reach the pods.
+ *
+ * @param environment the environment named by the marks, or null when none
+ * @param lineage     the state lineage named by the marks, or null when none
+ */
+public record Ownership(String environment, String lineage) {
+
+    /** Annotation naming the flowform environment that manages an object. */
+    public static final String ENVIRONMENT_ANNOTATION = "flowform.dev/environment";
+    /** Annotation naming the lineage of the state that manages an object. */
+    public static final String LINEAGE_ANNOTATION = "flowform.dev/lineage";
+
+    /** No marks at all: an object flowform never managed (brownfield), adoptable. */
+    public static final Ownership NONE = new Ownership(null, null);
+
+    /**
+     * Reads the marks of an object.
+     *
+     * @param labels      its {@code metadata.labels}
+     * @param annotations its {@code metadata.annotations}
+     * @return the environment (annotation, else label) and the lineage it names
+     */
+    public static Ownership of(Map<String, String> labels, Map<String, String> annotations) {
+        String env = annotations.get(ENVIRONMENT_ANNOTATION);
+        if (env == null) {
+            env = labels.get(Planner.ENVIRONMENT_LABEL);
+        }
+        return new Ownership(env, annotations.get(LINEAGE_ANNOTATION));
+    }
+
+    /** @return true when the object carries no mark: no state has claimed it */
+    public boolean unmarked() {
+        return environment == null && lineage == null;
+    }
+
+    /**
+     * @param ourEnvironment the environment planning
+     * @param ourLineage     its state's lineage, or null when unknown (then only the environment is compared)
+     * @return true when the marks name another environment or another lineage
+     */
+    public boolean foreign(String ourEnvironment, String ourLineage) {
+        return (environment != null && !environment.equals(ourEnvironment))
+                || (lineage != null && ourLineage != null && !lineage.equals(ourLineage));
+    }
+
+    /** @return how the owner reads in messages: {@code environment "staging" (lineage 1234…)} */
+    public String describe() {
+        if (unmarked()) {
+            return "no flowform environment (no ownership marks)";
+        }
+        return "environment " + (environment == null ? "(not named)" : "\"" + environment + "\"")
+                + " (lineage " + (lineage == null ? "not recorded" : lineage) + ")";
+    }
+
+    /**
+     * The annotation edits that make an object carry our marks.
+     *
+     * @param labels      the object's labels now
+     * @param annotations the object's annotations now
+     * @param environment our environment
+     * @param lineage     our state's lineage
+     * @param relabel     true to also rewrite a {@link Planner#ENVIRONMENT_LABEL} that names another environment
+     *                    (KafkaConnectors only: see the class comment for why never on a KafkaConnect)
+     * @return the edits, empty when the object carries our marks already
+     */
+    public static List<FieldEdit> edits(Map<String, String> labels, Map<String, String> annotations, String environment,
+                                        String lineage, boolean relabel) {
+        List<FieldEdit> out = new ArrayList<>();
+        if (!environment.equals(annotations.get(ENVIRONMENT_ANNOTATION))) {
+            out.add(FieldEdit.set(List.of("metadata", "annotations", ENVIRONMENT_ANNOTATION), environment, false));
+        }
+        if (!lineage.equals(annotations.get(LINEAGE_ANNOTATION))) {
+            out.add(FieldEdit.set(List.of("metadata", "annotations", LINEAGE_ANNOTATION), lineage, false));
+        }
+        String label = labels.get(Planner.ENVIRONMENT_LABEL);
+        if (relabel && label != null && !label.equals(environment)) {
+            out.add(FieldEdit.set(List.of("metadata", "labels", Planner.ENVIRONMENT_LABEL), environment, false));
+        }
+        return out;
+    }
+
+    /**
+     * @param edits       edits made by {@link #edits}
+     * @param labels      the object's labels now
+     * @param annotations the object's annotations now
+     * @return the attribute changes the plan shows for them
+     */
+    public static List<AttributeChange> attributes(List<FieldEdit> edits, Map<String, String> labels,
+                                                   Map<String, String> annotations) {
+        List<AttributeChange> out = new ArrayList<>();
+        for (FieldEdit e : edits) {
+            String where = e.path().get(1);
+            String before = ("labels".equals(where) ? labels : annotations).get(e.key());
+            out.add(new AttributeChange("metadata." + where + "." + Planner.quote(e.key()),
+                    before == null ? null : Planner.quote(before), Planner.quote(Objects.toString(e.value())), false));
+        }
+        return out;
+    }
+
+    /**
+     * @param path a field path from the object root
+     * @return true when it is one of the marks {@link #edits} writes
+     */
+    public static boolean isMark(List<String> path) {
+        return path.size() == 3 && path.get(0).equals("metadata")
+                && ((path.get(1).equals("annotations") && (path.get(2).equals(ENVIRONMENT_ANNOTATION)
+                        || path.get(2).equals(LINEAGE_ANNOTATION)))
+                || (path.get(1).equals("labels") && path.get(2).equals(Planner.ENVIRONMENT_LABEL)));
+    }
+}
