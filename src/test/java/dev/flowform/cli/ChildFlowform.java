@@ -24,7 +24,7 @@ final class ChildFlowform implements AutoCloseable {
 
     /** JVM options that shorten start-up of a short-lived child (no C2, serial GC, class data sharing). */
     private static final List<String> FAST_START = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
-            "-Dslf4j.provider=org.slf4j.nop.NOPServiceProvider",
+            "-Dslf4j.provider=org.slf4j.nop.NOPServiceProvider", "-Dslf4j.internal.verbosity=WARN",
             "-Xss512k");
 
     private final Process process;

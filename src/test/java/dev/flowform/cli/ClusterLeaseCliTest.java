@@ -61,11 +61,14 @@ class ClusterLeaseCliTest {
                 assertThat(held.getSpec().getLeaseDurationSeconds()).isEqualTo(30);
 
                 // both start while the first rolls: one fails at once, one waits (a third state folder, so the
-                // two do not meet on a state lock)
+                // two do not meet on a state lock). The first apply's ownership marks would refuse them already:
+                // they take the objects over explicitly, so that only the lease stands between them and the roll.
                 ChildFlowform second = ChildFlowform.start(dirB, Map.of(), CliFiles.args("apply", dirB, stateB,
-                        "--auto-approve"));
+                        "--auto-approve", "--transfer-ownership", "connect_cluster.mm2-connect",
+                        "--transfer-ownership", "replication_flow.dc1-to-dc2"));
                 ChildFlowform waiter = ChildFlowform.start(dirC, Map.of(), CliFiles.args("apply", dirC, stateC,
-                        "--auto-approve", "--lock-timeout", "120s"));
+                        "--auto-approve", "--lock-timeout", "120s", "--transfer-ownership", "connect_cluster.mm2-connect",
+                        "--transfer-ownership", "replication_flow.dc1-to-dc2"));
                 try (second; waiter) {
                     int refused = second.waitFor(Duration.ofSeconds(120));
                     String refusedErr = second.err();
@@ -115,7 +118,8 @@ class ClusterLeaseCliTest {
                     .as("a killed holder cannot release").isEqualTo(holder);
 
             try (ChildFlowform next = ChildFlowform.start(dirB, shortLease, CliFiles.args("apply", dirB, stateB,
-                    "--auto-approve", "--lock-timeout", "60s"))) {
+                    "--auto-approve", "--lock-timeout", "60s", "--transfer-ownership", "connect_cluster.mm2-connect",
+                    "--transfer-ownership", "replication_flow.dc1-to-dc2"))) {
                 int code = next.waitFor(Duration.ofSeconds(180));
                 String all = next.out() + "\n" + next.err();
                 assertThat(code).as(all).isZero();
