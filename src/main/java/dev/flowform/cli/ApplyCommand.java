@@ -156,10 +156,7 @@ public final class ApplyCommand implements Callable<Integer> {
     /** The options that select this environment, for the force-unlock hint. */
     private String releaseHint() {
         StringBuilder sb = new StringBuilder();
-        if (common.environment != null) {
-            sb.append(" -e ").append(common.environment);
-        }
-        sb.append(" --dir ").append(common.dir()).append(" --state-dir ").append(common.stateDir());
+        CommandHint.selecting(common, null).forEach(a -> sb.append(' ').append(CommandHint.quote(a)));
         return sb.toString();
     }
 

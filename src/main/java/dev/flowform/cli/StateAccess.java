@@ -29,20 +29,21 @@ final class StateAccess {
      */
     static StateStore open(CommonOptions opts, CliContext ctx, Terminal term) {
         String env = environment(opts, term);
+        Path stateDir = StateLocation.resolve(opts.stateDirOption(), opts.dir(), term);
         Path db;
         try {
-            db = StateStore.databaseFile(opts.stateDir(), env);
+            db = StateStore.databaseFile(stateDir, env);
         } catch (IllegalArgumentException e) {
             term.error("Invalid environment name", e.getMessage());
             throw new CommandFailed(1);
         }
         if (!Files.exists(db)) {
             term.error("No state for environment \"" + env + "\"", "There is no state database at " + db
-                    + ": nothing has been planned or applied in this environment with --state-dir " + opts.stateDir() + ".");
+                    + ": nothing has been planned or applied in this environment under " + stateDir + ".");
             throw new CommandFailed(1);
         }
         try {
-            return StateStore.open(opts.stateDir(), env, ctx.clock());
+            return StateStore.open(stateDir, env, ctx.clock());
         } catch (RuntimeException e) {
             term.error("Cannot open the state of environment \"" + env + "\"", String.valueOf(e.getMessage()));
             throw new CommandFailed(1);
