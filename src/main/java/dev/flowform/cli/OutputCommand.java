@@ -83,8 +83,14 @@ public final class OutputCommand implements Callable<Integer> {
         }
         List<OutputRecord> outputs = List.of();
         if (env != null) {
-            try (StateStore state = StateStore.open(stateDir, env, parent.context().clock())) {
+            java.util.List<String> select = new java.util.ArrayList<>(List.of("--dir", dir.toString(), "-e", env));
+            if (stateDirOption != null) {
+                select.addAll(List.of("--state-dir", stateDirOption.toString()));
+            }
+            try (StateStore state = StateOpen.forReading(stateDir, env, parent.context(), term, select)) {
                 outputs = state.outputs();
+            } catch (CommandFailed e) {
+                return e.exitCode();
             } catch (RuntimeException e) {
                 term.error("Cannot read the state of environment \"" + env + "\"", String.valueOf(e.getMessage()));
                 return 1;

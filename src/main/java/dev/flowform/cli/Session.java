@@ -157,7 +157,14 @@ public final class Session implements AutoCloseable {
                 ? EarlyStart.begin(() -> startEmbedded(e, stateDir.resolve(env), ctx, true)) : null;
         StateStore state;
         try {
-            state = StateStore.open(stateDir, env, ctx.clock());
+            List<String> select = CommandHint.selecting(opts, env);
+            state = lock == null ? StateOpen.forReading(stateDir, env, ctx, term, select)
+                    : StateOpen.forWriting(stateDir, env, ctx, term, select, "apply");
+        } catch (CommandFailed e) {
+            if (early != null) {
+                early.discard();
+            }
+            throw e;
         } catch (RuntimeException e) {
             if (early != null) {
                 early.discard();

@@ -96,11 +96,13 @@ public final class ShowCommand implements Callable<Integer> {
             term.error("Invalid environment", e.getMessage());
             return 1;
         }
-        try (StateStore state = StateStore.open(stateDir, env, parent.context().clock())) {
+        try (StateStore state = StateOpen.forReading(stateDir, env, parent.context(), term, CommandHint.selecting(common, env))) {
             var ref = state.stateRef();
             StateView view = new StateView(env, ref.lineage(), ref.serial(), Session.recorded(state));
             term.print(json ? view.toJson() : StateRenderer.render(view, term.style()));
             return 0;
+        } catch (CommandFailed e) {
+            return e.exitCode();
         } catch (RuntimeException e) {
             term.error("Cannot open the state of environment \"" + env + "\"", String.valueOf(e.getMessage()));
             return 1;
