@@ -23,7 +23,21 @@ final class CommandHint {
     static String program() {
         String command = System.getProperty("sun.java.command", "");
         String first = command.isBlank() ? "" : command.trim().split("\\s+")[0];
-        return first.endsWith(".jar") ? "java -jar " + quote(first) : "flowform";
+        return first.endsWith(".jar") && isThisJar(first) ? "java -jar " + quote(first) : "flowform";
+    }
+
+    /** @return true when {@code jar} is the file flowform's own classes were loaded from (not, say, a test runner's jar) */
+    private static boolean isThisJar(String jar) {
+        try {
+            java.security.CodeSource source = CommandHint.class.getProtectionDomain().getCodeSource();
+            if (source == null || source.getLocation() == null) {
+                return false;
+            }
+            Path ours = Path.of(source.getLocation().toURI());
+            return java.nio.file.Files.isRegularFile(ours) && java.nio.file.Files.isSameFile(ours, Path.of(jar));
+        } catch (java.net.URISyntaxException | java.io.IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /**

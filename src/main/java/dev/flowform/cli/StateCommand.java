@@ -289,6 +289,8 @@ public final class StateCommand implements Runnable {
                 }
                 java.util.Optional<Path> replaced = StateBackups.restore(stateDir, env, chosen, ctx.clock());
                 try (StateStore restored = StateStore.open(stateDir, env, ctx.clock())) {
+                    // a backup is taken under the apply's lock, so it holds that lock's row: nothing holds it now
+                    restored.currentLock().ifPresent(l -> restored.forceUnlock(l.id()));
                     term.println("Restored the state of environment \"" + env + "\" from " + chosen + ": lineage "
                             + restored.stateRef().lineage() + ", serial " + restored.stateRef().serial() + "."
                             + replaced.map(p -> " The replaced file is kept as " + p + ".").orElse(""));

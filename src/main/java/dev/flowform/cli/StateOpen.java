@@ -187,13 +187,13 @@ final class StateOpen {
             return d.toString();
         }
         StateBackups.Backup last = backups.get(0);
-        d.append("\nThe newest backup is ").append(last.file()).append(" (serial ").append(last.serial())
-                .append(", taken before an apply). Restore it with:\n  ")
-                .append(CommandHint.command("state restore", select))
+        d.append("\nThe newest backup (serial ").append(last.serial()).append(", taken before an apply) is:\n  ")
+                .append(last.file())
+                .append("\nRestore it with:\n  ").append(CommandHint.command("state restore", select))
                 .append("\nwhich keeps the damaged file as ").append(db.getFileName()).append(".replaced-<time>. Or by hand, "
                         + "with no flowform running:\n  ")
                 .append("unzip -p ").append(CommandHint.quote(last.file().toString())).append(' ')
-                .append(db.getFileName()).append(" > ").append(CommandHint.quote(db.toString()));
+                .append(db.getFileName()).append(" > ").append(CommandHint.quote(db.toString())).append('\n');
         return d.toString();
     }
 }
