@@ -368,8 +368,8 @@ final class StateDatabase {
      * Checks that an existing database file is whole, before H2 opens it: H2 opens a truncated file without an error,
      * falling back to whatever older chunk it still finds (measured with H2 2.5.252: a 96 KiB state cut to 12,000 bytes
      * opened as an empty database, which the migrations then filled with a new lineage). The file must hold H2's two
-     * header blocks, start with an MVStore header ({@code H:2,block:...,blockSize:...}), be a whole number of blocks
-     * long, and reach past the block of the last chunk the header names.
+     * header blocks, start with an MVStore header ({@code H:2,...,blockSize:...}), be a whole number of blocks long, and,
+     * when the header names the last chunk (a file closed cleanly), hold that chunk to its end.
      *
      * @param file an existing database file
      * @throws DamagedStateException when it is not whole
@@ -398,40 +398,44 @@ final class StateDatabase {
                 }
             }
         }
-        long block;
+        if (!fields.containsKey("H") || !fields.containsKey("blockSize")) {
+            throw new DamagedStateException(file, "it does not start with an H2 MVStore file header");
+        }
         long blockSize;
         try {
-            block = Long.parseLong(fields.getOrDefault("block", ""), 16);
-            blockSize = Long.parseLong(fields.getOrDefault("blockSize", ""), 16);
+            blockSize = Long.parseLong(fields.get("blockSize"), 16);
         } catch (NumberFormatException e) {
-            throw new DamagedStateException(file, "it does not start with an H2 MVStore file header");
+            throw new DamagedStateException(file, "its H2 file header is unreadable");
         }
         if (blockSize <= 0 || size % blockSize != 0) {
             throw new DamagedStateException(file, "it is " + size + " bytes long, not a whole number of " + blockSize
                     + "-byte blocks (the file was truncated)");
         }
-        if ((block + 1) * blockSize > size) {
-            throw new DamagedStateException(file, "its header names data at block " + block + ", but the file ends at block "
-                    + (size / blockSize) + " (the file was truncated)");
-        }
-    }
-
-    /**
-     * @param c an open connection (auto-commit off); its read transaction is ended
-     * @return true when the database has Flyway's schema history table, i.e. is not a new, empty database
-     */
-    static boolean hasSchemaHistory(Connection c) {
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME = 'flyway_schema_history'");
-             ResultSet rs = ps.executeQuery()) {
-            return rs.next() && rs.getLong(1) > 0;
-        } catch (SQLException e) {
-            return false;
-        } finally {
+        // "block" names the last chunk written when the file was closed cleanly; an open (or killed) store leaves it out
+        if (fields.containsKey("block")) {
+            long block;
             try {
-                c.rollback();
-            } catch (SQLException ignored) {
-                // the read changed nothing
+                block = Long.parseLong(fields.get("block"), 16);
+            } catch (NumberFormatException e) {
+                throw new DamagedStateException(file, "its H2 file header is unreadable");
+            }
+            long length = 1;
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
+                if ((block + 1) * blockSize <= size) {
+                    java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(256);
+                    ch.read(buf, block * blockSize);
+                    String chunk = new String(buf.array(), 0, buf.position(), StandardCharsets.ISO_8859_1);
+                    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?:^|,)len:([0-9a-f]+)").matcher(chunk);
+                    if (chunk.startsWith("chunk:") && m.find()) {
+                        length = Long.parseLong(m.group(1), 16);
+                    }
+                }
+            } catch (IOException | NumberFormatException e) {
+                length = 1;
+            }
+            if ((block + length) * blockSize > size) {
+                throw new DamagedStateException(file, "its last chunk ends at block " + (block + length) + ", but the file "
+                        + "ends at block " + (size / blockSize) + " (the file was truncated)");
             }
         }
     }

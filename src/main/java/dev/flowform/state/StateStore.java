@@ -198,11 +198,12 @@ public final class StateStore implements AutoCloseable {
         String url = jdbcUrl(stateDir, environment);
         Path file = databaseFile(stateDir, environment);
         String location = file.toString();
-        boolean existed = Files.exists(file);
-        if (existed) {
+        // While a process has the file open (or is creating it) H2 keeps flowform.lock.db next to it and serves the
+        // file itself; only a file at rest is checked, which is also when a damaged file would be opened by H2 here.
+        if (Files.exists(file) && !Files.exists(dir.resolve(DATABASE_NAME + ".lock.db"))) {
             StateDatabase.checkFile(file);
         }
-        return StateDatabase.retryWhileBusy(() -> connect(url, environment, clock, location, true, sleeper, existed ? file : null),
+        return StateDatabase.retryWhileBusy(() -> connect(url, environment, clock, location, true, sleeper),
                 sleeper, location);
     }
 
@@ -220,7 +221,7 @@ public final class StateStore implements AutoCloseable {
         Objects.requireNonNull(clock, "clock");
         validateEnvironmentName(environment);
         String name = "flowform-" + environment + "-" + UUID.randomUUID();
-        return connect("jdbc:h2:mem:" + name, environment, clock, "in-memory database " + name, false, Sleeper.SYSTEM, null);
+        return connect("jdbc:h2:mem:" + name, environment, clock, "in-memory database " + name, false, Sleeper.SYSTEM);
     }
 
     /**
@@ -332,21 +333,14 @@ public final class StateStore implements AutoCloseable {
         return stateDir.toAbsolutePath().normalize().resolve(environment);
     }
 
-    /**
-     * @param existing the database file when it existed before this open (then it must hold a schema: H2 opening it as
-     *                 an empty database means it was damaged), else null
-     */
     private static StateStore connect(String url, String environment, Clock clock, String location, boolean file,
-                                      Sleeper sleeper, Path existing) {
+                                      Sleeper sleeper) {
         DataSource dataSource = StateDatabase.dataSource(url);
         Connection connection = StateDatabase.openConnection(dataSource, location);
         try {
             // Our connection stays open while Flyway uses its own, so the database is not closed in between.
             if (!StateDatabase.schemaIsCurrent(connection)) {
-                if (existing != null && !StateDatabase.hasSchemaHistory(connection)) {
-                    throw new DamagedStateException(existing, "H2 opens it as an empty database, so the state it held is "
-                            + "lost from it (the file was truncated or overwritten)");
-                }
+
                 StateDatabase.migrate(dataSource, location);
             }
             byte[] salt = StateDatabase.ensureEnvironment(connection, environment, clock, location);
