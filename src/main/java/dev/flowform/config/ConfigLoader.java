@@ -142,16 +142,9 @@ public final class ConfigLoader {
             return new BackendLookup(StateBackend.defaultFor(abs), diagnostics, Map.of());
         }
         reading.root = abs;
-        List<ParsedFile> files = new ArrayList<>();
+        List<ParsedFile> files = List.of();
         try {
-            for (Path path : reading.list(abs)) {
-                ParsedFile parsed = reading.readFile(path, reading.display(path), JsonSourceParser.CONFIGURATION_ROOT,
-                        diagnostics);
-                if (parsed != null) {
-                    diagnostics.addAll(parsed.diagnostics());
-                    files.add(parsed);
-                }
-            }
+            files = reading.readAll(reading.list(abs), diagnostics);
         } catch (IOException | RuntimeException e) {
             diagnostics.add(Diagnostic.error("Cannot read configuration folder", "Listing " + shown(dir) + " failed: "
                     + e.getMessage()));
@@ -313,14 +306,7 @@ public final class ConfigLoader {
                         + " files; configuration is written in Terraform's JSON syntax in files such as main" + SUFFIX + "."));
                 return null;
             }
-            List<ParsedFile> files = new ArrayList<>();
-            for (Path path : paths) {
-                ParsedFile parsed = readFile(path, display(path), JsonSourceParser.CONFIGURATION_ROOT, diagnostics);
-                if (parsed != null) {
-                    diagnostics.addAll(parsed.diagnostics());
-                    files.add(parsed);
-                }
-            }
+            List<ParsedFile> files = readAll(paths, diagnostics);
             List<ParsedFile> varFiles = new ArrayList<>();
             for (Path given : inputs.varFiles()) {
                 ParsedFile parsed = readVarFile(given, diagnostics);
@@ -334,6 +320,19 @@ public final class ConfigLoader {
             }
             ConfigDecoder.Inputs decoderInputs = new ConfigDecoder.Inputs(varFiles, inputs.processEnvironment(), inputs.vars());
             return new Prepared(abs, rootKey, files, decoderInputs, this::readModule);
+        }
+
+        /** @return the configuration files parsed, their syntax errors added to {@code diagnostics} */
+        private List<ParsedFile> readAll(List<Path> paths, Diagnostics diagnostics) {
+            List<ParsedFile> files = new ArrayList<>();
+            for (Path path : paths) {
+                ParsedFile parsed = readFile(path, display(path), JsonSourceParser.CONFIGURATION_ROOT, diagnostics);
+                if (parsed != null) {
+                    diagnostics.addAll(parsed.diagnostics());
+                    files.add(parsed);
+                }
+            }
+            return files;
         }
 
         private List<Path> list(Path folder) throws IOException {

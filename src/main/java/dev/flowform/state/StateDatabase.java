@@ -322,25 +322,10 @@ final class StateDatabase {
     /** Reads the environment row, creating it (lineage, serial 0, salt) when the database is new. */
     static byte[] ensureEnvironment(Connection c, String environment, Clock clock, String location) throws SQLException {
         for (int attempt = 0; attempt < 2; attempt++) {
-            List<String[]> rows = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT name, secret_salt FROM environment");
-                 ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    rows.add(new String[] {rs.getString(1), rs.getString(2)});
-                }
-            }
+            byte[] found = environmentSalt(c, environment, location);
             c.commit();
-            if (rows.size() > 1) {
-                throw new IllegalStateException("the state database " + location + " holds " + rows.size()
-                        + " environments; a state database belongs to exactly one");
-            }
-            if (rows.size() == 1) {
-                if (!rows.get(0)[0].equals(environment)) {
-                    throw new IllegalStateException("the state database " + location + " belongs to environment \""
-                            + rows.get(0)[0] + "\", not \"" + environment
-                            + "\"; was it copied or renamed? Each environment keeps its own state.");
-                }
-                return HEX.parseHex(rows.get(0)[1]);
+            if (found != null) {
+                return found;
             }
             byte[] salt = new byte[SALT_BYTES];
             RANDOM.nextBytes(salt);
@@ -447,6 +432,20 @@ final class StateDatabase {
      * @throws IllegalStateException when there is no row, several rows, or the row belongs to another environment
      */
     static byte[] readEnvironment(Connection c, String environment, String location) throws SQLException {
+        byte[] salt = environmentSalt(c, environment, location);
+        c.rollback();
+        if (salt == null) {
+            throw new IllegalStateException("the state database " + location + " holds no environment; a state database "
+                    + "belongs to exactly one");
+        }
+        return salt;
+    }
+
+    /**
+     * @return the salt of the one environment row, or null when there is none yet
+     * @throws IllegalStateException when there are several rows or the row belongs to another environment
+     */
+    private static byte[] environmentSalt(Connection c, String environment, String location) throws SQLException {
         List<String[]> rows = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT name, secret_salt FROM environment");
              ResultSet rs = ps.executeQuery()) {
@@ -454,14 +453,17 @@ final class StateDatabase {
                 rows.add(new String[] {rs.getString(1), rs.getString(2)});
             }
         }
-        c.rollback();
-        if (rows.size() != 1) {
+        if (rows.size() > 1) {
             throw new IllegalStateException("the state database " + location + " holds " + rows.size()
                     + " environments; a state database belongs to exactly one");
         }
+        if (rows.isEmpty()) {
+            return null;
+        }
         if (!rows.get(0)[0].equals(environment)) {
             throw new IllegalStateException("the state database " + location + " belongs to environment \""
-                    + rows.get(0)[0] + "\", not \"" + environment + "\"; was it copied or renamed? Each environment keeps its own state.");
+                    + rows.get(0)[0] + "\", not \"" + environment
+                    + "\"; was it copied or renamed? Each environment keeps its own state.");
         }
         return HEX.parseHex(rows.get(0)[1]);
     }

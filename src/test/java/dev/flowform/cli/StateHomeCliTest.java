@@ -7,7 +7,6 @@ import dev.flowform.state.StateStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Clock;
 import java.time.Duration;
@@ -135,7 +134,7 @@ class StateHomeCliTest {
         CliRunner cli = CliRunner.fast();
         applyHere(cli);
         Path copy = tmp.resolve("read-only");
-        copyTree(repoState, copy);
+        CliFiles.copy(repoState, copy);
         Path db = copy.resolve("demo").resolve("flowform.mv.db");
         byte[] before = Files.readAllBytes(db);
         List<String> filesBefore = listing(copy);
@@ -357,19 +356,6 @@ class StateHomeCliTest {
         String[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path p : files.toList()) {
-                Path t = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(t);
-                } else {
-                    Files.copy(p, t, StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
     }
 
     private static List<String> listing(Path root) throws IOException {

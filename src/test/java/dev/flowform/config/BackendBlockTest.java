@@ -38,12 +38,12 @@ class BackendBlockTest {
 
     @Test
     void a_local_path_is_relative_to_the_declaring_folder_not_the_working_directory() {
-        Path dir = config("{\"backend\": {\"local\": {\"path\": \"../shared-state\"}}, " + ENV + "}");
+        Path dir = config("{\"backend\": {\"local\": {\"path\": \"../common-state\"}}, " + ENV + "}");
 
         LoadResult r = loader.load(dir, null, Map.of());
 
         assertThat(Fixtures.errors(r)).isEmpty();
-        assertThat(r.configuration().backend().stateDir()).isEqualTo(tmp.toAbsolutePath().resolve("shared-state"));
+        assertThat(r.configuration().backend().stateDir()).isEqualTo(tmp.toAbsolutePath().resolve("common-state"));
         assertThat(r.configuration().backend().isDefault()).isFalse();
         assertThat(r.configuration().backend().declaredAt().toString()).isEqualTo("main.flow.json:1:14");
         assertThat(loader.backend(dir).backend()).isEqualTo(r.configuration().backend());
