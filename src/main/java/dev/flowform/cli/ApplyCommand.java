@@ -26,6 +26,7 @@ import dev.flowform.render.Style;
 import dev.flowform.state.LockInfo;
 import dev.flowform.state.ResourceSnapshot;
 import dev.flowform.state.RunOutcome;
+import dev.flowform.state.StateBackups;
 import dev.flowform.state.StateStore;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -156,10 +157,7 @@ public final class ApplyCommand implements Callable<Integer> {
     /** The options that select this environment, for the force-unlock hint. */
     private String releaseHint() {
         StringBuilder sb = new StringBuilder();
-        if (common.environment != null) {
-            sb.append(" -e ").append(common.environment);
-        }
-        sb.append(" --dir ").append(common.dir()).append(" --state-dir ").append(common.stateDir());
+        CommandHint.selecting(common, null).forEach(a -> sb.append(' ').append(CommandHint.quote(a)));
         return sb.toString();
     }
 
@@ -189,6 +187,9 @@ public final class ApplyCommand implements Callable<Integer> {
 
     private int applyLocked(Session session, Terminal term, CliContext ctx, StopSignal stop, StateLock lock, JsonUi ui) {
         StateStore state = session.state();
+        if (!backUp(session, term, ctx)) {
+            return 1;
+        }
         Optional<Diagnostic> identity = session.identityProblem();
         if (identity.isPresent()) {
             term.diagnostics(List.of(identity.get()));
@@ -292,6 +293,27 @@ public final class ApplyCommand implements Callable<Integer> {
         }
         int code = report(term, ui, plan, result, summary, lost);
         return code == 0 ? saveOutputs(session, term, ui) : code;
+    }
+
+    /**
+     * Backs up the state database before this apply can change it ({@link StateBackups}): once per serial, the newest
+     * three kept. A fresh state (serial 0) has nothing to lose and is not backed up.
+     *
+     * @return false after printing why the backup failed (then nothing was changed)
+     */
+    static boolean backUp(Session session, Terminal term, CliContext ctx) {
+        StateStore state = session.state();
+        try {
+            if (state.stateRef().serial() > 0) {
+                StateBackups.backup(state, session.stateDir(), ctx.clock());
+            }
+            return true;
+        } catch (RuntimeException e) {
+            term.error("Cannot back up the state", "Before an apply flowform backs up the state of environment \""
+                    + session.environment() + "\" to " + StateBackups.folder(session.stateDir(), session.environment())
+                    + ", which failed: " + e.getMessage() + "\nNothing was changed.");
+            return false;
+        }
     }
 
     /**

@@ -19,8 +19,9 @@ public final class CommonOptions {
             description = "Configuration folder holding *.flow.json files (default: ${DEFAULT-VALUE}).")
     Path dir;
 
-    @Option(names = {"--state-dir"}, paramLabel = "DIR", defaultValue = "state",
-            description = "Where environment state lives, one database per environment (default: ./${DEFAULT-VALUE}).")
+    @Option(names = {"--state-dir"}, paramLabel = "DIR",
+            description = "Where environment state lives, one database per environment (default: the configuration's "
+                    + "backend block, else state/ in the configuration folder).")
     Path stateDir;
 
     @Option(names = {"--var", "-var"}, paramLabel = "NAME=VALUE", mapFallbackValue = "",
@@ -47,8 +48,8 @@ public final class CommonOptions {
         return new dev.flowform.config.VariableInputs(processEnvironment, varFiles, vars);
     }
 
-    /** @return the state folder */
-    public Path stateDir() {
+    /** @return {@code --state-dir} as given, or null when it was not (then the configuration says where state lives) */
+    public Path stateDirOption() {
         return stateDir;
     }
 }

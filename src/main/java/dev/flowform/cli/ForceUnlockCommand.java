@@ -42,7 +42,7 @@ public final class ForceUnlockCommand implements Callable<Integer> {
     public Integer call() {
         Terminal term = FlowformCommand.terminal(spec, common.noColor);
         CliContext ctx = parent.context();
-        try (StateStore state = StateAccess.open(common, ctx, term)) {
+        try (StateStore state = StateAccess.open(common, ctx, term, "force-unlock")) {
             Optional<LockInfo> current = state.currentLock();
             if (current.isEmpty()) {
                 term.error("Failed to unlock state", "Environment \"" + state.environmentName() + "\" is not locked.");

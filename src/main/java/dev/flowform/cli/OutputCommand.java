@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code flowform output [NAME]}: prints the root module's outputs as the last successful
  * {@code apply} recorded them in the environment's state (Terraform's {@code output}). Reads no
- * configuration and no cluster.
+ * cluster, and of the configuration only its {@code backend} block (to find the state).
  *
  * <p>The environment is {@code -e}, or the only one with a state database under
  * {@code --state-dir}. Without NAME: {@code name = value} lines (sensitive outputs as
@@ -44,9 +44,16 @@ public final class OutputCommand implements Callable<Integer> {
             description = "Environment whose state to read (default: the only one under --state-dir).")
     String environment;
 
-    @Option(names = {"--state-dir"}, paramLabel = "DIR", defaultValue = "state",
-            description = "Where environment state lives (default: ./${DEFAULT-VALUE}).")
-    Path stateDir;
+    @Option(names = {"--state-dir"}, paramLabel = "DIR",
+            description = "Where environment state lives (default: the configuration's backend block, else state/ in the "
+                    + "configuration folder).")
+    Path stateDirOption;
+
+    @Option(names = {"--dir", "-chdir"}, paramLabel = "DIR", defaultValue = ".",
+            description = "Configuration folder; only its backend block is read, to find the state (default: ${DEFAULT-VALUE}).")
+    Path dir;
+
+    private Path stateDir;
 
     @Option(names = {"--json", "-json"}, description = "Print JSON.")
     boolean json;
@@ -69,14 +76,21 @@ public final class OutputCommand implements Callable<Integer> {
         }
         String env;
         try {
+            stateDir = StateLocation.resolve(stateDirOption, dir, term);
             env = environment(term);
         } catch (CommandFailed e) {
             return e.exitCode();
         }
         List<OutputRecord> outputs = List.of();
         if (env != null) {
-            try (StateStore state = StateStore.open(stateDir, env, parent.context().clock())) {
+            java.util.List<String> select = new java.util.ArrayList<>(List.of("--dir", dir.toString(), "-e", env));
+            if (stateDirOption != null) {
+                select.addAll(List.of("--state-dir", stateDirOption.toString()));
+            }
+            try (StateStore state = StateOpen.forReading(stateDir, env, parent.context(), term, select)) {
                 outputs = state.outputs();
+            } catch (CommandFailed e) {
+                return e.exitCode();
             } catch (RuntimeException e) {
                 term.error("Cannot read the state of environment \"" + env + "\"", String.valueOf(e.getMessage()));
                 return 1;

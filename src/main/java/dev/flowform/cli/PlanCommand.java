@@ -86,6 +86,23 @@ public final class PlanCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * @return the {@code apply} command for the saved file that works as printed from the same shell: the file as
+     *         given, then the configuration folder (which {@code apply FILE} loads for the cluster connection), the
+     *         environment and {@code --state-dir} when given ({@code --var} values are recorded in the file; variable
+     *         files are not, so they are repeated)
+     */
+    private String applyCommand(Session session) {
+        java.util.List<String> args = new java.util.ArrayList<>();
+        args.add(out.toString());
+        args.addAll(CommandHint.selecting(common, session.environment()));
+        for (Path f : common.varFiles) {
+            args.add("--var-file");
+            args.add(f.toString());
+        }
+        return CommandHint.command("apply", args);
+    }
+
     private void save(Plan plan, Session session, Terminal term) {
         String text = PlanCodec.toJson(plan, Version.get(), session.state()::encryptSecret);
         try {
@@ -107,6 +124,6 @@ public final class PlanCommand implements Callable<Integer> {
         term.println("Saved the plan to: " + out);
         term.println("");
         term.println("To perform exactly these actions, run the following command to apply:");
-        term.println("    flowform apply " + out);
+        term.println("    " + applyCommand(session));
     }
 }

@@ -76,11 +76,13 @@ public final class Session implements AutoCloseable {
     private final StateLock lock;
     private final java.util.Map<String, String> sources;
     private final String where;
+    private final Path stateDir;
     private KubernetesClient writeClient;
 
     private Session(Configuration config, DesiredState desired, StateStore state, KubernetesClient client,
                     EmbeddedCluster embedded, CliContext ctx, Terminal term, StateLock lock,
-                    java.util.Map<String, String> sources, String where) {
+                    java.util.Map<String, String> sources, String where, Path stateDir) {
+        this.stateDir = stateDir;
         this.sources = sources;
         this.where = where;
         this.config = config;
@@ -137,6 +139,7 @@ public final class Session implements AutoCloseable {
             throw new CommandFailed(1);
         }
         String env = config.environment().name();
+        Path stateDir = StateLocation.of(opts.stateDirOption(), config);
         KubernetesTarget target = config.environment().kubernetes();
         if (target instanceof KubernetesTarget.Embedded e && !e.kafka().isEmpty() && ctx.attachedCluster() == null) {
             term.error("Environment \"" + env + "\" runs on real Kafka",
@@ -151,10 +154,17 @@ public final class Session implements AutoCloseable {
         // lock before the cluster may touch its file, so it starts the cluster afterwards.
         EarlyStart early = lock == null && ctx.attachedCluster() == null && target instanceof KubernetesTarget.Embedded e
                 && validEnvironmentName(env)
-                ? EarlyStart.begin(() -> startEmbedded(e, opts.stateDir().resolve(env), ctx, true)) : null;
+                ? EarlyStart.begin(() -> startEmbedded(e, stateDir.resolve(env), ctx, true)) : null;
         StateStore state;
         try {
-            state = StateStore.open(opts.stateDir(), env, ctx.clock());
+            List<String> select = CommandHint.selecting(opts, env);
+            state = lock == null ? StateOpen.forReading(stateDir, env, ctx, term, select)
+                    : StateOpen.forWriting(stateDir, env, ctx, term, select, "apply");
+        } catch (CommandFailed e) {
+            if (early != null) {
+                early.discard();
+            }
+            throw e;
         } catch (RuntimeException e) {
             if (early != null) {
                 early.discard();
@@ -181,7 +191,7 @@ public final class Session implements AutoCloseable {
                 embedded = ctx.attachedCluster();
                 client = embedded.client();
             } else if (target instanceof KubernetesTarget.Embedded e) {
-                embedded = startEmbedded(e, opts.stateDir().resolve(env), ctx, lock == null);
+                embedded = startEmbedded(e, stateDir.resolve(env), ctx, lock == null);
                 client = embedded.client();
             }
             if (embedded != null) {
@@ -218,7 +228,7 @@ public final class Session implements AutoCloseable {
             term.error("Cannot start the cluster connection of environment \"" + env + "\"", String.valueOf(e.getMessage()));
             throw new CommandFailed(1);
         }
-        return new Session(config, desired, state, client, embedded, ctx, term, lock, loaded.sources(), where);
+        return new Session(config, desired, state, client, embedded, ctx, term, lock, loaded.sources(), where, stateDir);
     }
 
     /**
@@ -320,6 +330,11 @@ public final class Session implements AutoCloseable {
     /** @return the desired state */
     public DesiredState desired() {
         return desired;
+    }
+
+    /** @return the state folder in use (absolute): {@code --state-dir}, the backend block's, or the default */
+    public Path stateDir() {
+        return stateDir;
     }
 
     /** @return the environment's state database */

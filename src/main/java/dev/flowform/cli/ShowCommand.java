@@ -77,12 +77,18 @@ public final class ShowCommand implements Callable<Integer> {
             }
             env = loaded.configuration().environment().name();
         }
+        Path stateDir;
         try {
-            if (!Files.exists(StateStore.databaseFile(common.stateDir(), env))) {
+            stateDir = StateLocation.resolve(common.stateDirOption(), common.dir(), term);
+        } catch (CommandFailed e) {
+            return e.exitCode();
+        }
+        try {
+            if (!Files.exists(StateStore.databaseFile(stateDir, env))) {
                 if (json) {
                     term.print(new StateView(env, null, 0, java.util.List.of()).toJson());
                 } else {
-                    term.println("No state for environment \"" + env + "\" under " + common.stateDir() + ".");
+                    term.println("No state for environment \"" + env + "\" under " + stateDir + ".");
                 }
                 return 0;
             }
@@ -90,11 +96,13 @@ public final class ShowCommand implements Callable<Integer> {
             term.error("Invalid environment", e.getMessage());
             return 1;
         }
-        try (StateStore state = StateStore.open(common.stateDir(), env, parent.context().clock())) {
+        try (StateStore state = StateOpen.forReading(stateDir, env, parent.context(), term, CommandHint.selecting(common, env))) {
             var ref = state.stateRef();
             StateView view = new StateView(env, ref.lineage(), ref.serial(), Session.recorded(state));
             term.print(json ? view.toJson() : StateRenderer.render(view, term.style()));
             return 0;
+        } catch (CommandFailed e) {
+            return e.exitCode();
         } catch (RuntimeException e) {
             term.error("Cannot open the state of environment \"" + env + "\"", String.valueOf(e.getMessage()));
             return 1;

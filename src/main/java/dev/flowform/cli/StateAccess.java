@@ -6,6 +6,7 @@ import dev.flowform.diag.Diagnostics;
 import dev.flowform.state.StateStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Opens an environment's state database without the cluster, for commands that only look at or
@@ -28,25 +29,36 @@ final class StateAccess {
      * @throws CommandFailed after printing why when the environment is unknown or has no state
      */
     static StateStore open(CommonOptions opts, CliContext ctx, Terminal term) {
+        return open(opts, ctx, term, null);
+    }
+
+    /**
+     * @param opts    the common options (environment, configuration and state folders)
+     * @param ctx     the process context
+     * @param term    where errors go
+     * @param writing what writes the state (e.g. {@code force-unlock}), or null for a command that only reads (then a
+     *                read-only state opens read-only)
+     * @return the open state; close it
+     * @throws CommandFailed after printing why when the environment is unknown, has no state, or cannot be opened
+     */
+    static StateStore open(CommonOptions opts, CliContext ctx, Terminal term, String writing) {
         String env = environment(opts, term);
+        Path stateDir = StateLocation.resolve(opts.stateDirOption(), opts.dir(), term);
         Path db;
         try {
-            db = StateStore.databaseFile(opts.stateDir(), env);
+            db = StateStore.databaseFile(stateDir, env);
         } catch (IllegalArgumentException e) {
             term.error("Invalid environment name", e.getMessage());
             throw new CommandFailed(1);
         }
         if (!Files.exists(db)) {
             term.error("No state for environment \"" + env + "\"", "There is no state database at " + db
-                    + ": nothing has been planned or applied in this environment with --state-dir " + opts.stateDir() + ".");
+                    + ": nothing has been planned or applied in this environment under " + stateDir + ".");
             throw new CommandFailed(1);
         }
-        try {
-            return StateStore.open(opts.stateDir(), env, ctx.clock());
-        } catch (RuntimeException e) {
-            term.error("Cannot open the state of environment \"" + env + "\"", String.valueOf(e.getMessage()));
-            throw new CommandFailed(1);
-        }
+        List<String> select = CommandHint.selecting(opts, env);
+        return writing == null ? StateOpen.forReading(stateDir, env, ctx, term, select)
+                : StateOpen.forWriting(stateDir, env, ctx, term, select, writing);
     }
 
     /** @return {@code -e}, or the one environment the configuration selects */

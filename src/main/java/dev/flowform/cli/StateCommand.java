@@ -3,6 +3,8 @@ package dev.flowform.cli;
 import dev.flowform.model.SecretKeys;
 import dev.flowform.plan.Json;
 import dev.flowform.state.ResourceSnapshot;
+import dev.flowform.state.StateBackups;
+import dev.flowform.state.StateTransfer;
 import dev.flowform.state.StateStore;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,7 +13,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import java.nio.file.Path;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -21,11 +25,13 @@ import picocli.CommandLine.Spec;
  * {@code flowform state list} and {@code flowform state show ADDR}: the managed objects as last
  * applied, from the environment's state database (Terraform's {@code state list/show}). Secret values,
  * which state keeps only as salted hashes, show as {@code (sensitive value)}. Reads only; takes no
- * lock and starts no cluster.
+ * lock and starts no cluster. {@code state pull} prints the whole state as JSON, {@code state push FILE}
+ * replaces it (under the lock, after a backup), and {@code state restore} puts a backup back.
  */
 @Command(name = "state", mixinStandardHelpOptions = true,
-        description = "Inspect the managed objects recorded in an environment's state.",
-        subcommands = {StateCommand.ListCommand.class, StateCommand.ShowCommand.class})
+        description = "Inspect, move and restore an environment's state.",
+        subcommands = {StateCommand.ListCommand.class, StateCommand.ShowCommand.class, StateCommand.PullCommand.class,
+                StateCommand.PushCommand.class, StateCommand.RestoreCommand.class})
 public final class StateCommand implements Runnable {
 
     @ParentCommand
@@ -104,6 +110,197 @@ public final class StateCommand implements Runnable {
                 return 0;
             } catch (CommandFailed e) {
                 return e.exitCode();
+            }
+        }
+    }
+
+    /** {@code flowform state pull}: the environment's whole state as one JSON document on stdout (Terraform's). */
+    @Command(name = "pull", mixinStandardHelpOptions = true,
+            description = "Print the environment's whole state as JSON (secrets stay hashed, as stored).")
+    public static final class PullCommand implements Callable<Integer> {
+
+        @ParentCommand
+        StateCommand state;
+
+        @Spec
+        CommandSpec spec;
+
+        @Mixin
+        CommonOptions common;
+
+        @Override
+        public Integer call() {
+            Terminal term = FlowformCommand.terminal(spec, common.noColor);
+            try (StateStore store = StateAccess.open(common, state.parent.context(), term)) {
+                term.print(StateTransfer.export(store, Version.get()));
+                return 0;
+            } catch (CommandFailed e) {
+                return e.exitCode();
+            }
+        }
+    }
+
+    /**
+     * {@code flowform state push FILE}: replaces the environment's state with a document {@code state pull} printed,
+     * under the state lock and after a backup; another lineage or a lower serial is refused unless {@code --force}.
+     */
+    @Command(name = "push", mixinStandardHelpOptions = true,
+            description = "Replace the environment's state with a document printed by \"flowform state pull\".")
+    public static final class PushCommand implements Callable<Integer> {
+
+        @ParentCommand
+        StateCommand state;
+
+        @Spec
+        CommandSpec spec;
+
+        @Mixin
+        CommonOptions common;
+
+        @Parameters(index = "0", paramLabel = "FILE", description = "The state document (\"-\" for standard input).")
+        String file;
+
+        @Option(names = {"--force", "-force"},
+                description = "Push even when the document's lineage, serial or environment do not follow the state's.")
+        boolean force;
+
+        @Option(names = {"--lock-timeout", "-lock-timeout"}, paramLabel = "DURATION", defaultValue = "0s",
+                converter = DurationConverter.class, description = "How long to retry when the state lock is held (default: ${DEFAULT-VALUE}).")
+        java.time.Duration lockTimeout;
+
+        @Override
+        public Integer call() {
+            Terminal term = FlowformCommand.terminal(spec, common.noColor);
+            CliContext ctx = state.parent.context();
+            String text;
+            try {
+                text = "-".equals(file) ? new String(System.in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                        : java.nio.file.Files.readString(Path.of(file));
+            } catch (java.io.IOException | RuntimeException e) {
+                term.error("Cannot read the state document", "Reading " + file + " failed: " + e.getMessage());
+                return 1;
+            }
+            try {
+                String env = StateAccess.environment(common, term);
+                Path stateDir = StateLocation.resolve(common.stateDirOption(), common.dir(), term);
+                List<String> select = CommandHint.selecting(common, env);
+                StringBuilder hint = new StringBuilder();
+                select.forEach(a -> hint.append(' ').append(CommandHint.quote(a)));
+                StateLock lock = new StateLock("state push", lockTimeout, "state push of " + file, ctx, term,
+                        new dev.flowform.apply.StopSignal(), hint.toString());
+                try (StateStore store = StateOpen.forWriting(stateDir, env, ctx, term, select, "state push")) {
+                    lock.acquire(store);
+                    try {
+                        if (store.stateRef().serial() > 0) {
+                            StateBackups.backup(store, stateDir, ctx.clock());
+                        }
+                        StateTransfer.Imported done = StateTransfer.importInto(store, text, force);
+                        term.println("Pushed " + file + " to the state of environment \"" + env + "\": lineage "
+                                + done.lineage() + ", serial " + done.serial() + "; " + done.rows().get("runs") + " run(s), "
+                                + done.rows().get("steps") + " journaled step(s), " + done.rows().get("resources")
+                                + " resource snapshot(s), " + done.rows().get("outputs") + " output(s).");
+                        return 0;
+                    } finally {
+                        lock.release();
+                    }
+                }
+            } catch (StateTransfer.Refused e) {
+                term.error("Failed to push the state", "Refusing to replace the state: " + e.getMessage() + ". Nothing was "
+                        + "changed. Pull the current state first, or add --force to replace it anyway (the replaced state is "
+                        + "backed up first).");
+                return 1;
+            } catch (IllegalArgumentException e) {
+                term.error("Cannot use the state document", file + ": " + e.getMessage());
+                return 1;
+            } catch (CommandFailed e) {
+                return e.exitCode();
+            } catch (RuntimeException e) {
+                term.error("Failed to push the state", String.valueOf(e.getMessage()) + "\nNothing was changed.");
+                return 1;
+            }
+        }
+    }
+
+    /**
+     * {@code flowform state restore [BACKUP]}: puts a backup taken before an apply (the newest, or the one named) in
+     * place of the environment's database; the replaced file is kept. A state that still opens needs {@code --force}.
+     */
+    @Command(name = "restore", mixinStandardHelpOptions = true,
+            description = "Restore the environment's state database from a backup taken before an apply (default: the newest).")
+    public static final class RestoreCommand implements Callable<Integer> {
+
+        @ParentCommand
+        StateCommand state;
+
+        @Spec
+        CommandSpec spec;
+
+        @Mixin
+        CommonOptions common;
+
+        @Parameters(index = "0", arity = "0..1", paramLabel = "BACKUP", description = "A backup zip (default: the newest).")
+        Path backup;
+
+        @Option(names = {"--force", "-force"}, description = "Restore even though the current database can still be read.")
+        boolean force;
+
+        @Override
+        public Integer call() {
+            Terminal term = FlowformCommand.terminal(spec, common.noColor);
+            CliContext ctx = state.parent.context();
+            try {
+                String env = StateAccess.environment(common, term);
+                Path stateDir = StateLocation.resolve(common.stateDirOption(), common.dir(), term);
+                List<StateBackups.Backup> backups = StateBackups.list(stateDir, env);
+                Path chosen = backup;
+                if (chosen == null) {
+                    if (backups.isEmpty()) {
+                        term.error("No backup to restore", "There is no backup of environment \"" + env + "\" in "
+                                + StateBackups.folder(stateDir, env) + " (one is taken before every apply that changes a "
+                                + "state).");
+                        return 1;
+                    }
+                    chosen = backups.get(0).file();
+                } else if (!java.nio.file.Files.isRegularFile(chosen)) {
+                    term.error("No such backup", chosen + " does not exist.");
+                    return 1;
+                }
+                Path db = StateStore.databaseFile(stateDir, env);
+                if (java.nio.file.Files.exists(db)) {
+                    String readable = null;
+                    try (StateStore current = StateStore.open(stateDir, env, ctx.clock())) {
+                        if (current.currentLock().isPresent()) {
+                            term.error("The state is locked", "Environment \"" + env + "\" is locked by "
+                                    + current.currentLock().get().who() + " (" + current.currentLock().get().operation()
+                                    + "); nothing was restored. Wait for it to finish.");
+                            return 1;
+                        }
+                        readable = "serial " + current.stateRef().serial();
+                    } catch (RuntimeException e) {
+                        if (!StateOpen.damaged(e)) {
+                            throw e;
+                        }
+                    }
+                    if (readable != null && !force) {
+                        term.error("The state can still be read", db + " opens (" + readable + "); restoring " + chosen
+                                + " would replace it. Add --force to restore anyway (the current file is kept next to it).");
+                        return 1;
+                    }
+                }
+                java.util.Optional<Path> replaced = StateBackups.restore(stateDir, env, chosen, ctx.clock());
+                try (StateStore restored = StateStore.open(stateDir, env, ctx.clock())) {
+                    // a backup is taken under the apply's lock, so it holds that lock's row: nothing holds it now
+                    restored.currentLock().ifPresent(l -> restored.forceUnlock(l.id()));
+                    term.println("Restored the state of environment \"" + env + "\" from " + chosen + ": lineage "
+                            + restored.stateRef().lineage() + ", serial " + restored.stateRef().serial() + "."
+                            + replaced.map(p -> " The replaced file is kept as " + p + ".").orElse(""));
+                }
+                return 0;
+            } catch (CommandFailed e) {
+                return e.exitCode();
+            } catch (RuntimeException e) {
+                term.error("Failed to restore the state", String.valueOf(e.getMessage()));
+                return 1;
             }
         }
     }

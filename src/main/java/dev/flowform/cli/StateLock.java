@@ -149,7 +149,7 @@ final class StateLock {
         detail = detail.substring(0, 1).toUpperCase(java.util.Locale.ROOT) + detail.substring(1);
         if (e.isProbablyStale()) {
             detail += "\n\nThe lock is probably stale (no heartbeat for " + Text.duration(e.sinceHeartbeat())
-                    + "). To release it:\n  flowform force-unlock " + h.id() + releaseHint;
+                    + "). To release it:\n  " + CommandHint.program() + " force-unlock " + h.id() + releaseHint;
         } else if (waited.isZero()) {
             detail += "\nTo wait for it, add --lock-timeout (e.g. --lock-timeout 10m).";
         }
@@ -199,7 +199,7 @@ final class StateLock {
             state.unlock(mine.id());
         } catch (RuntimeException e) {
             term.error("Could not release the state lock", "The lock " + mine.id() + " of environment \"" + mine.environment()
-                    + "\" may still be held: " + e.getMessage() + "\nRelease it with:\n  flowform force-unlock " + mine.id()
+                    + "\" may still be held: " + e.getMessage() + "\nRelease it with:\n  " + CommandHint.program() + " force-unlock " + mine.id()
                     + releaseHint);
         }
     }

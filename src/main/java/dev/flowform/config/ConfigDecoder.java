@@ -33,7 +33,7 @@ final class ConfigDecoder {
     /** Block types with their number of labels. */
     static final Map<String, Integer> BLOCK_TYPES = orderedMap(
             "variable", 1, "locals", 0, "environment", 1, "connect_cluster", 1, "replication_flow", 1, "module", 1,
-            "output", 1);
+            "output", 1, "backend", 1);
 
     /** Deepest nesting of module calls accepted (the root is depth 0). */
     static final int MAX_MODULE_DEPTH = 16;
@@ -122,6 +122,7 @@ final class ConfigDecoder {
             environments.put(b.name(), environment(b, root.variables));
         }
         EnvironmentDecl selected = select(environments, environmentName);
+        StateBackend backend = BackendDecoder.decode(root.blocks("backend"), dir, sink);
 
         instantiate(root, new ArrayList<>(List.of(rootKey)), new ArrayList<>(List.of(".")), 0);
         root.checkValidationReferences();
@@ -209,7 +210,7 @@ final class ConfigDecoder {
             }
         }
         List<EnvironmentBlock> environmentBlocks = environments.values().stream().map(EnvironmentDecl::block).toList();
-        return new Configuration(dir, environmentBlocks, environment, clusters, flowBlocks, sensitiveValues, outputs);
+        return new Configuration(dir, environmentBlocks, environment, clusters, flowBlocks, sensitiveValues, outputs, backend);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -233,6 +234,10 @@ final class ConfigDecoder {
                     sink.error("Environment in a module", "Environment blocks belong in the root configuration folder, not "
                             + "in a module: a module is instantiated by the configuration of whichever environment is "
                             + "selected. Move this block to the calling configuration.", e.keyRange());
+                } else if (!root && type.equals("backend")) {
+                    sink.error("Backend in a module", "A backend block belongs in the root configuration folder, not in a "
+                            + "module: the state belongs to the configuration that is planned and applied. Move this block to "
+                            + "the calling configuration.", e.keyRange());
                 } else {
                     out.get(type).addAll(Blocks.expand(e, labels, file, sink));
                 }

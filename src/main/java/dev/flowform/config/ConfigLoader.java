@@ -119,6 +119,67 @@ public final class ConfigLoader {
     }
 
     /**
+     * Where the configuration in {@code dir} keeps its state, for commands that read only state ({@code history},
+     * {@code state}, {@code show}, {@code output}): reads the root folder's files and decodes their {@code backend}
+     * blocks only, so a problem elsewhere in the configuration never stands between the user and the state. A folder
+     * that does not exist or holds no configuration files has the default backend ({@code <dir>/state}).
+     *
+     * @param dir the configuration folder
+     * @return the backend (null when there are errors) and the problems found
+     */
+    public BackendLookup backend(Path dir) {
+        Diagnostics diagnostics = new Diagnostics();
+        Reading reading = new Reading();
+        Path abs;
+        try {
+            abs = dir.toAbsolutePath().normalize();
+        } catch (InvalidPathException | java.io.IOError e) {
+            diagnostics.add(Diagnostic.error("Invalid configuration folder", "The path " + dir + " cannot be used: "
+                    + e.getMessage()));
+            return new BackendLookup(null, diagnostics, Map.of());
+        }
+        if (!Files.isDirectory(abs)) {
+            return new BackendLookup(StateBackend.defaultFor(abs), diagnostics, Map.of());
+        }
+        reading.root = abs;
+        List<ParsedFile> files = List.of();
+        try {
+            files = reading.readAll(reading.list(abs), diagnostics);
+        } catch (IOException | RuntimeException e) {
+            diagnostics.add(Diagnostic.error("Cannot read configuration folder", "Listing " + shown(dir) + " failed: "
+                    + e.getMessage()));
+        }
+        if (diagnostics.hasErrors()) {
+            return new BackendLookup(null, sorted(diagnostics), reading.sources);
+        }
+        Sink sink = new Sink(diagnostics);
+        List<Blocks.Block> blocks = new ArrayList<>();
+        for (ParsedFile f : files) {
+            for (ConfigNode.Entry e : f.root().entries()) {
+                if (e.key().equals("backend")) {
+                    blocks.addAll(Blocks.expand(e, 1, f, sink));
+                }
+            }
+        }
+        StateBackend backend = BackendDecoder.decode(blocks, abs, sink);
+        return new BackendLookup(diagnostics.hasErrors() ? null : backend, sorted(diagnostics), reading.sources);
+    }
+
+    /**
+     * What {@link #backend} finds.
+     *
+     * @param backend     where the state lives, or null when {@code diagnostics} has errors
+     * @param diagnostics the problems found, sorted
+     * @param sources     file name to text, for source snippets
+     */
+    public record BackendLookup(StateBackend backend, Diagnostics diagnostics, Map<String, String> sources) {
+        /** Copies the sources. */
+        public BackendLookup {
+            sources = Map.copyOf(sources);
+        }
+    }
+
+    /**
      * Merges the diagnostics of several environments: identical ones once, and those that occur in
      * some environments only with the environments named at the end of the detail.
      */
@@ -245,14 +306,7 @@ public final class ConfigLoader {
                         + " files; configuration is written in Terraform's JSON syntax in files such as main" + SUFFIX + "."));
                 return null;
             }
-            List<ParsedFile> files = new ArrayList<>();
-            for (Path path : paths) {
-                ParsedFile parsed = readFile(path, display(path), JsonSourceParser.CONFIGURATION_ROOT, diagnostics);
-                if (parsed != null) {
-                    diagnostics.addAll(parsed.diagnostics());
-                    files.add(parsed);
-                }
-            }
+            List<ParsedFile> files = readAll(paths, diagnostics);
             List<ParsedFile> varFiles = new ArrayList<>();
             for (Path given : inputs.varFiles()) {
                 ParsedFile parsed = readVarFile(given, diagnostics);
@@ -266,6 +320,19 @@ public final class ConfigLoader {
             }
             ConfigDecoder.Inputs decoderInputs = new ConfigDecoder.Inputs(varFiles, inputs.processEnvironment(), inputs.vars());
             return new Prepared(abs, rootKey, files, decoderInputs, this::readModule);
+        }
+
+        /** @return the configuration files parsed, their syntax errors added to {@code diagnostics} */
+        private List<ParsedFile> readAll(List<Path> paths, Diagnostics diagnostics) {
+            List<ParsedFile> files = new ArrayList<>();
+            for (Path path : paths) {
+                ParsedFile parsed = readFile(path, display(path), JsonSourceParser.CONFIGURATION_ROOT, diagnostics);
+                if (parsed != null) {
+                    diagnostics.addAll(parsed.diagnostics());
+                    files.add(parsed);
+                }
+            }
+            return files;
         }
 
         private List<Path> list(Path folder) throws IOException {

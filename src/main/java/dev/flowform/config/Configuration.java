@@ -15,6 +15,8 @@ import java.util.Set;
  * @param sensitiveValues every string value of a sensitive variable (in any module) or sensitive output, so output layers
  *                        can mask them wherever they appear
  * @param outputs         the root module's outputs, in name order
+ * @param backend         where the environments' state lives (the {@code backend} block, or the default
+ *                        {@code <dir>/state})
  */
 public record Configuration(
         Path dir,
@@ -23,12 +25,20 @@ public record Configuration(
         List<ConnectClusterBlock> clusters,
         List<ReplicationFlowBlock> flows,
         Set<String> sensitiveValues,
-        List<OutputValue> outputs) {
+        List<OutputValue> outputs,
+        StateBackend backend) {
 
-    /** A configuration without outputs. */
+    /** A configuration without outputs, with the default backend. */
     public Configuration(Path dir, List<EnvironmentBlock> environments, EnvironmentBlock environment,
                          List<ConnectClusterBlock> clusters, List<ReplicationFlowBlock> flows, Set<String> sensitiveValues) {
         this(dir, environments, environment, clusters, flows, sensitiveValues, List.of());
+    }
+
+    /** A configuration with the default backend. */
+    public Configuration(Path dir, List<EnvironmentBlock> environments, EnvironmentBlock environment,
+                         List<ConnectClusterBlock> clusters, List<ReplicationFlowBlock> flows, Set<String> sensitiveValues,
+                         List<OutputValue> outputs) {
+        this(dir, environments, environment, clusters, flows, sensitiveValues, outputs, StateBackend.defaultFor(dir));
     }
 
     /** Copies the collections. */

@@ -11,7 +11,7 @@ import java.util.Optional;
  * Renders diagnostics the way Terraform does, with a marked source snippet: {@code Error: summary}
  * (or {@code Warning:}), the location ({@code on file:line:col, in address:}), the source lines
  * the range covers with the range underlined by {@code ^}, then the detail wrapped at
- * {@value #WRAP} columns.
+ * {@value #WRAP} columns (a detail line indented by two spaces, such as a command to run, is kept as it is).
  *
  * <p>Example:
  * <pre>
@@ -117,8 +117,11 @@ public final class DiagnosticRenderer {
         }
         if (!d.detail().isEmpty()) {
             sb.append('\n');
-            for (String l : Text.wrap(d.detail(), WRAP)) {
-                sb.append(l).append('\n');
+            for (String para : d.detail().split("\n", -1)) {
+                // an indented line is a command or a table row to copy as it is: never wrapped
+                for (String l : para.startsWith("  ") ? List.of(para) : Text.wrap(para, WRAP)) {
+                    sb.append(l).append('\n');
+                }
             }
         }
         return sb.toString();

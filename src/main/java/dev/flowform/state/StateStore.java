@@ -119,11 +119,13 @@ public final class StateStore implements AutoCloseable {
     private final DataSource reconnectTo;
     private final Sleeper sleeper;
     private final byte[] salt;
+    private final boolean readOnly;
     private Connection connection;
     private boolean closed;
 
     private StateStore(String environment, Clock clock, String location, DataSource reconnectTo, Sleeper sleeper,
-                       Connection connection, byte[] salt) {
+                       Connection connection, byte[] salt, boolean readOnly) {
+        this.readOnly = readOnly;
         this.environment = environment;
         this.clock = clock;
         this.location = location;
@@ -194,8 +196,15 @@ public final class StateStore implements AutoCloseable {
             throw new StateStoreException("cannot create the state directory " + dir + ": " + e.getMessage(), e);
         }
         String url = jdbcUrl(stateDir, environment);
-        String location = databaseFile(stateDir, environment).toString();
-        return StateDatabase.retryWhileBusy(() -> connect(url, environment, clock, location, true, sleeper), sleeper, location);
+        Path file = databaseFile(stateDir, environment);
+        String location = file.toString();
+        // While a process has the file open (or is creating it) H2 keeps flowform.lock.db next to it and serves the
+        // file itself; only a file at rest is checked, which is also when a damaged file would be opened by H2 here.
+        if (Files.exists(file) && !Files.exists(dir.resolve(DATABASE_NAME + ".lock.db"))) {
+            StateDatabase.checkFile(file);
+        }
+        return StateDatabase.retryWhileBusy(() -> connect(url, environment, clock, location, true, sleeper),
+                sleeper, location);
     }
 
     /**
@@ -213,6 +222,72 @@ public final class StateStore implements AutoCloseable {
         validateEnvironmentName(environment);
         String name = "flowform-" + environment + "-" + UUID.randomUUID();
         return connect("jdbc:h2:mem:" + name, environment, clock, "in-memory database " + name, false, Sleeper.SYSTEM);
+    }
+
+    /**
+     * Opens an existing state database for reading only, for a state whose files may not be written (a read-only
+     * copy, a read-only mount, files without write permission): H2 opens the file with {@code ACCESS_MODE_DATA=r},
+     * without the auto-server and without a lock file, so nothing under the folder is created or changed. The schema
+     * is not migrated, so a database that needs a migration is refused; every write method then fails, and no state
+     * lock can be taken (nor is one needed: nothing can change the files through this store).
+     *
+     * @param stateDir    folder holding one sub-folder per environment
+     * @param environment environment name, matching {@link #ENVIRONMENT_NAME}
+     * @param clock       source of every time read
+     * @return the open store; close it when done
+     * @throws IllegalArgumentException when the name is invalid
+     * @throws IllegalStateException    when the database belongs to another environment, has no environment row, or
+     *                                  needs a schema migration
+     * @throws StateStoreException      when the database cannot be opened or read
+     */
+    public static StateStore openReadOnly(Path stateDir, String environment, Clock clock) {
+        Objects.requireNonNull(stateDir, "stateDir");
+        Objects.requireNonNull(clock, "clock");
+        validateEnvironmentName(environment);
+        Path dir = environmentDirectory(stateDir, environment);
+        String location = databaseFile(stateDir, environment).toString();
+        if (!Files.isRegularFile(databaseFile(stateDir, environment))) {
+            throw new StateStoreException("there is no state database at " + location, null);
+        }
+        StateDatabase.checkFile(databaseFile(stateDir, environment));
+        DataSource dataSource = StateDatabase.dataSource(StateDatabase.readOnlyUrl(dir));
+        Connection connection = StateDatabase.openConnection(dataSource, location);
+        try {
+            if (!StateDatabase.schemaIsCurrent(connection)) {
+                throw new IllegalStateException("the state database " + location + " needs a schema migration, which a "
+                        + "read-only state cannot get; open it once where it can be written");
+            }
+            byte[] salt = StateDatabase.readEnvironment(connection, environment, location);
+            return new StateStore(environment, clock, location, null, Sleeper.SYSTEM, connection, salt, true);
+        } catch (SQLException e) {
+            StateDatabase.closeQuietly(connection);
+            throw new StateStoreException("cannot read the state database " + location + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            StateDatabase.closeQuietly(connection);
+            throw e;
+        }
+    }
+
+    /** @return true when this store was opened with {@link #openReadOnly} */
+    public boolean isReadOnly() {
+        return readOnly;
+    }
+
+    /**
+     * Writes a consistent copy of the whole database into {@code zip} with H2's {@code BACKUP TO} (a zip holding
+     * {@code flowform.mv.db}), while the database stays open. See {@link StateBackups}.
+     *
+     * @param zip the file to write; its folder must exist
+     * @throws StateStoreException when H2 cannot write it
+     */
+    public synchronized void backupTo(Path zip) {
+        inTransaction("backup", c -> {
+            try (PreparedStatement ps = c.prepareStatement("BACKUP TO ?")) {
+                ps.setString(1, zip.toAbsolutePath().toString());
+                ps.execute();
+            }
+            return null;
+        });
     }
 
     /**
@@ -265,10 +340,11 @@ public final class StateStore implements AutoCloseable {
         try {
             // Our connection stays open while Flyway uses its own, so the database is not closed in between.
             if (!StateDatabase.schemaIsCurrent(connection)) {
+
                 StateDatabase.migrate(dataSource, location);
             }
             byte[] salt = StateDatabase.ensureEnvironment(connection, environment, clock, location);
-            return new StateStore(environment, clock, location, file ? dataSource : null, sleeper, connection, salt);
+            return new StateStore(environment, clock, location, file ? dataSource : null, sleeper, connection, salt, false);
         } catch (SQLException e) {
             StateDatabase.closeQuietly(connection);
             throw new StateStoreException("cannot initialise the state database " + location + ": " + e.getMessage(), e);
@@ -1157,7 +1233,7 @@ public final class StateStore implements AutoCloseable {
     // Internals
 
     @FunctionalInterface
-    private interface SqlWork<T> {
+    interface SqlWork<T> {
         T run(Connection c) throws SQLException;
     }
 
@@ -1170,7 +1246,7 @@ public final class StateStore implements AutoCloseable {
      * once more on the new connection. If it happened during the commit, the outcome is unknown;
      * that is reported as a {@link StateStoreException} rather than risking doing the change twice.
      */
-    private <T> T inTransaction(String what, SqlWork<T> work) {
+    <T> T inTransaction(String what, SqlWork<T> work) {
         ensureOpen();
         for (int attempt = 0; ; attempt++) {
             boolean committing = false;

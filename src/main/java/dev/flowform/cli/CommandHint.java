@@ -1,0 +1,88 @@
+package dev.flowform.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Commands that flowform prints for the user to run next ({@code apply FILE} after {@code plan --out}, the
+ * {@code force-unlock} of a stale lock), written so they work when pasted into the same shell: the program as it
+ * was started ({@code java -jar target/flowform.jar} when run from a jar, else {@code flowform}), then the
+ * arguments, each quoted for a POSIX shell when it needs to be, with the paths exactly as the user gave them
+ * (relative to the same working directory).
+ */
+final class CommandHint {
+
+    private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9_@%+=:,./-]+");
+
+    private CommandHint() {
+    }
+
+    /** @return how this process was started, to start flowform again: {@code java -jar <jar>} or {@code flowform} */
+    static String program() {
+        String command = System.getProperty("sun.java.command", "");
+        String first = command.isBlank() ? "" : command.trim().split("\\s+")[0];
+        return first.endsWith(".jar") && isThisJar(first) ? "java -jar " + quote(first) : "flowform";
+    }
+
+    /** @return true when {@code jar} is the file flowform's own classes were loaded from (not, say, a test runner's jar) */
+    private static boolean isThisJar(String jar) {
+        try {
+            java.security.CodeSource source = CommandHint.class.getProtectionDomain().getCodeSource();
+            if (source == null || source.getLocation() == null) {
+                return false;
+            }
+            Path ours = Path.of(source.getLocation().toURI());
+            return java.nio.file.Files.isRegularFile(ours) && java.nio.file.Files.isSameFile(ours, Path.of(jar));
+        } catch (java.net.URISyntaxException | java.io.IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * @param subcommand e.g. {@code apply}
+     * @param arguments  the arguments after it, unquoted
+     * @return the whole command line, quoted for a shell
+     */
+    static String command(String subcommand, List<String> arguments) {
+        StringBuilder sb = new StringBuilder(program()).append(' ').append(subcommand);
+        arguments.forEach(a -> sb.append(' ').append(quote(a)));
+        return sb.toString();
+    }
+
+    /**
+     * The options that select the same configuration, environment and state again: {@code --dir} unless it is the
+     * working directory, {@code -e} when given (or {@code environment} is known), {@code --state-dir} when given.
+     *
+     * @param common      the options of the command that prints the hint
+     * @param environment the environment in use, or null to repeat {@code -e} only when it was given
+     * @return the arguments, unquoted
+     */
+    static List<String> selecting(CommonOptions common, String environment) {
+        List<String> out = new ArrayList<>();
+        Path dir = common.dir();
+        if (dir != null && !dir.toString().isEmpty() && !dir.normalize().toString().isEmpty()) {
+            out.add("--dir");
+            out.add(dir.toString());
+        }
+        String env = environment != null ? environment : common.environment;
+        if (env != null) {
+            out.add("-e");
+            out.add(env);
+        }
+        if (common.stateDirOption() != null) {
+            out.add("--state-dir");
+            out.add(common.stateDirOption().toString());
+        }
+        return out;
+    }
+
+    /** @return {@code s} as one word of a POSIX shell: unchanged when safe, else in single quotes */
+    static String quote(String s) {
+        if (!s.isEmpty() && SAFE.matcher(s).matches()) {
+            return s;
+        }
+        return "'" + s.replace("'", "'\"'\"'") + "'";
+    }
+}

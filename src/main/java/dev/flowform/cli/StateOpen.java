@@ -1,0 +1,199 @@
+package dev.flowform.cli;
+
+import dev.flowform.state.StateBackups;
+import dev.flowform.state.StateStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Opens an environment's state database for a command, with the two situations a user must be told about in plain
+ * words rather than with H2's:
+ *
+ * <ul>
+ *   <li><b>A read-only state.</b> When the database file or its folder may not be written, a command that only reads
+ *   (plan, show, history, state list/show/pull, output) opens it read-only ({@link StateStore#openReadOnly}) and says
+ *   so in a note; no lock is taken, and nothing is written next to the files. A command that writes is refused.
+ *   "May not be written" means either that the process may not write it ({@link Files#isWritable}, which covers
+ *   read-only mounts and other users' files) or that its owner-write permission bit is off: root may write any file
+ *   whatever its mode bits, so {@code chmod -w} (or a copy made read-only on purpose) is honoured through the bits.</li>
+ *   <li><b>A damaged database</b> (a truncated or otherwise corrupted file): an error naming the file and the H2
+ *   problem in one line, and how to restore the newest backup, with {@code flowform state restore} or by hand.</li>
+ * </ul>
+ */
+final class StateOpen {
+
+    private StateOpen() {
+    }
+
+    /**
+     * Opens the state of a command that only reads.
+     *
+     * @param stateDir the state folder
+     * @param env      the environment
+     * @param ctx      the process context
+     * @param term     where notes and errors go
+     * @param select   the options that select this state again, for the restore hint (e.g. {@code --dir X -e demo})
+     * @return the open store: read-only when its files are
+     * @throws CommandFailed after printing why it cannot be opened
+     */
+    static StateStore forReading(Path stateDir, String env, CliContext ctx, Terminal term, List<String> select) {
+        Path db = StateStore.databaseFile(stateDir, env);
+        try {
+            if (Files.exists(db) && readOnly(db)) {
+                StateStore store = StateStore.openReadOnly(stateDir, env, ctx.clock());
+                String note = "Note: the state of environment \"" + env + "\" (" + db + ") is read-only: it was opened for "
+                        + "reading only, and no lock was taken.";
+                if (term.isJson()) {
+                    term.note("info", note);
+                } else {
+                    term.errorLine(note);
+                }
+                return store;
+            }
+            return StateStore.open(stateDir, env, ctx.clock());
+        } catch (RuntimeException e) {
+            throw failed(e, stateDir, env, term, select);
+        }
+    }
+
+    /**
+     * Opens the state of a command that writes it (apply, state push, force-unlock): refused when it is read-only.
+     *
+     * @param stateDir the state folder
+     * @param env      the environment
+     * @param ctx      the process context
+     * @param term     where errors go
+     * @param select   the options that select this state again, for the restore hint
+     * @param command  what would write, for the message (e.g. {@code apply})
+     * @return the open, writable store
+     * @throws CommandFailed after printing why it cannot be opened
+     */
+    static StateStore forWriting(Path stateDir, String env, CliContext ctx, Terminal term, List<String> select,
+                                 String command) {
+        Path db = StateStore.databaseFile(stateDir, env);
+        if (Files.exists(db) && readOnly(db)) {
+            term.error("The state of environment \"" + env + "\" is read-only", db + " (or its folder) may not be written, "
+                    + "and " + command + " writes the state (its runs, step journal, snapshots and lock). Nothing was changed. "
+                    + "Make the folder and its files writable, or run " + command + " on a writable copy with --state-dir.");
+            throw new CommandFailed(1);
+        }
+        try {
+            return StateStore.open(stateDir, env, ctx.clock());
+        } catch (RuntimeException e) {
+            throw failed(e, stateDir, env, term, select);
+        }
+    }
+
+    /**
+     * @param db an existing database file
+     * @return true when the file or its folder may not be written (see the class comment)
+     */
+    static boolean readOnly(Path db) {
+        return !writable(db) || !writable(db.getParent());
+    }
+
+    private static boolean writable(Path p) {
+        if (!Files.isWritable(p)) {
+            return false;
+        }
+        PosixFileAttributeView view = Files.getFileAttributeView(p, PosixFileAttributeView.class);
+        if (view == null) {
+            return true;
+        }
+        try {
+            return view.readAttributes().permissions().contains(PosixFilePermission.OWNER_WRITE);
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    /**
+     * Prints why the state could not be opened: a damaged database with how to restore it, else the error itself.
+     *
+     * @return the exception to throw
+     */
+    static CommandFailed failed(RuntimeException e, Path stateDir, String env, Terminal term, List<String> select) {
+        if (e instanceof CommandFailed f) {
+            return f;
+        }
+        Path db = StateStore.databaseFile(stateDir, env);
+        if (Files.exists(db) && damaged(e)) {
+            term.error("The state database of environment \"" + env + "\" is damaged", damagedDetail(db, stateDir, env,
+                    h2Problem(e), select));
+        } else {
+            term.error("Cannot open the state of environment \"" + env + "\"", String.valueOf(e.getMessage()));
+        }
+        return new CommandFailed(1);
+    }
+
+    /** @return true when the failure is H2 finding the file corrupted rather than busy, newer or someone else's */
+    static boolean damaged(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof dev.flowform.state.DamagedStateException) {
+                return true;
+            }
+            if (t instanceof SQLException sql) {
+                int code = sql.getErrorCode();
+                // FILE_CORRUPTED_1, FILE_VERSION_ERROR_1, GENERAL_ERROR_1 (what MVStore corruption surfaces as)
+                if (code == 90030 || code == 90048 || code == 50000) {
+                    return true;
+                }
+            }
+            String m = t.getMessage();
+            if (t.getClass().getName().startsWith("org.h2.mvstore") || (m != null && m.toLowerCase(Locale.ROOT).contains("corrupt"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return H2's innermost message in one short line, without its version suffix */
+    static String h2Problem(Throwable e) {
+        if (e instanceof dev.flowform.state.DamagedStateException d) {
+            return d.problem();
+        }
+        String found = null;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && (t instanceof SQLException || t.getClass().getName().startsWith("org.h2"))) {
+                found = t.getMessage();
+            }
+        }
+        if (found == null) {
+            found = String.valueOf(e.getMessage());
+        }
+        String line = found.lines().findFirst().orElse("").trim();
+        int ex = line.lastIndexOf("Exception: ");
+        if (ex >= 0) {
+            line = line.substring(ex + "Exception: ".length());
+        }
+        line = line.replaceAll("\\s*\\[[0-9./-]+]", "").replaceAll("^General error: \"|\"$", "").trim();
+        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
+    }
+
+    private static String damagedDetail(Path db, Path stateDir, String env, String problem, List<String> select) {
+        StringBuilder d = new StringBuilder();
+        d.append(db).append(" cannot be read: ").append(problem).append('.');
+        List<StateBackups.Backup> backups = StateBackups.list(stateDir, env);
+        if (backups.isEmpty()) {
+            d.append("\nThere is no backup of this environment in ").append(StateBackups.folder(stateDir, env))
+                    .append(" (one is taken before every apply). Restore the file from your own copy, or move it aside to "
+                            + "start this environment from a new, empty state.");
+            return d.toString();
+        }
+        StateBackups.Backup last = backups.get(0);
+        d.append("\nThe newest backup (serial ").append(last.serial()).append(", taken before an apply) is:\n  ")
+                .append(last.file())
+                .append("\nRestore it with:\n  ").append(CommandHint.command("state restore", select))
+                .append("\nwhich keeps the damaged file as ").append(db.getFileName()).append(".replaced-<time>. Or by hand, "
+                        + "with no flowform running:\n  ")
+                .append("unzip -p ").append(CommandHint.quote(last.file().toString())).append(' ')
+                .append(db.getFileName()).append(" > ").append(CommandHint.quote(db.toString())).append('\n');
+        return d.toString();
+    }
+}
