@@ -31,6 +31,8 @@ final class ExactlyOnceProof {
     /** Transactions written before the crash in the crash phases. */
     static final int KILL_AFTER = 12;
     private static final Duration COUNT_TIMEOUT = Duration.ofSeconds(120);
+    /** Longer than the real runtime's offset.flush.interval.ms (10 s). */
+    private static final Duration FLUSH_WAIT = Duration.ofSeconds(11);
 
     private final RealKafka kafka;
     private final Flow flow;
@@ -62,6 +64,10 @@ final class ExactlyOnceProof {
         RealKafka.Produced p1 = kafka.write(flow.sourceAlias(), flow.topic(), "p1", 13, 100, 4, tx -> { });
         RealKafka.Counted t1 = count("p1", p1, true);
         report("p1", p1, t1);
+        out.printf("  waiting %d s, so the at-least-once task commits the offsets of phase 1 before the crash%n",
+                FLUSH_WAIT.toSeconds());
+        out.flush();
+        sleep(FLUSH_WAIT);
 
         out.println("Phase 2: at-least-once flow, 50 transactions of 50 records (10 aborted), the worker running the "
                 + "source task killed (SIGKILL) after transaction " + KILL_AFTER);
@@ -90,6 +96,14 @@ final class ExactlyOnceProof {
         Report r = new Report(p1, t1, p2, t2, p3, t3, t3u, t1again);
         summary(r);
         return r;
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private RealKafka.Produced writeWithCrash(String phase) {

@@ -33,14 +33,21 @@ import java.util.concurrent.ConcurrentHashMap;
  * REST on {@code 127.0.0.1:<port of the pod>} (kept across restarts, so the worker id stays), no
  * {@code plugin.path} and {@code plugin.discovery=service_load} (the plugins are on the class path), storage
  * topics with replication factor 1 and one partition (single-node clusters), and faster group mechanics
- * ({@code session.timeout.ms=4000}, {@code scheduled.rebalance.max.delay.ms=0}, offsets flushed every
- * second). Connectors get their bootstrap addresses mapped and their topic replication factors set to 1.
+ * ({@code session.timeout.ms=4000}, {@code scheduled.rebalance.max.delay.ms=0}, offsets of at-least-once
+ * tasks committed every 10 s instead of 60 s). Connectors get their bootstrap addresses mapped and their topic replication factors set to 1.
  */
 public final class KafkaConnectRuntime implements ConnectRuntime {
     /** Connector keys naming a replication factor of a topic MirrorMaker 2 creates; single-node clusters need 1. */
     private static final List<String> CONNECTOR_REPLICATION_KEYS = List.of("replication.factor",
             "offset-syncs.topic.replication.factor", "checkpoints.topic.replication.factor",
             "heartbeats.topic.replication.factor");
+    /**
+     * How often an at-least-once source task commits its offsets, in milliseconds (Kafka's default: 60,000).
+     * Shorter than the default so a test can wait for a commit; long enough that a crash almost never lands
+     * right after one, which would hide the duplicates that at-least-once delivery produces. Exactly-once tasks
+     * commit offsets in their transactions and ignore it.
+     */
+    public static final long OFFSET_FLUSH_INTERVAL_MS = 10_000;
     /** How long a REST call is retried while the group rebalances (409) or the chosen worker went away. */
     private static final long RETRY_MS = 20_000;
 
@@ -221,7 +228,7 @@ public final class KafkaConnectRuntime implements ConnectRuntime {
         }
         p.put("offset.storage.partitions", "1");
         p.put("status.storage.partitions", "1");
-        p.put("offset.flush.interval.ms", "1000");
+        p.put("offset.flush.interval.ms", String.valueOf(OFFSET_FLUSH_INTERVAL_MS));
         p.put("scheduled.rebalance.max.delay.ms", "0");
         p.put("session.timeout.ms", "4000");
         p.put("heartbeat.interval.ms", "1000");
