@@ -299,16 +299,28 @@ public final class Session implements AutoCloseable {
         return new SimSettings(Duration.ofMillis(50), Duration.ofMillis(150), Duration.ofMillis(50), Duration.ofSeconds(5));
     }
 
+    /**
+     * The simulated operator's timings for an embedded environment: the context's, else the demo's (five times
+     * faster with {@value #SIM_FAST_ENV}{@code =1}) with the environment block's delays.
+     *
+     * @param e   the environment's embedded block
+     * @param ctx the process context
+     * @return the timings
+     */
+    static SimSettings embeddedSettings(KubernetesTarget.Embedded e, CliContext ctx) {
+        if (ctx.simSettings() != null) {
+            return ctx.simSettings();
+        }
+        SimSettings demo = "1".equals(ctx.env().get(SIM_FAST_ENV)) ? fastDemo() : SimSettings.demo();
+        return new SimSettings(
+                e.reconcileDelayMs() == null ? demo.reconcileDelay() : Duration.ofMillis(e.reconcileDelayMs()),
+                e.podReadyDelayMs() == null ? demo.podReadyDelay() : Duration.ofMillis(e.podReadyDelayMs()),
+                demo.connectorDelay(), demo.stuckTimeout());
+    }
+
     private static EmbeddedCluster startEmbedded(KubernetesTarget.Embedded e, Path envStateDir, CliContext ctx,
                                                  boolean readOnly) {
-        SimSettings settings = ctx.simSettings();
-        if (settings == null) {
-            SimSettings demo = "1".equals(ctx.env().get(SIM_FAST_ENV)) ? fastDemo() : SimSettings.demo();
-            settings = new SimSettings(
-                    e.reconcileDelayMs() == null ? demo.reconcileDelay() : Duration.ofMillis(e.reconcileDelayMs()),
-                    e.podReadyDelayMs() == null ? demo.podReadyDelay() : Duration.ofMillis(e.podReadyDelayMs()),
-                    demo.connectorDelay(), demo.stuckTimeout());
-        }
+        SimSettings settings = embeddedSettings(e, ctx);
         try {
             Files.createDirectories(envStateDir);
         } catch (IOException ex) {
