@@ -4,14 +4,15 @@ import dev.flowform.config.ConfigLoader;
 import dev.flowform.config.KubernetesTarget;
 import dev.flowform.config.LoadResult;
 import dev.flowform.diag.Diagnostics;
+import dev.flowform.live.LiveMapper;
+import dev.flowform.plan.ConnectorCheck;
+import dev.flowform.plan.Readiness;
 import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.sim.EmbeddedCluster;
 import dev.flowform.sim.EmbeddedClusterOptions;
-import dev.flowform.sim.SimSettings;
 import dev.flowform.sim.connect.ConnectRuntimeException;
 import dev.flowform.sim.connect.RealKafka;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -100,21 +101,20 @@ public final class ProveCommand implements Callable<Integer> {
         try (RealKafka kafka = RealKafka.start(addresses, topics, work.resolve("kafka"));
              EmbeddedCluster cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder()
                      .seedDir(e.seedDir())
-                     .settings(settings(e))
+                     .settings(Session.embeddedSettings(e, ctx))
                      .connectRuntime(kafka::runtime)
                      .build())) {
             out.printf("Kafka up in %.1f s; the embedded operator starts the Connect workers (logs in %s)%n",
                     seconds(t0), kafka.workerLogDir());
             out.flush();
-            KubernetesClient client = cluster.client();
             String ns = loaded.configuration().environment().namespace();
-            if (!awaitConnectorsRunning(client, ns, out)) {
+            if (!awaitConnectorsRunning(cluster, ns, out)) {
                 term.error("The seeded connectors did not all run", "Waited " + SETTLE_TIMEOUT.toMinutes()
                         + " minutes. The worker logs are in " + kafka.workerLogDir() + ".");
                 return 1;
             }
             out.printf("Every connector runs (%.1f s since start)%n", seconds(t0));
-            Optional<ExactlyOnceProof.Flow> flow = flowOf(client, ns);
+            Optional<ExactlyOnceProof.Flow> flow = flowOf(cluster, ns);
             if (flow.isEmpty()) {
                 term.error("No MirrorMaker 2 flow to prove", "No KafkaConnector of class " + SOURCE_CLASS
                         + " with a single literal topic in \"topics\" in namespace " + ns + ".");
@@ -160,28 +160,19 @@ public final class ProveCommand implements Callable<Integer> {
         return cl.execute(all.toArray(String[]::new));
     }
 
-    private static SimSettings settings(KubernetesTarget.Embedded e) {
-        SimSettings demo = SimSettings.demo();
-        return new SimSettings(
-                e.reconcileDelayMs() == null ? demo.reconcileDelay() : Duration.ofMillis(e.reconcileDelayMs()),
-                e.podReadyDelayMs() == null ? demo.podReadyDelay() : Duration.ofMillis(e.podReadyDelayMs()),
-                demo.connectorDelay(), demo.stuckTimeout());
-    }
-
     /**
      * Waits until every KafkaConnector of the namespace is Ready with its connector and all its tasks RUNNING.
      *
-     * @param client the embedded cluster's client
+     * @param cluster the embedded cluster
      * @param ns     the namespace
      * @param out    where a progress line goes every 10 s
      * @return true when they all run; false after 4 minutes
      */
-    static boolean awaitConnectorsRunning(KubernetesClient client, String ns, PrintWriter out) {
+    static boolean awaitConnectorsRunning(EmbeddedCluster cluster, String ns, PrintWriter out) {
         long deadline = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
         long nextNote = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (System.nanoTime() < deadline) {
-            List<GenericKubernetesResource> items = client.genericKubernetesResources("kafka.strimzi.io/v1beta2", "KafkaConnector")
-                    .inNamespace(ns).list().getItems();
+            List<GenericKubernetesResource> items = connectors(cluster, ns);
             long running = items.stream().filter(ProveCommand::running).count();
             if (!items.isEmpty() && running == items.size()) {
                 return true;
@@ -201,30 +192,15 @@ public final class ProveCommand implements Callable<Integer> {
         return false;
     }
 
-    @SuppressWarnings("unchecked")
+    /** The planner's own rule for a settled connector: Ready, connector and every task RUNNING. */
     private static boolean running(GenericKubernetesResource c) {
-        Object status = c.getAdditionalProperties().get("status");
-        if (!(status instanceof Map<?, ?> s)) {
-            return false;
-        }
-        Object conds = s.get("conditions");
-        boolean ready = conds instanceof List<?> l && l.stream().anyMatch(x -> x instanceof Map<?, ?> m
-                && "Ready".equals(m.get("type")) && "True".equals(m.get("status")));
-        Object cs = s.get("connectorStatus");
-        if (!ready || !(cs instanceof Map<?, ?> m)) {
-            return false;
-        }
-        Object connector = m.get("connector");
-        Object tasks = m.get("tasks");
-        // a MirrorCheckpointConnector has no task until the source has consumer groups to checkpoint
-        return connector instanceof Map<?, ?> cm && "RUNNING".equals(cm.get("state")) && tasks instanceof List<?> tl
-                && tl.stream().allMatch(t -> t instanceof Map<?, ?> tm && "RUNNING".equals(tm.get("state")));
+        return ConnectorCheck.evaluate(LiveMapper.connector(c), c.getMetadata().getGeneration(), "RUNNING")
+                instanceof Readiness.Complete;
     }
 
     @SuppressWarnings("unchecked")
-    private static Optional<ExactlyOnceProof.Flow> flowOf(KubernetesClient client, String ns) {
-        for (GenericKubernetesResource c : client.genericKubernetesResources("kafka.strimzi.io/v1beta2", "KafkaConnector")
-                .inNamespace(ns).list().getItems()) {
+    private static Optional<ExactlyOnceProof.Flow> flowOf(EmbeddedCluster cluster, String ns) {
+        for (GenericKubernetesResource c : connectors(cluster, ns)) {
             Object spec = c.getAdditionalProperties().get("spec");
             if (!(spec instanceof Map<?, ?> s) || !SOURCE_CLASS.equals(s.get("class"))
                     || !(s.get("config") instanceof Map<?, ?> config)) {
@@ -232,15 +208,21 @@ public final class ProveCommand implements Callable<Integer> {
             }
             String topic = String.valueOf(config.get("topics"));
             Map<String, String> labels = c.getMetadata().getLabels();
-            String cluster = labels == null ? null : labels.get(Strimzi.CLUSTER_LABEL);
-            if (cluster == null || !topic.matches("[A-Za-z0-9._-]+")) {
+            String connect = labels == null ? null : labels.get(Strimzi.CLUSTER_LABEL);
+            if (connect == null || !topic.matches("[A-Za-z0-9._-]+")) {
                 continue;
             }
-            return Optional.of(new ExactlyOnceProof.Flow(ns + "/" + cluster, c.getMetadata().getName(),
+            return Optional.of(new ExactlyOnceProof.Flow(ns + "/" + connect, c.getMetadata().getName(),
                     String.valueOf(config.get("source.cluster.alias")), String.valueOf(config.get("target.cluster.alias")),
                     topic));
         }
         return Optional.empty();
+    }
+
+    /** @return the KafkaConnectors of {@code ns}, read with the Strimzi API version the cluster serves */
+    private static List<GenericKubernetesResource> connectors(EmbeddedCluster cluster, String ns) {
+        return cluster.client().genericKubernetesResources(cluster.api().kafkaApiVersion(), "KafkaConnector")
+                .inNamespace(ns).list().getItems();
     }
 
     private static double seconds(long t0) {

@@ -160,7 +160,7 @@ public final class KafkaConnectRuntime implements ConnectRuntime {
     @Override
     public Optional<ConnectorStatus> status(String cluster, String name) {
         for (String pod : workerPods(cluster)) {
-            Optional<ConnectorStatus> s = new ConnectRest(workers.get(pod) == null ? 0 : ports.get(pod)).status(name);
+            Optional<ConnectorStatus> s = new ConnectRest(ports.get(pod)).status(name);
             if (s.isPresent()) {
                 return s;
             }

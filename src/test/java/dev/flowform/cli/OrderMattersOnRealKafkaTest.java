@@ -77,7 +77,7 @@ class OrderMattersOnRealKafkaTest {
             System.out.println(apply.out());
             assertThat(apply.exitCode()).as("%s", apply).isZero();
             await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500)).until(() ->
-                    ProveCommand.awaitConnectorsRunning(ex.client(), RealKafkaExample.NS, new java.io.PrintWriter(
+                    ProveCommand.awaitConnectorsRunning(ex.cluster, RealKafkaExample.NS, new java.io.PrintWriter(
                             java.io.Writer.nullWriter())));
             assertThat(ex.kafka.runtime().status(RealKafkaExample.NS + "/mm2-connect", "dc1-to-dc2-source"))
                     .hasValueSatisfying(s -> assertThat(s.state()).isEqualTo("RUNNING"));

@@ -45,7 +45,7 @@ final class RealKafkaExample implements AutoCloseable {
                 .build());
         RealKafkaExample ex = new RealKafkaExample(kafka, cluster);
         StringWriter progress = new StringWriter();
-        if (!ProveCommand.awaitConnectorsRunning(cluster.client(), NS, new PrintWriter(progress, true))) {
+        if (!ProveCommand.awaitConnectorsRunning(cluster, NS, new PrintWriter(progress, true))) {
             ex.close();
             throw new IllegalStateException("seeded connectors did not run: " + progress);
         }
