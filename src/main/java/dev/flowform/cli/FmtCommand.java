@@ -1,9 +1,9 @@
 package dev.flowform.cli;
 
 import dev.flowform.config.ConfigLoader;
-import dev.flowform.config.Formatter;
-import dev.flowform.config.JsonSourceParser;
-import dev.flowform.config.ParsedFile;
+import dev.flowform.config.syntax.Formatter;
+import dev.flowform.config.syntax.JsonSourceParser;
+import dev.flowform.config.syntax.ParsedFile;
 import dev.flowform.diag.Diagnostic;
 import dev.flowform.render.UnifiedDiff;
 import java.io.IOException;

@@ -1,9 +1,9 @@
 package dev.flowform.cli;
 
-import dev.flowform.config.ConfigNode;
-import dev.flowform.config.Formatter;
-import dev.flowform.config.JsonSourceParser;
-import dev.flowform.config.SourceText;
+import dev.flowform.config.syntax.ConfigNode;
+import dev.flowform.config.syntax.Formatter;
+import dev.flowform.config.syntax.JsonSourceParser;
+import dev.flowform.config.syntax.SourceText;
 import dev.flowform.diag.Diagnostics;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,11 @@
 package dev.flowform.config;
 
+import dev.flowform.config.lang.Arguments;
+import dev.flowform.config.lang.Evaluator;
+import dev.flowform.config.syntax.Blocks;
+import dev.flowform.config.syntax.Names;
+import dev.flowform.config.syntax.Sink;
+import dev.flowform.config.syntax.Suggestions;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;

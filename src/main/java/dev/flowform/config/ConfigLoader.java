@@ -1,5 +1,11 @@
 package dev.flowform.config;
 
+import dev.flowform.config.module.ModuleReader;
+import dev.flowform.config.syntax.Blocks;
+import dev.flowform.config.syntax.ConfigNode;
+import dev.flowform.config.syntax.JsonSourceParser;
+import dev.flowform.config.syntax.ParsedFile;
+import dev.flowform.config.syntax.Sink;
 import dev.flowform.diag.Diagnostic;
 import dev.flowform.diag.Diagnostics;
 import java.io.IOException;
@@ -318,7 +324,8 @@ public final class ConfigLoader {
             if (diagnostics.hasErrors()) {
                 return null;
             }
-            ConfigDecoder.Inputs decoderInputs = new ConfigDecoder.Inputs(varFiles, inputs.processEnvironment(), inputs.vars());
+            ConfigDecoder.Inputs decoderInputs = new ConfigDecoder.Inputs(varFiles, inputs.processEnvironment(), inputs.vars(),
+                    Path.of("").toAbsolutePath());
             return new Prepared(abs, rootKey, files, decoderInputs, this::readModule);
         }
 

@@ -1,5 +1,13 @@
 package dev.flowform.config;
 
+import dev.flowform.config.lang.Arguments;
+import dev.flowform.config.lang.Evaluator;
+import dev.flowform.config.lang.Value;
+import dev.flowform.config.module.ModuleInstance;
+import dev.flowform.config.syntax.Blocks;
+import dev.flowform.config.syntax.Names;
+import dev.flowform.config.syntax.Sink;
+import dev.flowform.config.syntax.Suggestions;
 import dev.flowform.diag.SourceRange;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.ManageMode;

@@ -32,11 +32,12 @@ public record StateBackend(String type, Path stateDir, SourceRange declaredAt) {
     }
 
     /**
-     * @param configDir the configuration folder
+     * @param configDir the configuration folder, absolute (a relative one gives a relative state folder: this pure
+     *                  class does not read the working directory)
      * @return the default backend: {@code <configDir>/state}
      */
     public static StateBackend defaultFor(Path configDir) {
-        return new StateBackend(LOCAL, configDir.toAbsolutePath().resolve(DEFAULT_FOLDER).normalize(), null);
+        return new StateBackend(LOCAL, configDir.resolve(DEFAULT_FOLDER).normalize(), null);
     }
 
     /** @return true when no backend block was declared */

@@ -2,7 +2,7 @@
  * Configuration: loading {@code *.flow.json} files, written in Terraform's JSON configuration
  * syntax, into a {@link dev.flowform.config.Configuration} for one environment; checking them
  * offline ({@link dev.flowform.config.ConfigLoader#validate}); and laying them out canonically
- * ({@link dev.flowform.config.Formatter}).
+ * ({@link dev.flowform.config.syntax.Formatter}).
  *
  * <p>Entry point: {@link dev.flowform.config.ConfigLoader}. It is the only class that reads files
  * (the configuration folder, {@code --var-file} files and module folders, the latter through a
@@ -27,7 +27,7 @@
  *       block may be named {@code "//"}, at label levels). In an object <em>value</em> such as
  *       {@code config} it is an ordinary key (a warning says so).</li>
  *   <li>Plain RFC 8259 JSON otherwise: no comments, no trailing commas; numbers of any size are kept
- *       exactly; nesting is limited to {@value dev.flowform.config.JsonSourceParser#MAX_DEPTH} levels.</li>
+ *       exactly; nesting is limited to {@value dev.flowform.config.syntax.JsonSourceParser#MAX_DEPTH} levels.</li>
  * </ul>
  *
  * <h2>Block types</h2>
@@ -38,7 +38,7 @@
  *       {@code description}, {@code sensitive} (bool), {@code nullable} (bool, default true: with
  *       false a null value takes the default, and is an error without one), {@code validation}
  *       (one block or a list of {@code {"condition": ..., "error_message": ...}}; the condition
- *       language is {@code Condition}'s and must refer to the variable). All
+ *       language is {@link dev.flowform.config.lang.ValidationExpression}'s and must refer to the variable). All
  *       literal: no references. The names {@code source}, {@code version}, {@code providers},
  *       {@code count}, {@code for_each}, {@code depends_on}, {@code lifecycle} and {@code locals}
  *       are reserved.</li>

@@ -2,10 +2,10 @@ package dev.flowform.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowform.config.ConfigNode;
-import dev.flowform.config.Formatter;
-import dev.flowform.config.JsonSourceParser;
-import dev.flowform.config.ParsedFile;
+import dev.flowform.config.syntax.ConfigNode;
+import dev.flowform.config.syntax.Formatter;
+import dev.flowform.config.syntax.JsonSourceParser;
+import dev.flowform.config.syntax.ParsedFile;
 import dev.flowform.diag.SourcePos;
 import dev.flowform.diag.SourceRange;
 import java.io.IOException;

@@ -2,6 +2,11 @@ package dev.flowform.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowform.config.lang.Numbers;
+import dev.flowform.config.syntax.ConfigNode;
+import dev.flowform.config.syntax.JsonSourceParser;
+import dev.flowform.config.syntax.ParsedFile;
+import dev.flowform.config.syntax.SourceText;
 import dev.flowform.diag.SourcePos;
 import dev.flowform.diag.SourceRange;
 import java.math.BigDecimal;

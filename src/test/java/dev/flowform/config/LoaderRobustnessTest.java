@@ -3,6 +3,8 @@ package dev.flowform.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import dev.flowform.config.syntax.JsonSourceParser;
+import dev.flowform.config.syntax.ParsedFile;
 import dev.flowform.diag.Diagnostic;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

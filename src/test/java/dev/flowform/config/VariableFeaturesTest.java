@@ -2,6 +2,7 @@ package dev.flowform.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowform.config.lang.VarType;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

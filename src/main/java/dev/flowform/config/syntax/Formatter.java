@@ -1,4 +1,4 @@
-package dev.flowform.config;
+package dev.flowform.config.syntax;
 
 import java.util.List;
 

@@ -1,5 +1,6 @@
-package dev.flowform.config;
+package dev.flowform.config.lang;
 
+import dev.flowform.config.syntax.Sink;
 import dev.flowform.diag.SourceRange;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,10 +20,10 @@ import java.util.function.Supplier;
  * definition of the value the cycle returns to, and every member of the cycle becomes unknown
  * without further errors.
  */
-final class Evaluation {
+public final class Evaluation {
 
     /** The attributes of {@code environment}: the selected environment's name and namespace. */
-    static final List<String> ENVIRONMENT_ATTRIBUTES = List.of("name", "namespace");
+    public static final List<String> ENVIRONMENT_ATTRIBUTES = List.of("name", "namespace");
 
     /** A value's definition: what the user reads in messages, and where it is written. */
     private record Slot(String address, SourceRange definedAt) {
@@ -40,14 +41,14 @@ final class Evaluation {
      * @param environmentName      the selected environment, or null when none could be selected
      * @param environmentNamespace its namespace, or null
      */
-    Evaluation(Sink sink, String environmentName, String environmentNamespace) {
+    public Evaluation(Sink sink, String environmentName, String environmentNamespace) {
         this.sink = sink;
         this.environmentName = environmentName;
         this.environmentNamespace = environmentNamespace;
     }
 
     /** @return true when an environment was selected, so {@code environment.*} has values */
-    boolean hasEnvironment() {
+    public boolean hasEnvironment() {
         return environmentName != null;
     }
 
@@ -56,7 +57,7 @@ final class Evaluation {
      * @param at        where it is used
      * @return the attribute's value (null value for an unset namespace), or null when no environment is selected
      */
-    Value environment(String attribute, SourceRange at) {
+    public Value environment(String attribute, SourceRange at) {
         if (environmentName == null) {
             return null;
         }
@@ -72,7 +73,7 @@ final class Evaluation {
      * @param work      computes it; reports its own errors; returns null when it cannot
      * @return the value, or null when unknown (failed, or part of a cycle)
      */
-    Value compute(String address, SourceRange definedAt, Supplier<Value> work) {
+    public Value compute(String address, SourceRange definedAt, Supplier<Value> work) {
         if (done.containsKey(address)) {
             return done.get(address);
         }

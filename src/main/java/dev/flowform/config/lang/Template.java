@@ -1,5 +1,6 @@
-package dev.flowform.config;
+package dev.flowform.config.lang;
 
+import dev.flowform.config.syntax.Suggestions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -22,7 +23,7 @@ import java.util.regex.Pattern;
  *
  * @param parts the literal text and references, in order (adjacent literals merged)
  */
-record Template(List<Part> parts) {
+public record Template(List<Part> parts) {
 
     private static final Pattern IDENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");
     private static final Pattern ROOT_START = Pattern.compile("^\\s*(var|local|module|environment)\\s*(\\.|$)");
@@ -30,12 +31,12 @@ record Template(List<Part> parts) {
     private static final Pattern EMBEDDED_REFERENCE = Pattern.compile("(?<![A-Za-z0-9_.-])(var|local|module)\\.[A-Za-z_]");
 
     /** Copies the parts. */
-    Template {
+    public Template {
         parts = List.copyOf(parts);
     }
 
     /** One piece of a template. */
-    sealed interface Part permits Literal, Reference {
+    public sealed interface Part permits Literal, Reference {
     }
 
     /**
@@ -43,7 +44,7 @@ record Template(List<Part> parts) {
      *
      * @param text the text, escapes already resolved
      */
-    record Literal(String text) implements Part {
+    public record Literal(String text) implements Part {
     }
 
     /**
@@ -53,9 +54,9 @@ record Template(List<Part> parts) {
      * @param names the dotted names after the root (at least one)
      * @param text  the reference as written, trimmed, e.g. {@code var.name}
      */
-    record Reference(String root, List<String> names, String text) implements Part {
+    public record Reference(String root, List<String> names, String text) implements Part {
         /** Copies the names. */
-        Reference {
+        public Reference {
             names = List.copyOf(names);
         }
     }
@@ -66,7 +67,7 @@ record Template(List<Part> parts) {
      * @param summary one line
      * @param detail  what is wrong and how to write it
      */
-    record Problem(String summary, String detail) {
+    public record Problem(String summary, String detail) {
     }
 
     /**
@@ -75,21 +76,21 @@ record Template(List<Part> parts) {
      * @param template the template, or null when there is a problem
      * @param problem  the problem, or null
      */
-    record Parsed(Template template, Problem problem) {
+    public record Parsed(Template template, Problem problem) {
     }
 
     /** @return true when the template is exactly one reference, so it yields the referenced value unchanged */
-    boolean isSingleReference() {
+    public boolean isSingleReference() {
         return parts.size() == 1 && parts.get(0) instanceof Reference;
     }
 
     /** @return true when the template contains at least one reference */
-    boolean hasReferences() {
+    public boolean hasReferences() {
         return parts.stream().anyMatch(p -> p instanceof Reference);
     }
 
     /** Parses {@code s} as a template. */
-    static Parsed parse(String s) {
+    public static Parsed parse(String s) {
         List<Part> parts = new ArrayList<>();
         StringBuilder literal = new StringBuilder();
         int i = 0;
@@ -146,7 +147,7 @@ record Template(List<Part> parts) {
      *
      * @return the interpolation as written, e.g. {@code ${var.x}}, or null when there is none
      */
-    static String firstReference(String s) {
+    public static String firstReference(String s) {
         int i = 0;
         while (i < s.length()) {
             if (s.startsWith("$${", i)) {
@@ -176,7 +177,7 @@ record Template(List<Part> parts) {
      * @return the suspicious interpolation as written with the root it is close to, e.g.
      *     {@code ["${vars.x}", "var"]}, or null when there is none
      */
-    static String[] misspeltReference(String s) {
+    public static String[] misspeltReference(String s) {
         int i = 0;
         while (i < s.length()) {
             if (s.startsWith("$${", i)) {

@@ -1,5 +1,6 @@
-package dev.flowform.config;
+package dev.flowform.config.lang;
 
+import dev.flowform.config.syntax.Suggestions;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,10 +26,10 @@ import java.util.Set;
  * @param attributes the attribute types of an object, in declaration order, else null
  * @param optional   the attributes of an object that may be omitted, else null
  */
-record VarType(Kind kind, VarType element, Map<String, VarType> attributes, Set<String> optional) {
+public record VarType(Kind kind, VarType element, Map<String, VarType> attributes, Set<String> optional) {
 
     /** The kinds of type. */
-    enum Kind {
+    public enum Kind {
         /** Any value, kept as given. */
         ANY,
         /** A string. */
@@ -45,18 +46,18 @@ record VarType(Kind kind, VarType element, Map<String, VarType> attributes, Set<
         OBJECT
     }
 
-    static final VarType ANY = new VarType(Kind.ANY, null);
-    static final VarType STRING = new VarType(Kind.STRING, null);
-    static final VarType NUMBER = new VarType(Kind.NUMBER, null);
-    static final VarType BOOL = new VarType(Kind.BOOL, null);
-    static final VarType LIST_OF_STRING = new VarType(Kind.LIST, STRING);
-    static final VarType MAP_OF_STRING = new VarType(Kind.MAP, STRING);
+    public static final VarType ANY = new VarType(Kind.ANY, null);
+    public static final VarType STRING = new VarType(Kind.STRING, null);
+    public static final VarType NUMBER = new VarType(Kind.NUMBER, null);
+    public static final VarType BOOL = new VarType(Kind.BOOL, null);
+    public static final VarType LIST_OF_STRING = new VarType(Kind.LIST, STRING);
+    public static final VarType MAP_OF_STRING = new VarType(Kind.MAP, STRING);
 
     /** Deepest nesting of type expressions accepted, e.g. {@code list(list(...))}. */
-    static final int MAX_DEPTH = 16;
+    public static final int MAX_DEPTH = 16;
 
     /** Checks a collection type has an element type and an object type its attributes. */
-    VarType {
+    public VarType {
         Objects.requireNonNull(kind, "kind");
         if ((kind == Kind.LIST || kind == Kind.MAP) != (element != null)) {
             throw new IllegalArgumentException("element type is required exactly for list and map");
@@ -69,17 +70,17 @@ record VarType(Kind kind, VarType element, Map<String, VarType> attributes, Set<
     }
 
     /** A type without attributes. */
-    VarType(Kind kind, VarType element) {
+    public VarType(Kind kind, VarType element) {
         this(kind, element, null, null);
     }
 
     /** @return an object type with these attributes (in order), of which {@code optional} may be omitted */
-    static VarType object(Map<String, VarType> attributes, Set<String> optional) {
+    public static VarType object(Map<String, VarType> attributes, Set<String> optional) {
         return new VarType(Kind.OBJECT, null, attributes, optional);
     }
 
     /** @return true for list, map and object types, whose values are given as JSON on the command line */
-    boolean isComplex() {
+    public boolean isComplex() {
         return kind == Kind.LIST || kind == Kind.MAP || kind == Kind.OBJECT;
     }
 
@@ -103,13 +104,13 @@ record VarType(Kind kind, VarType element, Map<String, VarType> attributes, Set<
      * @param type  the type, or null on error
      * @param error why the expression is not a supported type, or null
      */
-    record Parsed(VarType type, String error) {
+    public record Parsed(VarType type, String error) {
     }
 
     private static final String KINDS = "string, number, bool, any, list(T), map(T) or object({name = T, ...})";
 
     /** Parses a type expression such as {@code list(string)} or {@code object({name = string})}. */
-    static Parsed parse(String text) {
+    public static Parsed parse(String text) {
         Parser p = new Parser(text);
         try {
             VarType t = p.type(1);
@@ -252,18 +253,18 @@ record VarType(Kind kind, VarType element, Map<String, VarType> attributes, Set<
      * @param value the converted value, or null on error
      * @param error what is wrong, e.g. {@code expected number, got string}, or null
      */
-    record Converted(Value value, String error) {
-        static Converted ok(Value v) {
+    public record Converted(Value value, String error) {
+        public static Converted ok(Value v) {
             return new Converted(v, null);
         }
 
-        static Converted fail(String error) {
+        public static Converted fail(String error) {
             return new Converted(null, error);
         }
     }
 
     /** Converts {@code v} to this type (Terraform's conversion rules). */
-    Converted convert(Value v) {
+    public Converted convert(Value v) {
         if (v instanceof Value.NullValue || kind == Kind.ANY) {
             return Converted.ok(v);
         }
@@ -368,7 +369,7 @@ record VarType(Kind kind, VarType element, Map<String, VarType> attributes, Set<
     }
 
     /** @return the type as messages name it: objects by their attributes only when short */
-    String describe() {
+    public String describe() {
         String full = toString();
         return kind == Kind.OBJECT && full.length() > 60 ? "object" : full;
     }

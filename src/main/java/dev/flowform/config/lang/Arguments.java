@@ -1,5 +1,9 @@
-package dev.flowform.config;
+package dev.flowform.config.lang;
 
+import dev.flowform.config.syntax.Blocks;
+import dev.flowform.config.syntax.ConfigNode;
+import dev.flowform.config.syntax.Sink;
+import dev.flowform.config.syntax.Suggestions;
 import dev.flowform.diag.SourceRange;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -18,7 +22,7 @@ import java.util.function.Function;
  * null when the argument is absent, null, or wrong. It also remembers which arguments carried a
  * sensitive value, so callers can mark the configuration keys those values flow into.
  */
-final class Arguments {
+public final class Arguments {
 
     private final Blocks.Content content;
     private final Function<ConfigNode, Value> evaluate;
@@ -32,25 +36,25 @@ final class Arguments {
      * @param evaluate evaluates an argument's JSON (returns null when it failed, already reported)
      * @param sink     receives type errors
      */
-    Arguments(Blocks.Content content, Function<ConfigNode, Value> evaluate, Sink sink) {
+    public Arguments(Blocks.Content content, Function<ConfigNode, Value> evaluate, Sink sink) {
         this.content = content;
         this.evaluate = evaluate;
         this.sink = sink;
     }
 
     /** @return true when the argument is written (whatever its value) */
-    boolean has(String name) {
+    public boolean has(String name) {
         return content.attributes().containsKey(name);
     }
 
     /** @return where the argument's value is written, or null when absent */
-    SourceRange valueRange(String name) {
+    public SourceRange valueRange(String name) {
         ConfigNode.Entry e = content.attributes().get(name);
         return e == null ? null : e.value().range();
     }
 
     /** @return the names of arguments whose value was (or contained) a sensitive value */
-    Set<String> sensitiveArguments() {
+    public Set<String> sensitiveArguments() {
         return Collections.unmodifiableSet(sensitive);
     }
 
@@ -58,7 +62,7 @@ final class Arguments {
      * @return true when the argument is not written or its value is null (Terraform treats both as
      *     "not set"); false when it has a value or its evaluation failed (already reported)
      */
-    boolean unset(String name) {
+    public boolean unset(String name) {
         if (!has(name)) {
             return true;
         }
@@ -67,7 +71,7 @@ final class Arguments {
     }
 
     /** @return the evaluated argument, or null when absent, null or failed; evaluated once */
-    Value value(String name) {
+    public Value value(String name) {
         ConfigNode.Entry e = content.attributes().get(name);
         if (e == null) {
             return null;
@@ -101,14 +105,14 @@ final class Arguments {
     }
 
     /** @return the argument as a string (numbers and bools convert) */
-    String string(String name) {
+    public String string(String name) {
         Value v = value(name);
         Value s = v == null ? null : convert(name, v, VarType.STRING);
         return s instanceof Value.StringValue str ? str.value() : null;
     }
 
     /** @return the argument, which must be written as a string (no conversion from numbers) */
-    String strictString(String name, String hint) {
+    public String strictString(String name, String hint) {
         Value v = value(name);
         if (v == null) {
             return null;
@@ -121,14 +125,14 @@ final class Arguments {
     }
 
     /** @return the argument as a bool ({@code "true"} and {@code "false"} convert) */
-    Boolean bool(String name) {
+    public Boolean bool(String name) {
         Value v = value(name);
         Value b = v == null ? null : convert(name, v, VarType.BOOL);
         return b instanceof Value.BoolValue bool ? bool.value() : null;
     }
 
     /** @return the argument as a whole number of at least {@code min} and at most {@code max} */
-    Long whole(String name, long min, long max) {
+    public Long whole(String name, long min, long max) {
         Value v = value(name);
         Value n = v == null ? null : convert(name, v, VarType.NUMBER);
         if (!(n instanceof Value.NumberValue number)) {
@@ -145,7 +149,7 @@ final class Arguments {
     }
 
     /** @return the argument, which must be one of {@code allowed} */
-    String oneOf(String name, List<String> allowed) {
+    public String oneOf(String name, List<String> allowed) {
         Value v = value(name);
         Value s = v == null ? null : convert(name, v, VarType.STRING);
         if (!(s instanceof Value.StringValue str)) {
@@ -161,7 +165,7 @@ final class Arguments {
     }
 
     /** @return the argument as a list of strings; a single string is a one-element list */
-    List<String> stringList(String name) {
+    public List<String> stringList(String name) {
         Value v = value(name);
         if (v == null) {
             return null;
@@ -189,7 +193,7 @@ final class Arguments {
      * @param sensitiveKeys receives the keys whose values were sensitive
      * @return the entries in source order, or null when absent or wrong
      */
-    Map<String, String> stringMap(String name, Set<String> sensitiveKeys) {
+    public Map<String, String> stringMap(String name, Set<String> sensitiveKeys) {
         Value v = value(name);
         if (v == null) {
             return null;
@@ -202,7 +206,7 @@ final class Arguments {
     }
 
     /** Converts the members of an object of scalars into configuration entries; null on error. */
-    Map<String, String> entries(String name, Value.ObjectValue object, Set<String> sensitiveKeys) {
+    public Map<String, String> entries(String name, Value.ObjectValue object, Set<String> sensitiveKeys) {
         Map<String, String> out = new LinkedHashMap<>();
         boolean failed = false;
         for (Value.Member m : object.members()) {
@@ -227,7 +231,7 @@ final class Arguments {
     }
 
     /** @return the argument as an object, or null when absent or wrong */
-    Value.ObjectValue object(String name) {
+    public Value.ObjectValue object(String name) {
         Value v = value(name);
         if (v == null) {
             return null;
@@ -240,7 +244,7 @@ final class Arguments {
     }
 
     /** @return the argument as raw JSON data (an object), or null when absent or wrong */
-    Map<String, Object> raw(String name) {
+    public Map<String, Object> raw(String name) {
         Value.ObjectValue object = object(name);
         if (object == null) {
             return null;
@@ -250,7 +254,7 @@ final class Arguments {
         return map;
     }
 
-    static String quoted(List<String> values) {
+    public static String quoted(List<String> values) {
         List<String> out = new ArrayList<>();
         for (String v : values) {
             out.add("\"" + v + "\"");

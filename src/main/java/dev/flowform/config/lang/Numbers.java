@@ -1,10 +1,10 @@
-package dev.flowform.config;
+package dev.flowform.config.lang;
 
 import java.math.BigDecimal;
 import java.util.regex.Pattern;
 
 /** Number formatting and conversion shared by expression evaluation and block decoding. */
-final class Numbers {
+public final class Numbers {
 
     private static final Pattern JSON_NUMBER = Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
     private static final int MAX_PLAIN_SCALE = 100;
@@ -17,7 +17,7 @@ final class Numbers {
      * Renders a number the way Terraform converts numbers to strings: no trailing zeros, no
      * {@code .0} on whole numbers, plain digits unless the exponent is huge.
      */
-    static String format(BigDecimal value) {
+    public static String format(BigDecimal value) {
         BigDecimal stripped = value.signum() == 0 ? BigDecimal.ZERO : value.stripTrailingZeros();
         if (Math.abs(stripped.scale()) > MAX_PLAIN_SCALE) {
             return stripped.toString().replace("E+", "e").replace("E", "e");
@@ -26,7 +26,7 @@ final class Numbers {
     }
 
     /** @return the number a string spells in JSON number syntax, or null */
-    static BigDecimal parse(String s) {
+    public static BigDecimal parse(String s) {
         if (s.length() > MAX_LITERAL || !JSON_NUMBER.matcher(s).matches()) {
             return null;
         }
@@ -38,7 +38,7 @@ final class Numbers {
     }
 
     /** @return the value as an exact {@code long}, or null when it is fractional or out of range */
-    static Long exactLong(BigDecimal value) {
+    public static Long exactLong(BigDecimal value) {
         try {
             return value.longValueExact();
         } catch (ArithmeticException e) {
@@ -50,7 +50,7 @@ final class Numbers {
      * @return a plain Java number for raw JSON output: {@code Long} for whole numbers that fit,
      *     {@code java.math.BigInteger} for larger whole numbers, otherwise the {@code BigDecimal}
      */
-    static Number toJava(BigDecimal value) {
+    public static Number toJava(BigDecimal value) {
         Long asLong = exactLong(value);
         if (asLong != null) {
             return asLong;

@@ -1,7 +1,8 @@
-package dev.flowform.config;
+package dev.flowform.config.lang;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowform.config.syntax.Suggestions;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayNameGeneration;

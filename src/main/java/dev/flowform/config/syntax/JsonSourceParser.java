@@ -1,4 +1,4 @@
-package dev.flowform.config;
+package dev.flowform.config.syntax;
 
 import dev.flowform.diag.Diagnostic;
 import dev.flowform.diag.Diagnostics;
@@ -44,7 +44,7 @@ public final class JsonSourceParser {
     public static final int MAX_NUMBER_LENGTH = 1000;
 
     /** Summary of every syntax diagnostic. */
-    static final String SYNTAX_ERROR = "Invalid JSON syntax";
+    public static final String SYNTAX_ERROR = "Invalid JSON syntax";
 
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder()
@@ -58,7 +58,7 @@ public final class JsonSourceParser {
     }
 
     /** What the root object of a configuration file holds, for the error when the root is not an object. */
-    static final String CONFIGURATION_ROOT = "whose properties are block types";
+    public static final String CONFIGURATION_ROOT = "whose properties are block types";
 
     /**
      * Decodes and parses one configuration file whose root must be a JSON object.
@@ -188,7 +188,7 @@ public final class JsonSourceParser {
     }
 
     /** Drops Jackson's implementation hints so the message reads as plain JSON advice. */
-    static String cleanMessage(String message) {
+    public static String cleanMessage(String message) {
         if (message == null || message.isBlank()) {
             return "The file is not valid JSON.";
         }

@@ -1,5 +1,6 @@
-package dev.flowform.config;
+package dev.flowform.config.lang;
 
+import dev.flowform.config.syntax.ConfigNode;
 import dev.flowform.diag.SourceRange;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -18,7 +19,7 @@ import java.util.Objects;
  * the variable's value relocated to the place of use, so type errors point at that place. Ranges are
  * null only for values given on the command line.
  */
-sealed interface Value permits Value.StringValue, Value.NumberValue, Value.BoolValue, Value.NullValue,
+public sealed interface Value permits Value.StringValue, Value.NumberValue, Value.BoolValue, Value.NullValue,
         Value.ListValue, Value.ObjectValue {
 
     /** @return where the value was written or used, or null for command-line values */
@@ -79,7 +80,7 @@ sealed interface Value permits Value.StringValue, Value.NumberValue, Value.BoolV
     }
 
     /** @return the literal meaning of {@code node}: strings are not templates */
-    static Value literal(ConfigNode node) {
+    public static Value literal(ConfigNode node) {
         if (node instanceof ConfigNode.StringNode s) {
             return new StringValue(s.value(), s.range(), false);
         }
@@ -113,7 +114,7 @@ sealed interface Value permits Value.StringValue, Value.NumberValue, Value.BoolV
      * @param range     where written or used
      * @param sensitive marked sensitive
      */
-    record StringValue(String value, SourceRange range, boolean sensitive) implements Value {
+    public record StringValue(String value, SourceRange range, boolean sensitive) implements Value {
         /** Checks the value is present. */
         public StringValue {
             Objects.requireNonNull(value, "value");
@@ -137,7 +138,7 @@ sealed interface Value permits Value.StringValue, Value.NumberValue, Value.BoolV
      * @param range     where written or used
      * @param sensitive marked sensitive
      */
-    record NumberValue(BigDecimal value, SourceRange range, boolean sensitive) implements Value {
+    public record NumberValue(BigDecimal value, SourceRange range, boolean sensitive) implements Value {
         /** Checks the value is present. */
         public NumberValue {
             Objects.requireNonNull(value, "value");
@@ -161,7 +162,7 @@ sealed interface Value permits Value.StringValue, Value.NumberValue, Value.BoolV
      * @param range     where written or used
      * @param sensitive marked sensitive
      */
-    record BoolValue(boolean value, SourceRange range, boolean sensitive) implements Value {
+    public record BoolValue(boolean value, SourceRange range, boolean sensitive) implements Value {
         @Override
         public String kind() {
             return "bool";
@@ -179,7 +180,7 @@ sealed interface Value permits Value.StringValue, Value.NumberValue, Value.BoolV
      * @param range     where written or used
      * @param sensitive marked sensitive
      */
-    record NullValue(SourceRange range, boolean sensitive) implements Value {
+    public record NullValue(SourceRange range, boolean sensitive) implements Value {
         @Override
         public String kind() {
             return "null";
@@ -198,7 +199,7 @@ sealed interface Value permits Value.StringValue, Value.NumberValue, Value.BoolV
      * @param range     where written or used
      * @param sensitive marked sensitive
      */
-    record ListValue(List<Value> items, SourceRange range, boolean sensitive) implements Value {
+    public record ListValue(List<Value> items, SourceRange range, boolean sensitive) implements Value {
         /** Copies the items. */
         public ListValue {
             items = List.copyOf(items);
@@ -226,7 +227,7 @@ sealed interface Value permits Value.StringValue, Value.NumberValue, Value.BoolV
      * @param range     where written or used
      * @param sensitive marked sensitive
      */
-    record ObjectValue(List<Member> members, SourceRange range, boolean sensitive) implements Value {
+    public record ObjectValue(List<Member> members, SourceRange range, boolean sensitive) implements Value {
         /** Copies the members. */
         public ObjectValue {
             members = List.copyOf(members);
@@ -254,7 +255,7 @@ sealed interface Value permits Value.StringValue, Value.NumberValue, Value.BoolV
      * @param keyRange where the name is written, or null
      * @param value    the attribute value
      */
-    record Member(String key, SourceRange keyRange, Value value) {
+    public record Member(String key, SourceRange keyRange, Value value) {
         /** Checks the key and value are present. */
         public Member {
             Objects.requireNonNull(key, "key");

@@ -1,17 +1,17 @@
-package dev.flowform.config;
+package dev.flowform.config.syntax;
 
 import dev.flowform.diag.Diagnostic;
 import dev.flowform.diag.Diagnostics;
 import dev.flowform.diag.SourceRange;
 
 /** Where decoding reports problems: shared diagnostics plus the address of the block being decoded. */
-final class Sink {
+public final class Sink {
 
     private final Diagnostics diagnostics;
     private final String address;
 
     /** @param diagnostics collects everything reported through this sink and its {@link #at} copies */
-    Sink(Diagnostics diagnostics) {
+    public Sink(Diagnostics diagnostics) {
         this(diagnostics, null);
     }
 
@@ -21,22 +21,22 @@ final class Sink {
     }
 
     /** @return a sink writing to the same diagnostics that tags them with {@code address} */
-    Sink at(String address) {
+    public Sink at(String address) {
         return new Sink(diagnostics, address);
     }
 
     /** Reports an error; {@code range} may be null for problems not tied to a file. */
-    void error(String summary, String detail, SourceRange range) {
+    public void error(String summary, String detail, SourceRange range) {
         diagnostics.add(new Diagnostic(dev.flowform.diag.Severity.ERROR, summary, detail, range, address));
     }
 
     /** Reports a warning located at {@code range}. */
-    void warning(String summary, String detail, SourceRange range) {
+    public void warning(String summary, String detail, SourceRange range) {
         diagnostics.add(new Diagnostic(dev.flowform.diag.Severity.WARNING, summary, detail, range, address));
     }
 
     /** @return the number of errors reported so far (through any sink sharing these diagnostics) */
-    long errorCount() {
+    public long errorCount() {
         return diagnostics.errorCount();
     }
 }

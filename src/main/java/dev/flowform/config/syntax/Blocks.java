@@ -1,4 +1,4 @@
-package dev.flowform.config;
+package dev.flowform.config.syntax;
 
 import dev.flowform.diag.SourceRange;
 import java.util.ArrayList;
@@ -18,10 +18,10 @@ import java.util.TreeSet;
  * (HCL JSON spec, "Blocks"). A property named {@code "//"} is a comment in a body and, since no block
  * may be called {@code "//"}, also at label levels.
  */
-final class Blocks {
+public final class Blocks {
 
     /** The comment property name. */
-    static final String COMMENT = "//";
+    public static final String COMMENT = "//";
 
     private Blocks() {
     }
@@ -32,7 +32,7 @@ final class Blocks {
      * @param name  the label value
      * @param range where the property name that gives it is written
      */
-    record Label(String name, SourceRange range) {
+    public record Label(String name, SourceRange range) {
     }
 
     /**
@@ -44,24 +44,24 @@ final class Blocks {
      * @param body      the block body
      * @param file      the file the block is written in
      */
-    record Block(String type, SourceRange typeRange, List<Label> labels, ConfigNode.ObjectNode body, ParsedFile file) {
+    public record Block(String type, SourceRange typeRange, List<Label> labels, ConfigNode.ObjectNode body, ParsedFile file) {
         /** Copies the labels. */
-        Block {
+        public Block {
             labels = List.copyOf(labels);
         }
 
         /** @return the first label (every top-level block type has exactly one) */
-        String name() {
+        public String name() {
             return labels.get(0).name();
         }
 
         /** @return where the innermost label is written, or the type for an unlabelled block */
-        SourceRange labelRange() {
+        public SourceRange labelRange() {
             return labels.isEmpty() ? typeRange : labels.get(labels.size() - 1).range();
         }
 
         /** @return from the innermost label (or the type) to the end of the body */
-        SourceRange range() {
+        public SourceRange range() {
             SourceRange start = labelRange();
             return new SourceRange(start.filename(), start.start(), body.range().end());
         }
@@ -75,9 +75,9 @@ final class Blocks {
      * @param blocks     the nested block types (none takes labels)
      * @param notYet     names that later versions will accept, with why they are refused now
      */
-    record Schema(String blockName, List<String> attributes, List<String> blocks, Map<String, String> notYet) {
+    public record Schema(String blockName, List<String> attributes, List<String> blocks, Map<String, String> notYet) {
         /** Copies the lists. */
-        Schema {
+        public Schema {
             attributes = List.copyOf(attributes);
             blocks = List.copyOf(blocks);
             notYet = Map.copyOf(notYet);
@@ -91,14 +91,14 @@ final class Blocks {
      * @param attributes the arguments present, by name, in source order
      * @param blocks     the nested blocks present, by type
      */
-    record Content(Block block, Map<String, ConfigNode.Entry> attributes, Map<String, List<Block>> blocks) {
+    public record Content(Block block, Map<String, ConfigNode.Entry> attributes, Map<String, List<Block>> blocks) {
         /** @return the argument's property, if present */
-        Optional<ConfigNode.Entry> attribute(String name) {
+        public Optional<ConfigNode.Entry> attribute(String name) {
             return Optional.ofNullable(attributes.get(name));
         }
 
         /** @return the nested blocks of that type, possibly none */
-        List<Block> nested(String type) {
+        public List<Block> nested(String type) {
             return blocks.getOrDefault(type, List.of());
         }
     }
@@ -112,7 +112,7 @@ final class Blocks {
      * @param sink       receives structure errors
      * @return the blocks, in source order
      */
-    static List<Block> expand(ConfigNode.Entry entry, int labelCount, ParsedFile file, Sink sink) {
+    public static List<Block> expand(ConfigNode.Entry entry, int labelCount, ParsedFile file, Sink sink) {
         List<Block> out = new ArrayList<>();
         expand(entry.key(), entry.keyRange(), entry.value(), labelCount, new ArrayList<>(), file, sink, out);
         return out;
@@ -167,7 +167,7 @@ final class Blocks {
      *
      * @return the content; unknown or repeated properties are left out
      */
-    static Content decode(Block block, Schema schema, Sink sink) {
+    public static Content decode(Block block, Schema schema, Sink sink) {
         Map<String, ConfigNode.Entry> attributes = new LinkedHashMap<>();
         Map<String, List<Block>> blocks = new LinkedHashMap<>();
         for (ConfigNode.Entry e : block.body().entries()) {
@@ -196,14 +196,14 @@ final class Blocks {
     }
 
     /** @return "An" before a vowel, else "A" */
-    static String article(String word) {
+    public static String article(String word) {
         return !word.isEmpty() && "aeiou".indexOf(Character.toLowerCase(word.charAt(0))) >= 0 ? "An" : "A";
     }
 
     /**
      * @return the only nested block of {@code type}, or null; further ones are reported as duplicates
      */
-    static Block single(Content content, String type, Sink sink) {
+    public static Block single(Content content, String type, Sink sink) {
         List<Block> found = content.nested(type);
         for (int i = 1; i < found.size(); i++) {
             Block again = found.get(i);

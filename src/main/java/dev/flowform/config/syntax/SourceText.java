@@ -1,4 +1,4 @@
-package dev.flowform.config;
+package dev.flowform.config.syntax;
 
 import dev.flowform.diag.SourcePos;
 import dev.flowform.diag.SourceRange;

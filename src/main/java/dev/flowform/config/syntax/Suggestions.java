@@ -1,4 +1,4 @@
-package dev.flowform.config;
+package dev.flowform.config.syntax;
 
 import java.util.Collection;
 import java.util.Comparator;
@@ -8,7 +8,7 @@ import java.util.Optional;
  * "Did you mean ...?" hints for misspelt names: the closest candidate within two edits
  * (Levenshtein), otherwise one that the given name is a prefix of, or that is a prefix of it.
  */
-final class Suggestions {
+public final class Suggestions {
 
     private static final int MAX_DISTANCE = 2;
     private static final int MIN_PREFIX = 3;
@@ -17,7 +17,7 @@ final class Suggestions {
     }
 
     /** @return the best candidate for {@code given}, if one is close enough */
-    static Optional<String> closest(String given, Collection<String> candidates) {
+    public static Optional<String> closest(String given, Collection<String> candidates) {
         String best = null;
         int bestDistance = MAX_DISTANCE + 1;
         for (String candidate : candidates.stream().sorted().toList()) {
@@ -42,7 +42,7 @@ final class Suggestions {
     }
 
     /** @return {@code " Did you mean "x"?"} for the closest candidate, or an empty string */
-    static String didYouMean(String given, Collection<String> candidates) {
+    public static String didYouMean(String given, Collection<String> candidates) {
         return closest(given, candidates).map(c -> " Did you mean \"" + c + "\"?").orElse("");
     }
 
@@ -51,7 +51,7 @@ final class Suggestions {
      *
      * @return the edit distance, or {@code limit + 1} when it exceeds {@code limit}
      */
-    static int distance(String a, String b, int limit) {
+    public static int distance(String a, String b, int limit) {
         if (Math.abs(a.length() - b.length()) > limit) {
             return limit + 1;
         }

@@ -1,5 +1,7 @@
-package dev.flowform.config;
+package dev.flowform.config.lang;
 
+import dev.flowform.config.syntax.ConfigNode;
+import dev.flowform.config.syntax.Sink;
 import dev.flowform.diag.SourceRange;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,10 +18,10 @@ import java.util.Map;
  * reports to the {@link Sink} and returns null for a value it could not compute (also when it depends
  * on a value that failed earlier, which is not reported twice).
  */
-final class Evaluator {
+public final class Evaluator {
 
     /** Resolves references such as {@code var.name}. */
-    interface Scope {
+    public interface Scope {
         /**
          * @param reference the reference
          * @param at        where it is used
@@ -36,13 +38,13 @@ final class Evaluator {
      * @param scope resolves references
      * @param sink  receives problems
      */
-    Evaluator(Scope scope, Sink sink) {
+    public Evaluator(Scope scope, Sink sink) {
         this.scope = scope;
         this.sink = sink;
     }
 
     /** @return the value of {@code node} evaluated as an expression, or null when it could not be computed */
-    Value eval(ConfigNode node) {
+    public Value eval(ConfigNode node) {
         if (node instanceof ConfigNode.StringNode s) {
             return template(s);
         }
@@ -134,7 +136,7 @@ final class Evaluator {
      * @param where how the place is called in the error, e.g. {@code an environment block}
      * @return the literal value, or null when a reference was found
      */
-    static Value literal(ConfigNode node, String where, Sink sink) {
+    public static Value literal(ConfigNode node, String where, Sink sink) {
         return checkLiteral(node, where, sink) ? Value.literal(node) : null;
     }
 
@@ -169,7 +171,7 @@ final class Evaluator {
      *
      * @return false when a key is repeated
      */
-    static boolean checkObjectKeys(ConfigNode.ObjectNode o, Sink sink, boolean warnComments) {
+    public static boolean checkObjectKeys(ConfigNode.ObjectNode o, Sink sink, boolean warnComments) {
         Map<String, SourceRange> seen = new HashMap<>();
         boolean ok = true;
         for (ConfigNode.Entry e : o.entries()) {

@@ -1,4 +1,4 @@
-package dev.flowform.config;
+package dev.flowform.config.syntax;
 
 import dev.flowform.diag.SourceRange;
 import java.math.BigDecimal;
@@ -33,7 +33,7 @@ public sealed interface ConfigNode
      * @param keyRange where the name is written, quotes included
      * @param value    the property value
      */
-    record Entry(String key, SourceRange keyRange, ConfigNode value) {
+    public record Entry(String key, SourceRange keyRange, ConfigNode value) {
         /** Checks the components are present. */
         public Entry {
             Objects.requireNonNull(key, "key");
@@ -48,7 +48,7 @@ public sealed interface ConfigNode
      * @param entries the properties, in the order written
      * @param range   from the opening to just after the closing brace
      */
-    record ObjectNode(List<Entry> entries, SourceRange range) implements ConfigNode {
+    public record ObjectNode(List<Entry> entries, SourceRange range) implements ConfigNode {
         /** Copies the entries. */
         public ObjectNode {
             entries = List.copyOf(entries);
@@ -73,7 +73,7 @@ public sealed interface ConfigNode
      * @param items the elements, in order
      * @param range from the opening to just after the closing bracket
      */
-    record ArrayNode(List<ConfigNode> items, SourceRange range) implements ConfigNode {
+    public record ArrayNode(List<ConfigNode> items, SourceRange range) implements ConfigNode {
         /** Copies the items. */
         public ArrayNode {
             items = List.copyOf(items);
@@ -93,7 +93,7 @@ public sealed interface ConfigNode
      * @param value the unescaped content
      * @param range the literal, quotes included
      */
-    record StringNode(String value, SourceRange range) implements ConfigNode {
+    public record StringNode(String value, SourceRange range) implements ConfigNode {
         /** Checks the components are present. */
         public StringNode {
             Objects.requireNonNull(value, "value");
@@ -114,7 +114,7 @@ public sealed interface ConfigNode
      * @param literal the number as written (e.g. {@code 1.50}, {@code 1e3}), for formatting
      * @param range   the literal
      */
-    record NumberNode(BigDecimal value, String literal, SourceRange range) implements ConfigNode {
+    public record NumberNode(BigDecimal value, String literal, SourceRange range) implements ConfigNode {
         /** Checks the components are present. */
         public NumberNode {
             Objects.requireNonNull(value, "value");
@@ -135,7 +135,7 @@ public sealed interface ConfigNode
      * @param value the value
      * @param range the literal
      */
-    record BoolNode(boolean value, SourceRange range) implements ConfigNode {
+    public record BoolNode(boolean value, SourceRange range) implements ConfigNode {
         /** Checks the range is present. */
         public BoolNode {
             Objects.requireNonNull(range, "range");
@@ -153,7 +153,7 @@ public sealed interface ConfigNode
      *
      * @param range the literal
      */
-    record NullNode(SourceRange range) implements ConfigNode {
+    public record NullNode(SourceRange range) implements ConfigNode {
         /** Checks the range is present. */
         public NullNode {
             Objects.requireNonNull(range, "range");

@@ -1,5 +1,16 @@
-package dev.flowform.config;
+package dev.flowform.config.module;
 
+import dev.flowform.config.lang.Evaluator;
+import dev.flowform.config.lang.ValidationExpression;
+import dev.flowform.config.lang.Value;
+import dev.flowform.config.lang.VarType;
+import dev.flowform.config.syntax.Blocks;
+import dev.flowform.config.syntax.ConfigNode;
+import dev.flowform.config.syntax.JsonSourceParser;
+import dev.flowform.config.syntax.ParsedFile;
+import dev.flowform.config.syntax.Sink;
+import dev.flowform.config.syntax.SourceText;
+import dev.flowform.config.syntax.Suggestions;
 import dev.flowform.diag.Diagnostics;
 import dev.flowform.diag.SourceRange;
 import java.util.LinkedHashMap;
@@ -21,10 +32,10 @@ import java.util.TreeSet;
  * value for a variable with {@code nullable = false} takes the default instead (Terraform's rule),
  * and is an error when there is no non-null default.
  */
-final class InputVariables {
+public final class InputVariables {
 
     /** Prefix of process environment variables that set input variables, like Terraform's {@code TF_VAR_}. */
-    static final String ENV_PREFIX = "FLOWFORM_VAR_";
+    public static final String ENV_PREFIX = "FLOWFORM_VAR_";
 
     /**
      * One {@code validation} rule of a variable.
@@ -33,7 +44,7 @@ final class InputVariables {
      * @param errorMessage   what to tell the user when the condition is false
      * @param conditionRange where the condition is written
      */
-    record Validation(Condition condition, String errorMessage, SourceRange conditionRange) {
+    public record Validation(ValidationExpression condition, String errorMessage, SourceRange conditionRange) {
     }
 
     /**
@@ -49,15 +60,15 @@ final class InputVariables {
      * @param validations  the {@code validation} rules that parsed
      * @param failed       the declaration has an error, so the value is unknown
      */
-    record Declaration(String name, Blocks.Block block, VarType type, Value defaultValue, boolean sensitive,
+    public record Declaration(String name, Blocks.Block block, VarType type, Value defaultValue, boolean sensitive,
                        boolean nullable, List<Validation> validations, boolean failed) {
         /** Copies the validations. */
-        Declaration {
+        public Declaration {
             validations = List.copyOf(validations);
         }
 
         /** @return the default when it can stand in for a value: present and, when not nullable, not null */
-        Value usableDefault() {
+        public Value usableDefault() {
             if (defaultValue == null || (!nullable && defaultValue instanceof Value.NullValue)) {
                 return null;
             }
@@ -72,7 +83,7 @@ final class InputVariables {
      * @param values the converted values it sets
      * @param failed the names it sets to values that could not be converted (already reported)
      */
-    record Source(String origin, Map<String, Value> values, Set<String> failed) {
+    public record Source(String origin, Map<String, Value> values, Set<String> failed) {
     }
 
     private final Map<String, Value> values;
@@ -94,7 +105,7 @@ final class InputVariables {
      * @param sink          receives problems
      * @return the resolved values
      */
-    static InputVariables resolve(Map<String, Declaration> declarations, List<Source> sources, String howToSet,
+    public static InputVariables resolve(Map<String, Declaration> declarations, List<Source> sources, String howToSet,
                                   boolean reportMissing, Sink sink) {
         Map<String, Value> values = new LinkedHashMap<>();
         Map<String, String> origins = new LinkedHashMap<>();
@@ -148,12 +159,12 @@ final class InputVariables {
     }
 
     /** @return the value of {@code name}, or null when it is unknown (no value, or a failed one) */
-    Value value(String name) {
+    public Value value(String name) {
         return values.get(name);
     }
 
     /** @return where the value of {@code name} came from, e.g. {@code the default} or {@code --var}; null when unknown */
-    String origin(String name) {
+    public String origin(String name) {
         return origins.get(name);
     }
 
@@ -164,7 +175,7 @@ final class InputVariables {
      * @param variables       its {@code variables} object (literal), or null when absent
      * @return the source, with the names whose values failed
      */
-    static Source fromEnvironment(Map<String, Declaration> declarations, String environmentName, Value.ObjectValue variables,
+    public static Source fromEnvironment(Map<String, Declaration> declarations, String environmentName, Value.ObjectValue variables,
                                   Sink sink) {
         String origin = "environment \"" + environmentName + "\"";
         Map<String, Value> values = new LinkedHashMap<>();
@@ -193,7 +204,7 @@ final class InputVariables {
      * @param file the parsed file; its root object maps variable names to literal values
      * @return the source, with the names whose values failed
      */
-    static Source fromVarFile(Map<String, Declaration> declarations, ParsedFile file, Sink sink) {
+    public static Source fromVarFile(Map<String, Declaration> declarations, ParsedFile file, Sink sink) {
         String origin = "--var-file " + file.filename();
         Map<String, Value> values = new LinkedHashMap<>();
         Set<String> failed = new TreeSet<>();
@@ -243,7 +254,7 @@ final class InputVariables {
      * @param environment the process environment
      * @return the source
      */
-    static Source fromProcessEnvironment(Map<String, Declaration> declarations, Map<String, String> environment, Sink sink) {
+    public static Source fromProcessEnvironment(Map<String, Declaration> declarations, Map<String, String> environment, Sink sink) {
         Map<String, Value> values = new LinkedHashMap<>();
         Set<String> failed = new TreeSet<>();
         for (Map.Entry<String, String> e : new TreeMap<>(environment).entrySet()) {
@@ -271,7 +282,7 @@ final class InputVariables {
      * @param cliValues the pairs, last value per name
      * @return the source
      */
-    static Source fromCommandLine(Map<String, Declaration> declarations, Map<String, String> cliValues, Sink sink) {
+    public static Source fromCommandLine(Map<String, Declaration> declarations, Map<String, String> cliValues, Sink sink) {
         Map<String, Value> values = new LinkedHashMap<>();
         Set<String> failed = new TreeSet<>();
         Map<String, String> named = new TreeMap<>();
@@ -332,7 +343,7 @@ final class InputVariables {
      * Collects every non-empty string inside {@code v} into {@code out}, so output layers can mask
      * the content of sensitive values wherever it appears.
      */
-    static void collectStrings(Value v, Set<String> out) {
+    public static void collectStrings(Value v, Set<String> out) {
         if (v instanceof Value.StringValue s && !s.value().isEmpty()) {
             out.add(s.value());
         } else if (v instanceof Value.ListValue list) {

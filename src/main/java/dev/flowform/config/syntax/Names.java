@@ -1,4 +1,4 @@
-package dev.flowform.config;
+package dev.flowform.config.syntax;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,22 +9,22 @@ import java.util.regex.Pattern;
  * Naming rules of block labels, shared by every module: identifiers for variables, locals, outputs,
  * modules and environments; Kubernetes names for what becomes a Kubernetes object.
  */
-final class Names {
+public final class Names {
 
     /** Variable, local, output, module and environment names. */
-    static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");
+    public static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");
 
     /** KafkaConnect and KafkaConnector names (RFC 1123 labels). */
-    static final Pattern KUBERNETES_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    public static final Pattern KUBERNETES_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
     /** Longest Kubernetes name, in characters. */
-    static final int KUBERNETES_NAME_MAX = 63;
+    public static final int KUBERNETES_NAME_MAX = 63;
 
     private Names() {
     }
 
     /** @return true when {@code name} is a valid Kubernetes object name */
-    static boolean isKubernetesName(String name) {
+    public static boolean isKubernetesName(String name) {
         return KUBERNETES_NAME.matcher(name).matches() && name.length() <= KUBERNETES_NAME_MAX;
     }
 
@@ -35,7 +35,7 @@ final class Names {
      * @param prefix      the module address prefix ({@code ""} or {@code module.m.}), for messages
      * @return the blocks by name, first declaration winning; reports invalid and repeated names
      */
-    static Map<String, Blocks.Block> unique(List<Blocks.Block> blocks, Pattern namePattern, String type, String prefix,
+    public static Map<String, Blocks.Block> unique(List<Blocks.Block> blocks, Pattern namePattern, String type, String prefix,
                                             Sink sink) {
         Map<String, Blocks.Block> out = new LinkedHashMap<>();
         for (Blocks.Block b : blocks) {
@@ -64,7 +64,7 @@ final class Names {
     }
 
     /** @return {@code s} cut to 80 characters for messages */
-    static String abbreviate(String s) {
+    public static String abbreviate(String s) {
         return s.length() <= 80 ? s : s.substring(0, 77) + "...";
     }
 }

@@ -1,13 +1,14 @@
-package dev.flowform.config;
+package dev.flowform.config.module;
 
+import dev.flowform.config.syntax.ParsedFile;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
  * Reads the files of a module folder for the decoder, which reads no files itself.
- * {@link ConfigLoader} implements it on the file system; tests may implement it on maps.
+ * {@link dev.flowform.config.ConfigLoader} implements it on the file system; tests may implement it on maps.
  */
-interface ModuleReader {
+public interface ModuleReader {
 
     /**
      * A module folder as read.
@@ -17,7 +18,7 @@ interface ModuleReader {
      * @param files   its {@code *.flow.json} files in name order, parsed (possibly with syntax errors)
      * @param problem why the folder cannot be used (missing, not a folder, no files, unreadable), or null
      */
-    record Folder(String key, String display, List<ParsedFile> files, String problem) {
+    public record Folder(String key, String display, List<ParsedFile> files, String problem) {
         /** Copies the files. */
         public Folder {
             files = files == null ? List.of() : List.of(files.toArray(ParsedFile[]::new));

@@ -1,4 +1,4 @@
-package dev.flowform.config;
+package dev.flowform.config.lang;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** The validation condition language: parsing, each operator and function, and its errors. */
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
-class ConditionTest {
+class ValidationExpressionTest {
 
     private static final Map<String, Value> VARS = Map.of(
             "replicas", new Value.NumberValue(new BigDecimal("3"), null, false),
@@ -25,8 +25,8 @@ class ConditionTest {
             "cluster", new Value.ObjectValue(List.of(new Value.Member("port", null,
                     new Value.NumberValue(new BigDecimal("9093"), null, false))), null, false));
 
-    private static Condition.Result eval(String text) {
-        Condition.Parsed p = Condition.parse(text);
+    private static ValidationExpression.Result eval(String text) {
+        ValidationExpression.Parsed p = ValidationExpression.parse(text);
         assertThat(p.error()).as(text).isNull();
         return p.condition().evaluate(ref -> {
             if (ref.root().equals("environment")) {
@@ -68,7 +68,7 @@ class ConditionTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("trueAndFalse")
     void evaluates(String condition, boolean expected) {
-        assertThat(eval(condition)).isEqualTo(new Condition.Result(expected, null));
+        assertThat(eval(condition)).isEqualTo(new ValidationExpression.Result(expected, null));
     }
 
     static Stream<Arguments> parseErrors() {
@@ -90,7 +90,7 @@ class ConditionTest {
     @ParameterizedTest(name = "[{index}] {1}")
     @MethodSource("parseErrors")
     void reports_parse_errors(String condition, String message) {
-        assertThat(Condition.parse(condition).error()).contains(message);
+        assertThat(ValidationExpression.parse(condition).error()).contains(message);
     }
 
     static Stream<Arguments> evaluationErrors() {
@@ -107,7 +107,7 @@ class ConditionTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("evaluationErrors")
     void reports_evaluation_errors_without_values(String condition, String message) {
-        Condition.Result r = eval(condition);
+        ValidationExpression.Result r = eval(condition);
         assertThat(r.value()).isNull();
         assertThat(r.error()).contains(message).doesNotContain("orders-eu");
     }

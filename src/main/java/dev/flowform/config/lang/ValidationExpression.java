@@ -1,0 +1,176 @@
+package dev.flowform.config.lang;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * A parsed variable {@code validation} condition: a small, side-effect-free subset of Terraform's
+ * expression syntax that yields true or false. {@link ValidationExpressionParser} reads it and
+ * {@link ValidationExpressionEvaluator} computes it.
+ *
+ * <p>Grammar (precedence from loosest to tightest; {@code &&} and {@code ||} short-circuit):
+ * <pre>
+ * condition  := or
+ * or         := and ( "||" and )*
+ * and        := not ( "&amp;&amp;" not )*
+ * not        := "!" not | comparison
+ * comparison := primary [ ( "==" | "!=" | "&lt;" | "&lt;=" | "&gt;" | "&gt;=" ) primary ]
+ * primary    := number | string | true | false | null | list | reference | call | "(" condition ")"
+ * list       := "[" [ condition ( "," condition )* ] "]"
+ * reference  := var.NAME ( "." ATTRIBUTE )* | environment.name | environment.namespace
+ * call       := FUNCTION "(" [ condition ( "," condition )* ] ")"
+ * </pre>
+ * Strings are written in double quotes (JSON escapes) or, to spare escaping inside JSON, in single
+ * quotes ({@code \'} and {@code \\} escape). Numbers are JSON numbers, optionally negative. The
+ * whole condition may be wrapped in {@code ${ }} as Terraform's JSON syntax writes it.
+ *
+ * <p>Semantics: {@code ==} and {@code !=} compare values of any type (a number never equals a
+ * string, numbers compare by value); the ordering operators take numbers; {@code !}, {@code &&}
+ * and {@code ||} take bools. Functions (Terraform's names and meaning):
+ * {@code length(string|list|object)} (characters are Unicode code points),
+ * {@code contains(list, value)}, {@code strcontains(string, substring)},
+ * {@code startswith(string, prefix)}, {@code endswith(string, suffix)},
+ * {@code regex(pattern, string)} (the first match; an error when nothing matches; Java
+ * {@link java.util.regex.Pattern} syntax), {@code can(expression)} (true when the expression evaluates
+ * without an error, so {@code can(regex("^[a-z]+$", var.name))} is a regular-expression match),
+ * {@code lower(string)} and {@code upper(string)}. The result of the condition must be a bool.
+ */
+public final class ValidationExpression {
+
+    /** Longest condition accepted, in characters. */
+    public static final int MAX_LENGTH = 4000;
+
+    /** Deepest nesting of parentheses, lists and calls accepted. */
+    public static final int MAX_DEPTH = 32;
+
+    /** Function names with their number of arguments. */
+    public static final Map<String, Integer> FUNCTIONS = functions();
+
+    private final Node root;
+    private final Set<String> variables;
+
+    ValidationExpression(Node root, Set<String> variables) {
+        this.root = root;
+        this.variables = Collections.unmodifiableSet(variables);
+    }
+
+    private static Map<String, Integer> functions() {
+        Map<String, Integer> f = new LinkedHashMap<>();
+        f.put("length", 1);
+        f.put("contains", 2);
+        f.put("strcontains", 2);
+        f.put("startswith", 2);
+        f.put("endswith", 2);
+        f.put("regex", 2);
+        f.put("can", 1);
+        f.put("lower", 1);
+        f.put("upper", 1);
+        return Collections.unmodifiableMap(f);
+    }
+
+    /**
+     * A reference in a condition.
+     *
+     * @param root  {@code var} or {@code environment}
+     * @param names the dotted names after the root (at least one)
+     */
+    public record Ref(String root, List<String> names) {
+        /** @return the reference as written, e.g. {@code var.replicas} */
+        public String text() {
+            return root + "." + String.join(".", names);
+        }
+    }
+
+    /**
+     * The outcome of parsing.
+     *
+     * @param condition the condition, or null on error
+     * @param error     what is wrong, or null
+     */
+    public record Parsed(ValidationExpression condition, String error) {
+    }
+
+    /**
+     * The outcome of evaluating.
+     *
+     * @param value the result, or null on error
+     * @param error what went wrong, or null
+     */
+    public record Result(Boolean value, String error) {
+    }
+
+    /** @return the names of the variables the condition refers to ({@code var.NAME}), sorted */
+    public Set<String> variables() {
+        return variables;
+    }
+
+    /**
+     * Parses a condition.
+     *
+     * @param text the condition as written, with or without a {@code ${ }} wrapper
+     * @return the condition, or the reason it cannot be parsed
+     */
+    public static Parsed parse(String text) {
+        return ValidationExpressionParser.parse(text);
+    }
+
+    /**
+     * Evaluates the condition.
+     *
+     * @param resolve gives the value of a reference; returns null when the reference does not exist
+     *                (the caller checked references beforehand, so this is only a safety net)
+     * @return true or false, or the error that stopped evaluation
+     */
+    public Result evaluate(Function<Ref, Value> resolve) {
+        return new ValidationExpressionEvaluator(resolve).evaluate(root);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Syntax tree, shared by the parser and the evaluator
+
+    /** A node of the syntax tree. */
+    sealed interface Node permits Literal, Reference, Call, ListNode, Binary, Not {
+    }
+
+    /** A constant. */
+    record Literal(Value value) implements Node {
+    }
+
+    /** {@code var.NAME...} or {@code environment.ATTRIBUTE}. */
+    record Reference(Ref ref) implements Node {
+    }
+
+    /** A function call; the arity is checked when parsing. */
+    record Call(String function, List<Node> args) implements Node {
+    }
+
+    /** A list literal. */
+    record ListNode(List<Node> items) implements Node {
+    }
+
+    /** A binary operator: {@code || && == != < <= > >=}. */
+    record Binary(String op, Node left, Node right) implements Node {
+    }
+
+    /** {@code !operand}. */
+    record Not(Node operand) implements Node {
+    }
+
+    /** A parse or evaluation error; carries only a message. */
+    static final class Problem extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Problem(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** @return {@code s} cut to 30 characters for messages */
+    static String abbreviate(String s) {
+        return s.length() <= 30 ? s : s.substring(0, 27) + "...";
+    }
+}
