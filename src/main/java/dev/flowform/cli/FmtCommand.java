@@ -62,6 +62,18 @@ public final class FmtCommand implements Callable<Integer> {
             description = "A *.flow.json file, or a folder of them (default: the current folder).")
     Path target;
 
+    /** What formatting the files found, for the exit code. */
+    private static final class Outcome {
+        boolean parseError;
+        boolean otherError;
+        boolean changed;
+    }
+
+    /**
+     * Formats the files {@code target} names.
+     *
+     * @return 0, {@link #EXIT_WOULD_CHANGE}, {@link #EXIT_PARSE_ERROR} or 1 (see the class comment)
+     */
     @Override
     public Integer call() {
         Terminal term = FlowformCommand.terminal(spec, noColor);
@@ -76,60 +88,69 @@ public final class FmtCommand implements Callable<Integer> {
             term.error("No file or folder at " + target, "fmt takes a *" + ConfigLoader.SUFFIX + " file or a folder of them.");
             return 1;
         }
-        boolean parseError = false;
-        boolean otherError = false;
-        boolean changed = false;
+        Outcome outcome = new Outcome();
         for (Path file : files) {
-            String name = file.normalize().toString().replace('\\', '/');
-            byte[] bytes;
-            try {
-                if (Files.size(file) > ConfigLoader.MAX_FILE_BYTES) {
-                    term.error("File too large", name + " has more than " + ConfigLoader.MAX_FILE_BYTES + " bytes.");
-                    otherError = true;
-                    continue;
-                }
-                bytes = Files.readAllBytes(file);
-            } catch (IOException e) {
-                term.error("Cannot read " + name, String.valueOf(e.getMessage()));
-                otherError = true;
-                continue;
-            }
-            ParsedFile parsed = JsonSourceParser.parse(name, null, bytes);
-            if (!parsed.ok()) {
-                if (parsed.text() != null) {
-                    term.addSources(java.util.Map.of(name, parsed.text().text()));
-                }
-                List<Diagnostic> diags = parsed.diagnostics().sorted();
-                term.diagnostics(diags);
-                parseError = true;
-                continue;
-            }
-            String before = new String(bytes, StandardCharsets.UTF_8);
-            String after = Formatter.format(parsed.root());
-            if (before.equals(after)) {
-                continue;
-            }
-            changed = true;
-            term.println(name);
-            if (diff) {
-                term.print(UnifiedDiff.diff(name, before, after));
-            }
-            if (!check) {
-                try {
-                    Files.writeString(file, after, StandardCharsets.UTF_8);
-                } catch (IOException e) {
-                    term.error("Cannot write " + name, String.valueOf(e.getMessage()));
-                    otherError = true;
-                }
-            }
+            format(file, term, outcome);
         }
-        if (parseError) {
+        if (outcome.parseError) {
             return EXIT_PARSE_ERROR;
         }
-        if (otherError) {
+        if (outcome.otherError) {
             return 1;
         }
-        return check && changed ? EXIT_WOULD_CHANGE : 0;
+        return check && outcome.changed ? EXIT_WOULD_CHANGE : 0;
+    }
+
+    /** Formats one file: reports it when it changes, shows the diff with {@code --diff}, rewrites it unless {@code --check}. */
+    private void format(Path file, Terminal term, Outcome outcome) {
+        String name = file.normalize().toString().replace('\\', '/');
+        byte[] bytes = read(file, name, term);
+        if (bytes == null) {
+            outcome.otherError = true;
+            return;
+        }
+        ParsedFile parsed = JsonSourceParser.parse(name, null, bytes);
+        if (!parsed.ok()) {
+            if (parsed.text() != null) {
+                term.addSources(java.util.Map.of(name, parsed.text().text()));
+            }
+            List<Diagnostic> diags = parsed.diagnostics().sorted();
+            term.diagnostics(diags);
+            outcome.parseError = true;
+            return;
+        }
+        String before = new String(bytes, StandardCharsets.UTF_8);
+        String after = Formatter.format(parsed.root());
+        if (before.equals(after)) {
+            return;
+        }
+        outcome.changed = true;
+        term.println(name);
+        if (diff) {
+            term.print(UnifiedDiff.diff(name, before, after));
+        }
+        if (!check) {
+            try {
+                Files.writeString(file, after, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                term.error("Cannot write " + name, String.valueOf(e.getMessage()));
+                outcome.otherError = true;
+            }
+        }
+    }
+
+    /** @return the file's bytes, or null after reporting why they cannot be read */
+    private static byte[] read(Path file, String name, Terminal term) {
+        try {
+            if (Files.size(file) > ConfigLoader.MAX_FILE_BYTES) {
+                term.error("File too large", name + " has more than " + ConfigLoader.MAX_FILE_BYTES + " bytes.");
+                return null;
+            }
+            return Files.readAllBytes(file);
+        } catch (IOException e) {
+            term.error("Cannot read " + name, String.valueOf(e.getMessage()));
+            return null;
+        }
     }
 
     /** @return the files to format, in path order, or null when {@code target} does not exist */

@@ -62,11 +62,15 @@ public final class ProveCommand implements Callable<Integer> {
     /** The counts of the last run, for tests; null before a run or when the rollout failed. */
     ExactlyOnceProof.Report report;
 
+    /**
+     * Loads the configuration, starts real Kafka and the embedded cluster, and runs the proof.
+     *
+     * @return 0 when exactly-once holds after the rollout, 1 otherwise or on error
+     */
     @Override
     public Integer call() {
         Terminal term = FlowformCommand.terminal(spec, common.noColor);
         CliContext ctx = parent.context();
-        PrintWriter out = spec.commandLine().getOut();
         LoadResult loaded = new ConfigLoader().loadWith(common.dir(), common.environment, common.variableInputs(ctx.env()));
         term.addSources(loaded.sources());
         Diagnostics diags = new Diagnostics().addAll(loaded.diagnostics());
@@ -89,6 +93,12 @@ public final class ProveCommand implements Callable<Integer> {
             term.error("Cannot create a working folder", String.valueOf(ex.getMessage()));
             return 1;
         }
+        return prove(term, ctx, e, env, loaded.configuration().environment().namespace(), work);
+    }
+
+    /** Starts the Kafka clusters of {@code e} and the embedded cluster in front of them, then runs the proof. */
+    private int prove(Terminal term, CliContext ctx, KubernetesTarget.Embedded e, String env, String ns, Path work) {
+        PrintWriter out = spec.commandLine().getOut();
         Map<String, List<String>> addresses = new LinkedHashMap<>();
         Map<String, List<String>> topics = new LinkedHashMap<>();
         e.kafka().forEach(k -> {
@@ -107,7 +117,6 @@ public final class ProveCommand implements Callable<Integer> {
             out.printf("Kafka up in %.1f s; the embedded operator starts the Connect workers (logs in %s)%n",
                     seconds(t0), kafka.workerLogDir());
             out.flush();
-            String ns = loaded.configuration().environment().namespace();
             if (!awaitConnectorsRunning(cluster, ns, out)) {
                 term.error("The seeded connectors did not all run", "Waited " + SETTLE_TIMEOUT.toMinutes()
                         + " minutes. The worker logs are in " + kafka.workerLogDir() + ".");
@@ -120,21 +129,8 @@ public final class ProveCommand implements Callable<Integer> {
                         + " with a single literal topic in \"topics\" in namespace " + ns + ".");
                 return 1;
             }
-            CliContext attached = ctx.withAttachedCluster(cluster);
-            List<String> base = new ArrayList<>(List.of("--dir", common.dir().toString(), "-e", env,
-                    "--state-dir", work.resolve("state").toString()));
-            if (common.noColor) {
-                base.add("--no-color");
-            }
-            report = new ExactlyOnceProof(kafka, flow.get(), pod -> crash(cluster, pod), out).run(() -> {
-                int plan = run(attached, "plan", base);
-                if (plan != 0) {
-                    return false;
-                }
-                List<String> apply = new ArrayList<>(base);
-                apply.add("--auto-approve");
-                return run(attached, "apply", apply) == 0;
-            });
+            report = new ExactlyOnceProof(kafka, flow.get(), pod -> crash(cluster, pod), out)
+                    .run(() -> rollout(ctx.withAttachedCluster(cluster), env, work));
             out.printf("Done in %.1f s.%n", seconds(t0));
             out.flush();
             return report != null && report.holds() ? 0 : 1;
@@ -142,6 +138,22 @@ public final class ProveCommand implements Callable<Integer> {
             term.error("Real Kafka could not run", String.valueOf(ex.getMessage()));
             return 1;
         }
+    }
+
+    /** Runs flowform's own {@code plan}, then {@code apply --auto-approve}, against the attached cluster. */
+    private boolean rollout(CliContext attached, String env, Path work) {
+        List<String> base = new ArrayList<>(List.of("--dir", common.dir().toString(), "-e", env,
+                "--state-dir", work.resolve("state").toString()));
+        if (common.noColor) {
+            base.add("--no-color");
+        }
+        int plan = run(attached, "plan", base);
+        if (plan != 0) {
+            return false;
+        }
+        List<String> apply = new ArrayList<>(base);
+        apply.add("--auto-approve");
+        return run(attached, "apply", apply) == 0;
     }
 
     /** Crashes the worker of {@code namespace/podName} through the embedded cluster's kubelet. */

@@ -81,12 +81,12 @@ final class ClusterStore {
                 while (it.hasNextValue()) {
                     doc++;
                     Object value = it.nextValue();
-                    Map<String, Object> m = Json.map(value);
+                    Map<String, Object> m = JsonMaps.map(value);
                     if (m == null || m.isEmpty()) {
                         continue;
                     }
                     if ("List".equals(m.get("kind")) || String.valueOf(m.get("kind")).endsWith("List")) {
-                        Json.list(m.get("items")).forEach(i -> out.add(checkObject(Json.map(i), f, -1)));
+                        JsonMaps.list(m.get("items")).forEach(i -> out.add(checkObject(JsonMaps.map(i), f, -1)));
                     } else {
                         out.add(checkObject(m, f, doc));
                     }
@@ -105,7 +105,7 @@ final class ClusterStore {
 
     private static Map<String, Object> checkObject(Map<String, Object> m, Path file, int doc) {
         String where = file + (doc > 0 ? " document " + doc : "");
-        if (m == null || m.get("kind") == null || m.get("apiVersion") == null || Json.str(m, "metadata", "name") == null) {
+        if (m == null || m.get("kind") == null || m.get("apiVersion") == null || JsonMaps.str(m, "metadata", "name") == null) {
             throw new IllegalArgumentException(where + ": not a Kubernetes object (apiVersion, kind and metadata.name are required)");
         }
         if (!KINDS.contains(m.get("kind").toString())) {
@@ -153,7 +153,7 @@ final class ClusterStore {
                     || kind.equals(StrimziCrds.STRIMZI_POD_SET)) {
                 StrimziApi a = StrimziApi.fromApiVersion(String.valueOf(o.get("apiVersion")));
                 if (a != api) {
-                    throw new IllegalArgumentException(kind + " " + Json.str(o, "metadata", "name") + " uses apiVersion "
+                    throw new IllegalArgumentException(kind + " " + JsonMaps.str(o, "metadata", "name") + " uses apiVersion "
                             + o.get("apiVersion") + " but the embedded cluster serves " + api.version());
                 }
             }
@@ -162,8 +162,8 @@ final class ClusterStore {
         Map<String, Map<String, Object>> explicit = new LinkedHashMap<>();
         for (Map<String, Object> o : objects) {
             if ("Namespace".equals(o.get("kind"))) {
-                explicit.put(Json.str(o, "metadata", "name"), o);
-                namespaces.add(Json.str(o, "metadata", "name"));
+                explicit.put(JsonMaps.str(o, "metadata", "name"), o);
+                namespaces.add(JsonMaps.str(o, "metadata", "name"));
             } else {
                 namespaces.add(namespaceOf(o));
             }
@@ -171,7 +171,7 @@ final class ClusterStore {
         for (String ns : namespaces) {
             Map<String, Object> body = explicit.get(ns);
             Namespace n = body == null ? new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()
-                    : Json.convert(strip(body), Namespace.class);
+                    : JsonMaps.convert(strip(body), Namespace.class);
             n.setStatus(null);
             client.namespaces().resource(n).create();
         }
@@ -188,16 +188,16 @@ final class ClusterStore {
         String kind = String.valueOf(original.get("kind"));
         String ns = namespaceOf(original);
         Map<String, Object> body = strip(original);
-        Json.map(body.get("metadata")).put("namespace", ns);
+        JsonMaps.map(body.get("metadata")).put("namespace", ns);
         switch (kind) {
-            case "ConfigMap" -> client.configMaps().inNamespace(ns).resource(Json.convert(body, ConfigMap.class)).create();
-            case "Secret" -> client.secrets().inNamespace(ns).resource(Json.convert(body, Secret.class)).create();
+            case "ConfigMap" -> client.configMaps().inNamespace(ns).resource(JsonMaps.convert(body, ConfigMap.class)).create();
+            case "Secret" -> client.secrets().inNamespace(ns).resource(JsonMaps.convert(body, Secret.class)).create();
             case "Pod" -> {
                 // the mock keeps a Pod's status on create (Pods have no status subresource there)
                 if (original.get("status") != null) {
-                    body.put("status", Json.deepCopy(original.get("status")));
+                    body.put("status", JsonMaps.deepCopy(original.get("status")));
                 }
-                client.pods().inNamespace(ns).resource(Json.convert(body, Pod.class)).create();
+                client.pods().inNamespace(ns).resource(JsonMaps.convert(body, Pod.class)).create();
             }
             default -> createCustom(kind, ns, original, body);
         }
@@ -210,17 +210,17 @@ final class ClusterStore {
             default -> StrimziCrds.podSet(api);
         };
         var op = client.genericKubernetesResources(ctx).inNamespace(ns);
-        Long storedGeneration = Json.lng(original, "metadata", "generation");
+        Long storedGeneration = JsonMaps.lng(original, "metadata", "generation");
         long generation = storedGeneration == null ? 1 : Math.max(1, storedGeneration);
         Object status = original.get("status");
-        Map<String, Object> spec = Json.map(body.get("spec"));
+        Map<String, Object> spec = JsonMaps.map(body.get("spec"));
         boolean restore = generation > 1 && spec != null;
         if (restore) {
             Map<String, Object> marked = new LinkedHashMap<>(spec);
             marked.put(SEED_MARKER, 0);
             body.put("spec", marked);
         }
-        GenericKubernetesResource current = op.resource(Json.convert(body, GenericKubernetesResource.class)).create();
+        GenericKubernetesResource current = op.resource(JsonMaps.convert(body, GenericKubernetesResource.class)).create();
         if (restore) {
             for (long step = 1; step < generation - 1; step++) {
                 Map<String, Object> marked = new LinkedHashMap<>(spec);
@@ -254,7 +254,7 @@ final class ClusterStore {
         all.addAll(client.genericKubernetesResources(StrimziCrds.kafkaConnector(api)).inAnyNamespace().list().getItems());
         List<Map<String, Object>> out = new ArrayList<>();
         for (HasMetadata o : all) {
-            out.add(Json.toMap(o));
+            out.add(JsonMaps.toMap(o));
         }
         return clean(out);
     }
@@ -294,7 +294,7 @@ final class ClusterStore {
     private static List<Map<String, Object>> clean(List<Map<String, Object>> objects) {
         List<Map<String, Object>> out = new ArrayList<>();
         for (Map<String, Object> m : objects) {
-            Map<String, Object> meta = Json.map(m.get("metadata"));
+            Map<String, Object> meta = JsonMaps.map(m.get("metadata"));
             if (meta != null) {
                 for (String k : List.of("resourceVersion", "uid", "creationTimestamp", "managedFields", "selfLink")) {
                     meta.remove(k);
@@ -303,15 +303,15 @@ final class ClusterStore {
             out.add(m);
         }
         out.sort(Comparator.comparing((Map<String, Object> m) -> KINDS.indexOf(String.valueOf(m.get("kind"))))
-                .thenComparing(m -> String.valueOf(Json.str(m, "metadata", "namespace")))
-                .thenComparing(m -> String.valueOf(Json.str(m, "metadata", "name"))));
+                .thenComparing(m -> String.valueOf(JsonMaps.str(m, "metadata", "namespace")))
+                .thenComparing(m -> String.valueOf(JsonMaps.str(m, "metadata", "name"))));
         return out;
     }
 
     private static Map<String, Object> strip(Map<String, Object> original) {
-        Map<String, Object> body = Json.deepCopy(original);
+        Map<String, Object> body = JsonMaps.deepCopy(original);
         body.remove("status");
-        Map<String, Object> meta = Json.map(body.get("metadata"));
+        Map<String, Object> meta = JsonMaps.map(body.get("metadata"));
         for (String k : List.of("resourceVersion", "uid", "creationTimestamp", "managedFields", "selfLink", "generation",
                 "deletionTimestamp", "deletionGracePeriodSeconds", "ownerReferences")) {
             meta.remove(k);
@@ -320,7 +320,7 @@ final class ClusterStore {
     }
 
     private static String namespaceOf(Map<String, Object> o) {
-        String ns = Json.str(o, "metadata", "namespace");
+        String ns = JsonMaps.str(o, "metadata", "namespace");
         return ns == null ? "default" : ns;
     }
 }

@@ -180,20 +180,11 @@ final class ConnectorReconciler {
             ctx.writeConnectorStatus(c, StatusDocuments.paused(c, ctx.now()));
             return;
         }
-        String cluster = SimContext.label(c, Strimzi.CLUSTER_LABEL);
-        if (cluster == null) {
-            reconciles.incrementAndGet();
-            fail(c, g, "InvalidResourceException",
-                    "Resource lacks label '" + Strimzi.CLUSTER_LABEL + "': No connect cluster in which to create this connector.");
-            return;
-        }
-        GenericKubernetesResource kc = ctx.kc().inNamespace(ns).withName(cluster).get();
+        GenericKubernetesResource kc = connectCluster(c, g);
         if (kc == null) {
-            reconciles.incrementAndGet();
-            fail(c, g, "NoSuchResourceException", "KafkaConnect resource '" + cluster + "' identified by label '"
-                    + Strimzi.CLUSTER_LABEL + "' does not exist in namespace " + ns + ".");
             return;
         }
+        String cluster = kc.getMetadata().getName();
         if (lock.defer(ns, cluster, name) || SimContext.paused(kc)) {
             return;
         }
@@ -203,22 +194,59 @@ final class ConnectorReconciler {
                     + Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION);
             return;
         }
-        Map<String, Object> spec = Json.map(c.getAdditionalProperties().get("spec"));
+        Map<String, Object> spec = JsonMaps.map(c.getAdditionalProperties().get("spec"));
         if (spec == null) {
             fail(c, g, "InvalidResourceException", "spec property is required");
             return;
         }
-        String connectCluster = ns + "/" + cluster;
-        Integer tasksMax = spec.get("tasksMax") instanceof Number n ? n.intValue() : null;
-        Map<String, String> config = new LinkedHashMap<>(SimContext.stringMap(Json.map(spec.get("config"))));
-        config.put("connector.class", Json.str(spec, "class"));
+        if (configure(c, g, cluster, spec)) {
+            markReady(c, g, ns + "/" + cluster, spec);
+        }
+    }
+
+    /**
+     * Strimzi's KafkaConnector checks before any call to Connect: the {@code strimzi.io/cluster} label names a
+     * KafkaConnect that exists (else the connector fails with the operator's own exception and message).
+     *
+     * @return the KafkaConnect, or null after writing the failure
+     */
+    private GenericKubernetesResource connectCluster(GenericKubernetesResource c, long g) {
+        String ns = c.getMetadata().getNamespace();
+        String cluster = SimContext.label(c, Strimzi.CLUSTER_LABEL);
+        if (cluster == null) {
+            reconciles.incrementAndGet();
+            fail(c, g, "InvalidResourceException",
+                    "Resource lacks label '" + Strimzi.CLUSTER_LABEL + "': No connect cluster in which to create this connector.");
+            return null;
+        }
+        GenericKubernetesResource kc = ctx.kc().inNamespace(ns).withName(cluster).get();
+        if (kc == null) {
+            reconciles.incrementAndGet();
+            fail(c, g, "NoSuchResourceException", "KafkaConnect resource '" + cluster + "' identified by label '"
+                    + Strimzi.CLUSTER_LABEL + "' does not exist in namespace " + ns + ".");
+        }
+        return kc;
+    }
+
+    /**
+     * Sends the connector's config and target state to Connect's REST API, as Strimzi's
+     * {@code AbstractConnectOperator} does.
+     *
+     * @return true when both calls succeeded; false after writing the failure
+     */
+    private boolean configure(GenericKubernetesResource c, long g, String cluster, Map<String, Object> spec) {
+        String name = c.getMetadata().getName();
+        String connectCluster = c.getMetadata().getNamespace() + "/" + cluster;
+        Integer tasksMax = tasksMax(spec);
+        Map<String, String> config = new LinkedHashMap<>(SimContext.stringMap(JsonMaps.map(spec.get("config"))));
+        config.put("connector.class", JsonMaps.str(spec, "class"));
         if (tasksMax != null) {
             config.put("tasks.max", String.valueOf(tasksMax));
         }
         RestResult put = ctx.runtime().putConnectorConfig(connectCluster, name, config);
         if (!put.ok()) {
             failCall(c, g, cluster, "PUT /connectors/" + name + "/config", put);
-            return;
+            return false;
         }
         TargetState state = targetState(spec);
         RestResult moved = ctx.runtime().setTargetState(connectCluster, name, state);
@@ -228,8 +256,16 @@ final class ConnectorReconciler {
                 case PAUSED -> "pause";
                 case STOPPED -> "stop";
             }, moved);
-            return;
+            return false;
         }
+        return true;
+    }
+
+    /** Writes the Ready status with Connect's connector status, and keeps refreshing it until it settles. */
+    private void markReady(GenericKubernetesResource c, long g, String connectCluster, Map<String, Object> spec) {
+        String ns = c.getMetadata().getNamespace();
+        String name = c.getMetadata().getName();
+        Integer tasksMax = tasksMax(spec);
         Instant readyAt = ctx.loop().clock().instant();
         ConnectorStatus now = ctx.runtime().status(connectCluster, name).orElse(null);
         ctx.writeConnectorStatus(c, StatusDocuments.connectorReady(c, g, tasksMax == null ? 1 : tasksMax,
@@ -238,6 +274,10 @@ final class ConnectorReconciler {
         if (!settled(now)) {
             scheduleRefresh(ns, name, g, 1);
         }
+    }
+
+    private static Integer tasksMax(Map<String, Object> spec) {
+        return spec.get("tasksMax") instanceof Number n ? n.intValue() : null;
     }
 
     /**
@@ -278,7 +318,7 @@ final class ConnectorReconciler {
             if (c == null || cluster == null || SimContext.generation(c) != generation || !SimContext.settled(c)) {
                 return; // deleted, changed since, or reconciled again: that reconcile owns the status now
             }
-            Map<String, Object> spec = Json.map(c.getAdditionalProperties().get("spec"));
+            Map<String, Object> spec = JsonMaps.map(c.getAdditionalProperties().get("spec"));
             Integer tasksMax = spec != null && spec.get("tasksMax") instanceof Number n ? n.intValue() : null;
             String connectCluster = ns + "/" + cluster;
             ConnectorStatus now = ctx.runtime().status(connectCluster, name).orElse(null);

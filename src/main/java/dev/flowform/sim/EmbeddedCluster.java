@@ -129,10 +129,10 @@ public final class EmbeddedCluster implements AutoCloseable {
         runtime = options.connectRuntime().get();
         if (fromPersistFile) {
             Map<String, Object> state = readPersistFile(options.persistFile());
-            objects = Json.list(state.get("objects")).stream().map(Json::map).toList();
+            objects = JsonMaps.list(state.get("objects")).stream().map(JsonMaps::map).toList();
             String version = String.valueOf(state.get("strimziApi"));
             detected = StrimziApi.fromApiVersion("x/" + version);
-            book.load(Json.map(state.get("simulator")), runtime);
+            book.load(JsonMaps.map(state.get("simulator")), runtime);
         } else if (options.seedDir() != null) {
             objects = ClusterStore.readSeedDir(options.seedDir());
             detected = ClusterStore.detectApi(objects);
@@ -153,7 +153,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             throw new IllegalStateException("127.0.0.1 does not resolve", e);
         }
         url = "http://127.0.0.1:" + server.getPort() + "/";
-        internalClient = new KubernetesClientBuilder().withKubernetesSerialization(Json.SERIALIZATION)
+        internalClient = new KubernetesClientBuilder().withKubernetesSerialization(JsonMaps.SERIALIZATION)
                 .withConfig(new ConfigBuilder(config()).withUserAgent(SimDispatcher.SIM_USER_AGENT)
                         .withWatchReconnectInterval(100).build()).build();
         client = newClient(config());
@@ -194,7 +194,7 @@ public final class EmbeddedCluster implements AutoCloseable {
      * @return a new client
      */
     public KubernetesClient newClient(Config clientConfig) {
-        return new KubernetesClientBuilder().withKubernetesSerialization(Json.SERIALIZATION).withConfig(clientConfig).build();
+        return new KubernetesClientBuilder().withKubernetesSerialization(JsonMaps.SERIALIZATION).withConfig(clientConfig).build();
     }
 
     /** @return a client for this cluster, owned by the cluster (do not close it) */
@@ -262,7 +262,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             state.put("strimziApi", api.version());
             state.put("objects", ClusterStore.dump(api, dispatcher::list));
             state.put("simulator", book.toJson(runtime));
-            byte[] bytes = Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(state);
+            byte[] bytes = JsonMaps.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(state);
             writeAtomically(options.persistFile(), bytes);
         }
     }
@@ -283,7 +283,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             Files.createDirectories(file.getParent());
             Path tmp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp");
             try {
-                Files.write(tmp, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(state));
+                Files.write(tmp, JsonMaps.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(state));
                 Files.createLink(file, tmp);
             } finally {
                 Files.deleteIfExists(tmp);
@@ -406,7 +406,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     private static Map<String, Object> readPersistFile(Path file) {
         Map<String, Object> state;
         try {
-            state = Json.map(Json.MAPPER.readValue(Files.readAllBytes(file), Map.class));
+            state = JsonMaps.map(JsonMaps.MAPPER.readValue(Files.readAllBytes(file), Map.class));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read persist file " + file, e);
         } catch (RuntimeException e) {

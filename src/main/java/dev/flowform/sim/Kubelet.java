@@ -106,7 +106,7 @@ final class Kubelet {
                 podCondition("ContainersReady", "False"), podCondition("Ready", "False")));
         status.put("containerStatuses", List.of(Map.of("name", containerName, "ready", false,
                 "restartCount", 0, "started", false)));
-        return Json.convert(status, PodStatus.class);
+        return JsonMaps.convert(status, PodStatus.class);
     }
 
     /** Starts a created (or not yet Ready) pod: its container starts after the pod-ready delay. */
@@ -154,7 +154,7 @@ final class Kubelet {
         }
         ctx.runtime().stopWorker(k, true);
         workers.remove(k);
-        Map<String, Object> status = Json.toMap(p.getStatus() == null ? new PodStatus() : p.getStatus());
+        Map<String, Object> status = JsonMaps.toMap(p.getStatus() == null ? new PodStatus() : p.getStatus());
         status.put("conditions", List.of(
                 podCondition("PodScheduled", "True"), podCondition("Initialized", "True"),
                 podCondition("ContainersReady", "False"), podCondition("Ready", "False")));
@@ -162,7 +162,7 @@ final class Kubelet {
                         ? podName : p.getSpec().getContainers().get(0).getName(),
                 "ready", false, "restartCount", restarts.merge(k, 1, Integer::sum), "started", false,
                 "lastState", Map.of("terminated", Map.of("exitCode", 137, "reason", "Error")))));
-        p.setStatus(Json.convert(status, PodStatus.class));
+        p.setStatus(JsonMaps.convert(status, PodStatus.class));
         ctx.client().pods().inNamespace(ns).resource(p).updateStatus();
         start(ns, podName, p.getMetadata().getUid());
     }
@@ -226,7 +226,7 @@ final class Kubelet {
 
     private void markReady(Pod p, String k) {
         String podName = p.getMetadata().getName();
-        Map<String, Object> status = Json.toMap(p.getStatus() == null ? new PodStatus() : p.getStatus());
+        Map<String, Object> status = JsonMaps.toMap(p.getStatus() == null ? new PodStatus() : p.getStatus());
         status.put("phase", "Running");
         status.put("conditions", List.of(
                 podCondition("PodScheduled", "True"), podCondition("Initialized", "True"),
@@ -237,7 +237,7 @@ final class Kubelet {
         if (status.get("podIP") == null) {
             status.put("podIP", podIps.computeIfAbsent(k, x -> nextIp()));
         }
-        p.setStatus(Json.convert(status, PodStatus.class));
+        p.setStatus(JsonMaps.convert(status, PodStatus.class));
         ctx.client().pods().inNamespace(p.getMetadata().getNamespace()).resource(p).updateStatus();
     }
 

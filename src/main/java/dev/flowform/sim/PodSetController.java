@@ -79,8 +79,8 @@ final class PodSetController {
                 continue;
             }
             Set<String> revisions = new HashSet<>();
-            for (Object t : Json.list(Json.at(ps.getAdditionalProperties(), "spec", "pods"))) {
-                revisions.add(Json.str(Json.map(t), "metadata", "annotations", Strimzi.REVISION_ANNOTATION));
+            for (Object t : JsonMaps.list(JsonMaps.at(ps.getAdditionalProperties(), "spec", "pods"))) {
+                revisions.add(JsonMaps.str(JsonMaps.map(t), "metadata", "annotations", Strimzi.REVISION_ANNOTATION));
             }
             if (revisions.size() != 1 || revisions.contains(null)) {
                 continue;
@@ -163,9 +163,9 @@ final class PodSetController {
         if (kc == null || ps == null || ctx.client().pods().inNamespace(ns).withName(podName).get() != null) {
             return;
         }
-        for (Object t : Json.list(Json.at(ps.getAdditionalProperties(), "spec", "pods"))) {
-            Map<String, Object> template = Json.map(t);
-            if (podName.equals(Json.str(template, "metadata", "name"))) {
+        for (Object t : JsonMaps.list(JsonMaps.at(ps.getAdditionalProperties(), "spec", "pods"))) {
+            Map<String, Object> template = JsonMaps.map(t);
+            if (podName.equals(JsonMaps.str(template, "metadata", "name"))) {
                 Pod p = createPod(kc, template, targetFor(kc));
                 kubelet.start(ns, podName, p.getMetadata().getUid());
                 updateStatus(ns, cluster);
@@ -200,10 +200,10 @@ final class PodSetController {
                 podSets.put(ns + "/" + cluster, ps);
             }
             Map<String, String> wanted = new HashMap<>();
-            for (Object t : Json.list(Json.at(ps.getAdditionalProperties(), "spec", "pods"))) {
-                Map<String, Object> template = Json.map(t);
-                wanted.put(Json.str(template, "metadata", "name"),
-                        Json.str(template, "metadata", "annotations", Strimzi.REVISION_ANNOTATION));
+            for (Object t : JsonMaps.list(JsonMaps.at(ps.getAdditionalProperties(), "spec", "pods"))) {
+                Map<String, Object> template = JsonMaps.map(t);
+                wanted.put(JsonMaps.str(template, "metadata", "name"),
+                        JsonMaps.str(template, "metadata", "annotations", Strimzi.REVISION_ANNOTATION));
             }
             int count = 0;
             int readyCount = 0;
@@ -225,7 +225,7 @@ final class PodSetController {
             status.put("pods", count);
             status.put("readyPods", readyCount);
             status.put("currentPods", current);
-            if (!Json.canonicalJson(status).equals(Json.canonicalJson(ps.getAdditionalProperties().get("status")))) {
+            if (!JsonMaps.canonicalJson(status).equals(JsonMaps.canonicalJson(ps.getAdditionalProperties().get("status")))) {
                 ps.setAdditionalProperty("status", status);
                 podSets.put(ns + "/" + cluster, ctx.sps().inNamespace(ns).resource(ps).updateStatus());
             }
@@ -291,7 +291,7 @@ final class PodSetController {
                     .withLabels(selectorLabels(name)).build());
             created.setAdditionalProperty("spec", spec);
             ps = ctx.sps().inNamespace(ns).resource(created).create();
-        } else if (!Json.canonicalJson(spec).equals(Json.canonicalJson(ps.getAdditionalProperties().get("spec")))) {
+        } else if (!JsonMaps.canonicalJson(spec).equals(JsonMaps.canonicalJson(ps.getAdditionalProperties().get("spec")))) {
             ps.setAdditionalProperty("spec", spec);
             ps = ctx.sps().inNamespace(ns).resource(ps).update();
         }
@@ -362,18 +362,18 @@ final class PodSetController {
 
     private Pod createPod(GenericKubernetesResource kc, Map<String, Object> template, Target fallback) {
         String ns = kc.getMetadata().getNamespace();
-        Map<String, Object> body = Json.deepCopy(template);
-        if (!(Json.at(body, "spec", "containers") instanceof List<?> l) || l.isEmpty()) {
-            Integer ordinal = Strimzi.podOrdinal(kc.getMetadata().getName(), Json.str(body, "metadata", "name"));
+        Map<String, Object> body = JsonMaps.deepCopy(template);
+        if (!(JsonMaps.at(body, "spec", "containers") instanceof List<?> l) || l.isEmpty()) {
+            Integer ordinal = Strimzi.podOrdinal(kc.getMetadata().getName(), JsonMaps.str(body, "metadata", "name"));
             Map<String, Object> full = podTemplate(kc, ordinal == null ? 0 : ordinal, fallback);
-            Map<String, Object> annotations = Json.map(Json.at(body, "metadata", "annotations"));
+            Map<String, Object> annotations = JsonMaps.map(JsonMaps.at(body, "metadata", "annotations"));
             if (annotations != null) {
-                Map<String, Object> fullAnn = Json.map(Json.at(full, "metadata", "annotations"));
+                Map<String, Object> fullAnn = JsonMaps.map(JsonMaps.at(full, "metadata", "annotations"));
                 fullAnn.putAll(annotations);
             }
             body = full;
         }
-        Pod pod = Json.convert(body, Pod.class);
+        Pod pod = JsonMaps.convert(body, Pod.class);
         pod.getMetadata().setNamespace(ns);
         pod.setStatus(kubelet.pendingStatus(ns + "/" + pod.getMetadata().getName(),
                 Strimzi.podSetName(kc.getMetadata().getName())));

@@ -79,26 +79,26 @@ final class SimBook {
         if (json == null) {
             return;
         }
-        Map<String, Object> wc = Json.map(json.get("workerConfigs"));
+        Map<String, Object> wc = JsonMaps.map(json.get("workerConfigs"));
         if (wc != null) {
             wc.forEach((k, v) -> workerConfigs.put(k, String.valueOf(v)));
         }
-        Map<String, Object> rt = Json.map(json.get("runtimeConnectors"));
+        Map<String, Object> rt = JsonMaps.map(json.get("runtimeConnectors"));
         if (rt != null && runtime instanceof SimulatedConnectRuntime simulated) {
             rt.forEach((cluster, conns) -> {
-                Map<String, Object> cs = Json.map(conns);
+                Map<String, Object> cs = JsonMaps.map(conns);
                 if (cs != null) {
                     cs.forEach((name, c) -> {
-                        Map<String, Object> m = Json.map(c);
+                        Map<String, Object> m = JsonMaps.map(c);
                         Map<String, String> cfg = new LinkedHashMap<>();
-                        Map<String, Object> raw = m == null ? null : Json.map(m.get("config"));
+                        Map<String, Object> raw = m == null ? null : JsonMaps.map(m.get("config"));
                         if (raw != null) {
                             raw.forEach((k, v) -> cfg.put(k, String.valueOf(v)));
                         }
                         List<String> topics = new ArrayList<>();
-                        Json.list(m == null ? null : m.get("topics")).forEach(t -> topics.add(String.valueOf(t)));
+                        JsonMaps.list(m == null ? null : m.get("topics")).forEach(t -> topics.add(String.valueOf(t)));
                         simulated.importConnector(cluster, name, new SimulatedConnectRuntime.Connector(
-                                m == null ? null : Json.str(m, "class"), cfg,
+                                m == null ? null : JsonMaps.str(m, "class"), cfg,
                                 m == null ? "RUNNING" : String.valueOf(m.getOrDefault("state", "RUNNING")), topics));
                     });
                 }

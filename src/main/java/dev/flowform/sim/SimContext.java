@@ -83,7 +83,7 @@ record SimContext(KubernetesClient client, StrimziApi api, SimSettings settings,
 
     private static void writeStatus(MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList,
             Resource<GenericKubernetesResource>> op, GenericKubernetesResource r, Map<String, Object> status) {
-        if (Json.canonicalJson(status).equals(Json.canonicalJson(r.getAdditionalProperties().get("status")))) {
+        if (JsonMaps.canonicalJson(status).equals(JsonMaps.canonicalJson(r.getAdditionalProperties().get("status")))) {
             return;
         }
         r.setAdditionalProperty("status", status);
@@ -127,7 +127,7 @@ record SimContext(KubernetesClient client, StrimziApi api, SimSettings settings,
 
     /** @return {@code spec} of {@code r}, empty when absent */
     static Map<String, Object> spec(GenericKubernetesResource r) {
-        Map<String, Object> spec = Json.map(r.getAdditionalProperties().get("spec"));
+        Map<String, Object> spec = JsonMaps.map(r.getAdditionalProperties().get("spec"));
         return spec == null ? Map.of() : spec;
     }
 
@@ -142,7 +142,7 @@ record SimContext(KubernetesClient client, StrimziApi api, SimSettings settings,
         if (paused(r)) {
             return StatusDocuments.hasTrueCondition(r.getAdditionalProperties(), "ReconciliationPaused");
         }
-        Long observed = Json.lng(r.getAdditionalProperties(), "status", "observedGeneration");
+        Long observed = JsonMaps.lng(r.getAdditionalProperties(), "status", "observedGeneration");
         return observed != null && observed >= generation(r);
     }
 

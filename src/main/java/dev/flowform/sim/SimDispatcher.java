@@ -98,10 +98,10 @@ final class SimDispatcher extends Dispatcher {
         if (r.code() != 200 || r.getBody() == null) {
             return new ArrayList<>();
         }
-        Map<String, Object> body = Json.map(Json.MAPPER.readValue(r.getBody().getBytes(), Map.class));
+        Map<String, Object> body = JsonMaps.map(JsonMaps.MAPPER.readValue(r.getBody().getBytes(), Map.class));
         List<Map<String, Object>> items = new ArrayList<>();
         if (body != null) {
-            Json.list(body.get("items")).forEach(i -> items.add(Json.map(i)));
+            JsonMaps.list(body.get("items")).forEach(i -> items.add(JsonMaps.map(i)));
         }
         return items;
     }
@@ -231,7 +231,7 @@ final class SimDispatcher extends Dispatcher {
         }
         body.put("code", code);
         return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json")
-                .setBody(Json.MAPPER.writeValueAsString(body));
+                .setBody(JsonMaps.MAPPER.writeValueAsString(body));
     }
 
     /** Delegates every callback and remembers the socket while it is open. */

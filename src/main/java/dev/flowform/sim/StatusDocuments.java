@@ -129,7 +129,7 @@ final class StatusDocuments {
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("conditions", List.of(condition("NotReady", reason, message, previous(c), now)));
         status.put("observedGeneration", g);
-        Object tasksMax = Json.at(c.getAdditionalProperties(), "spec", "tasksMax");
+        Object tasksMax = JsonMaps.at(c.getAdditionalProperties(), "spec", "tasksMax");
         if (tasksMax != null) {
             status.put("tasksMax", tasksMax);
         }
@@ -173,8 +173,8 @@ final class StatusDocuments {
      * @return true when {@code status.conditions} has {@code type} with status {@code True}
      */
     static boolean hasTrueCondition(Map<String, Object> object, String type) {
-        for (Object o : Json.list(Json.at(object, "status", "conditions"))) {
-            Map<String, Object> c = Json.map(o);
+        for (Object o : JsonMaps.list(JsonMaps.at(object, "status", "conditions"))) {
+            Map<String, Object> c = JsonMaps.map(o);
             if (c != null && type.equals(c.get("type")) && "True".equals(String.valueOf(c.get("status")))) {
                 return true;
             }
@@ -189,8 +189,8 @@ final class StatusDocuments {
     private static Map<String, Object> condition(String type, String reason, String message, Map<String, Object> previous,
                                                  String now) {
         String since = now;
-        for (Object o : Json.list(previous == null ? null : previous.get("conditions"))) {
-            Map<String, Object> old = Json.map(o);
+        for (Object o : JsonMaps.list(previous == null ? null : previous.get("conditions"))) {
+            Map<String, Object> old = JsonMaps.map(o);
             if (old != null && type.equals(old.get("type")) && "True".equals(String.valueOf(old.get("status")))
                     && Objects.equals(reason, old.get("reason")) && Objects.equals(message, old.get("message"))
                     && old.get("lastTransitionTime") != null) {
@@ -211,6 +211,6 @@ final class StatusDocuments {
     }
 
     private static Map<String, Object> previous(GenericKubernetesResource r) {
-        return Json.map(r.getAdditionalProperties().get("status"));
+        return JsonMaps.map(r.getAdditionalProperties().get("status"));
     }
 }

@@ -268,15 +268,15 @@ public final class StrimziSimulator implements AutoCloseable {
     private void initRuntime(SimulatedConnectRuntime simulated) {
         for (GenericKubernetesResource c : ctx.kctr().inAnyNamespace().list().getItems()) {
             String cluster = SimContext.label(c, Strimzi.CLUSTER_LABEL);
-            String state = Json.str(c.getAdditionalProperties(), "status", "connectorStatus", "connector", "state");
+            String state = JsonMaps.str(c.getAdditionalProperties(), "status", "connectorStatus", "connector", "state");
             if (cluster == null || state == null) {
                 continue;
             }
             Map<String, Object> spec = SimContext.spec(c);
             List<String> topics = new ArrayList<>();
-            Json.list(Json.at(c.getAdditionalProperties(), "status", "topics")).forEach(t -> topics.add(String.valueOf(t)));
+            JsonMaps.list(JsonMaps.at(c.getAdditionalProperties(), "status", "topics")).forEach(t -> topics.add(String.valueOf(t)));
             simulated.importConnector(c.getMetadata().getNamespace() + "/" + cluster, c.getMetadata().getName(),
-                    new SimulatedConnectRuntime.Connector(Json.str(spec, "class"), SimContext.stringMap(Json.map(spec.get("config"))),
+                    new SimulatedConnectRuntime.Connector(JsonMaps.str(spec, "class"), SimContext.stringMap(JsonMaps.map(spec.get("config"))),
                             "FAILED".equals(state) ? "RUNNING" : state, topics));
         }
     }

@@ -59,7 +59,7 @@ final class WorkerConfig {
      * @return the worker configuration
      */
     static Rendered render(Map<String, Object> spec, StrimziApi api) {
-        Map<String, Object> config = Json.map(spec.get("config"));
+        Map<String, Object> config = JsonMaps.map(spec.get("config"));
         Map<String, String> cfg = new TreeMap<>();
         if (config != null) {
             config.forEach((k, v) -> cfg.put(k, v == null ? "" : v.toString()));
@@ -103,7 +103,7 @@ final class WorkerConfig {
         Map<String, Object> copy = new LinkedHashMap<>(spec);
         copy.remove("replicas");
         try {
-            byte[] d = MessageDigest.getInstance("SHA-1").digest(Json.canonicalJson(copy).getBytes(StandardCharsets.UTF_8));
+            byte[] d = MessageDigest.getInstance("SHA-1").digest(JsonMaps.canonicalJson(copy).getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(d);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-1 is required by every Java platform", e);
@@ -121,7 +121,7 @@ final class WorkerConfig {
     static String revision(Map<String, Object> spec, Rendered rendered) {
         Map<String, Object> copy = new LinkedHashMap<>(spec);
         copy.remove("replicas");
-        return Strimzi.sha1Prefix("pod-revision\n" + Json.canonicalJson(copy) + "\n" + rendered.fileText());
+        return Strimzi.sha1Prefix("pod-revision\n" + JsonMaps.canonicalJson(copy) + "\n" + rendered.fileText());
     }
 
     /**
@@ -137,7 +137,7 @@ final class WorkerConfig {
             return false;
         }
         Map<String, String> props = parse(text);
-        Map<String, Object> config = Json.map(spec.get("config"));
+        Map<String, Object> config = JsonMaps.map(spec.get("config"));
         String specEos = null;
         if (config != null) {
             for (Map.Entry<String, Object> e : config.entrySet()) {

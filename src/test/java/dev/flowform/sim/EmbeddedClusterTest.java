@@ -163,16 +163,16 @@ class EmbeddedClusterTest extends SimTestSupport {
     }
 
     private static List<Object> persistedObjects(Path state) throws IOException {
-        Map<String, Object> file = Json.map(Json.MAPPER.readValue(Files.readAllBytes(state), Map.class));
+        Map<String, Object> file = JsonMaps.map(JsonMaps.MAPPER.readValue(Files.readAllBytes(state), Map.class));
         assertThat(file).containsEntry("format", "flowform-sim/1").containsEntry("strimziApi", "v1beta2");
-        return Json.list(file.get("objects"));
+        return JsonMaps.list(file.get("objects"));
     }
 
     private static java.util.Set<String> objectKeys(List<?> objects) {
         java.util.Set<String> keys = new java.util.TreeSet<>();
         for (Object o : objects) {
-            Map<String, Object> m = Json.map(o);
-            keys.add(m.get("kind") + " " + Json.str(m, "metadata", "namespace") + "/" + Json.str(m, "metadata", "name"));
+            Map<String, Object> m = JsonMaps.map(o);
+            keys.add(m.get("kind") + " " + JsonMaps.str(m, "metadata", "namespace") + "/" + JsonMaps.str(m, "metadata", "name"));
         }
         return keys;
     }
@@ -180,12 +180,12 @@ class EmbeddedClusterTest extends SimTestSupport {
     private static Map<String, Long> persistedGenerations(Path state) throws IOException {
         Map<String, Long> out = new java.util.TreeMap<>();
         for (Object o : persistedObjects(state)) {
-            Map<String, Object> m = Json.map(o);
-            Long g = Json.lng(m, "metadata", "generation");
+            Map<String, Object> m = JsonMaps.map(o);
+            Long g = JsonMaps.lng(m, "metadata", "generation");
             if (g != null) {
-                out.put(m.get("kind") + " " + Json.str(m, "metadata", "name"), g);
+                out.put(m.get("kind") + " " + JsonMaps.str(m, "metadata", "name"), g);
             }
-            assertThat(Json.map(m.get("metadata"))).doesNotContainKeys("resourceVersion", "uid");
+            assertThat(JsonMaps.map(m.get("metadata"))).doesNotContainKeys("resourceVersion", "uid");
         }
         return out;
     }

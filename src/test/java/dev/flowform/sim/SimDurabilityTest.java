@@ -100,7 +100,7 @@ class SimDurabilityTest extends SimTestSupport {
             watch.close();
             kcs.resource(kc).update();
         }
-        assertThat(Json.str(Json.toMap(connect(NS)), "spec", "config", "flowform.test.marker")).isEqualTo("value-19");
+        assertThat(JsonMaps.str(JsonMaps.toMap(connect(NS)), "spec", "config", "flowform.test.marker")).isEqualTo("value-19");
     }
 
     @SuppressWarnings("unchecked")
@@ -113,12 +113,12 @@ class SimDurabilityTest extends SimTestSupport {
     }
 
     private static Map<String, Object> persistedConfig(Path file) throws IOException {
-        Map<String, Object> state = Json.map(Json.MAPPER.readValue(Files.readAllBytes(file), Map.class));
-        List<Object> objects = Json.list(state.get("objects"));
+        Map<String, Object> state = JsonMaps.map(JsonMaps.MAPPER.readValue(Files.readAllBytes(file), Map.class));
+        List<Object> objects = JsonMaps.list(state.get("objects"));
         for (Object o : objects) {
-            Map<String, Object> m = Json.map(o);
-            if (StrimziCrds.KAFKA_CONNECT.equals(m.get("kind")) && CONNECT.equals(Json.str(m, "metadata", "name"))) {
-                return Json.map(Json.at(m, "spec", "config"));
+            Map<String, Object> m = JsonMaps.map(o);
+            if (StrimziCrds.KAFKA_CONNECT.equals(m.get("kind")) && CONNECT.equals(JsonMaps.str(m, "metadata", "name"))) {
+                return JsonMaps.map(JsonMaps.at(m, "spec", "config"));
             }
         }
         throw new AssertionError("no KafkaConnect " + CONNECT + " in " + file);

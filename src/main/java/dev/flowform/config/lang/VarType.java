@@ -268,76 +268,83 @@ public record VarType(Kind kind, VarType element, Map<String, VarType> attribute
         if (v instanceof Value.NullValue || kind == Kind.ANY) {
             return Converted.ok(v);
         }
-        switch (kind) {
-            case STRING:
-                if (v instanceof Value.StringValue) {
-                    return Converted.ok(v);
-                }
-                if (v instanceof Value.NumberValue n) {
-                    return Converted.ok(new Value.StringValue(Numbers.format(n.value()), n.range(), n.sensitive()));
-                }
-                if (v instanceof Value.BoolValue b) {
-                    return Converted.ok(new Value.StringValue(Boolean.toString(b.value()), b.range(), b.sensitive()));
-                }
-                break;
-            case NUMBER:
-                if (v instanceof Value.NumberValue) {
-                    return Converted.ok(v);
-                }
-                if (v instanceof Value.StringValue s) {
-                    BigDecimal n = Numbers.parse(s.value());
-                    if (n != null) {
-                        return Converted.ok(new Value.NumberValue(n, s.range(), s.sensitive()));
-                    }
-                    return Converted.fail("expected number, got string (a string converts only when it spells a number)");
-                }
-                break;
-            case BOOL:
-                if (v instanceof Value.BoolValue) {
-                    return Converted.ok(v);
-                }
-                if (v instanceof Value.StringValue s && (s.value().equals("true") || s.value().equals("false"))) {
-                    return Converted.ok(new Value.BoolValue(s.value().equals("true"), s.range(), s.sensitive()));
-                }
-                if (v instanceof Value.StringValue) {
-                    return Converted.fail("expected bool, got string (only \"true\" and \"false\" convert)");
-                }
-                break;
-            case LIST:
-                if (v instanceof Value.ListValue list) {
-                    List<Value> items = new ArrayList<>();
-                    for (int i = 0; i < list.items().size(); i++) {
-                        Converted c = element.convert(list.items().get(i));
-                        if (c.error() != null) {
-                            return Converted.fail("element " + i + ": " + c.error());
-                        }
-                        items.add(c.value());
-                    }
-                    return Converted.ok(new Value.ListValue(items, list.range(), list.sensitive()));
-                }
-                break;
-            case MAP:
-                if (v instanceof Value.ObjectValue object) {
-                    List<Value.Member> members = new ArrayList<>();
-                    for (Value.Member m : object.members()) {
-                        Converted c = element.convert(m.value());
-                        if (c.error() != null) {
-                            return Converted.fail("attribute \"" + m.key() + "\": " + c.error());
-                        }
-                        members.add(new Value.Member(m.key(), m.keyRange(), c.value()));
-                    }
-                    return Converted.ok(new Value.ObjectValue(members, object.range(), object.sensitive()));
-                }
-                break;
-            case OBJECT:
-                if (v instanceof Value.ObjectValue object) {
-                    return convertObject(object);
-                }
-                break;
-            default:
-                break;
+        Converted c = switch (kind) {
+            case STRING -> asString(v);
+            case NUMBER -> asNumber(v);
+            case BOOL -> asBool(v);
+            case LIST -> v instanceof Value.ListValue list ? convertList(list) : null;
+            case MAP -> v instanceof Value.ObjectValue object ? convertMap(object) : null;
+            case OBJECT -> v instanceof Value.ObjectValue object ? convertObject(object) : null;
+            default -> null;
+        };
+        return c != null ? c : Converted.fail("expected " + describe() + ", got " + v.kind());
+    }
+
+    /** @return numbers and bools as strings, or null when {@code v} does not convert */
+    private static Converted asString(Value v) {
+        if (v instanceof Value.StringValue) {
+            return Converted.ok(v);
         }
-        return Converted.fail("expected " + describe() + ", got " + v.kind());
+        if (v instanceof Value.NumberValue n) {
+            return Converted.ok(new Value.StringValue(Numbers.format(n.value()), n.range(), n.sensitive()));
+        }
+        if (v instanceof Value.BoolValue b) {
+            return Converted.ok(new Value.StringValue(Boolean.toString(b.value()), b.range(), b.sensitive()));
+        }
+        return null;
+    }
+
+    /** @return a string that spells a number as that number, or null when {@code v} is neither */
+    private static Converted asNumber(Value v) {
+        if (v instanceof Value.NumberValue) {
+            return Converted.ok(v);
+        }
+        if (v instanceof Value.StringValue s) {
+            BigDecimal n = Numbers.parse(s.value());
+            if (n != null) {
+                return Converted.ok(new Value.NumberValue(n, s.range(), s.sensitive()));
+            }
+            return Converted.fail("expected number, got string (a string converts only when it spells a number)");
+        }
+        return null;
+    }
+
+    /** @return {@code "true"} and {@code "false"} as bools, or null when {@code v} is neither bool nor string */
+    private static Converted asBool(Value v) {
+        if (v instanceof Value.BoolValue) {
+            return Converted.ok(v);
+        }
+        if (v instanceof Value.StringValue s && (s.value().equals("true") || s.value().equals("false"))) {
+            return Converted.ok(new Value.BoolValue(s.value().equals("true"), s.range(), s.sensitive()));
+        }
+        if (v instanceof Value.StringValue) {
+            return Converted.fail("expected bool, got string (only \"true\" and \"false\" convert)");
+        }
+        return null;
+    }
+
+    private Converted convertList(Value.ListValue list) {
+        List<Value> items = new ArrayList<>();
+        for (int i = 0; i < list.items().size(); i++) {
+            Converted c = element.convert(list.items().get(i));
+            if (c.error() != null) {
+                return Converted.fail("element " + i + ": " + c.error());
+            }
+            items.add(c.value());
+        }
+        return Converted.ok(new Value.ListValue(items, list.range(), list.sensitive()));
+    }
+
+    private Converted convertMap(Value.ObjectValue object) {
+        List<Value.Member> members = new ArrayList<>();
+        for (Value.Member m : object.members()) {
+            Converted c = element.convert(m.value());
+            if (c.error() != null) {
+                return Converted.fail("attribute \"" + m.key() + "\": " + c.error());
+            }
+            members.add(new Value.Member(m.key(), m.keyRange(), c.value()));
+        }
+        return Converted.ok(new Value.ObjectValue(members, object.range(), object.sensitive()));
     }
 
     private Converted convertObject(Value.ObjectValue object) {

@@ -10,7 +10,7 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Small helpers for the JSON-like maps the simulator reads and writes (Jackson 3). */
-final class Json {
+final class JsonMaps {
     /**
      * One fabric8 serializer for every client the embedded clusters create and for typed conversions: Jackson
      * caches (de)serializers per mapper, and warming them up again for each new client costs up to ~100 ms per type.
@@ -19,7 +19,7 @@ final class Json {
     /** Plain Jackson 3 mapper for maps and lists only (persist file, canonical JSON). */
     static final ObjectMapper MAPPER = JsonMapper.builder().build();
 
-    private Json() {
+    private JsonMaps() {
     }
 
     /** @return {@code value} as a map, or null when it is not one */
