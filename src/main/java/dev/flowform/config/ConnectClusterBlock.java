@@ -36,6 +36,7 @@ public record ConnectClusterBlock(
         Map<String, Object> spec,
         Set<String> sensitiveKeys,
         SourceRange range) {
+    /** Copies the maps (config in source order) and sorts the sensitive keys. */
     public ConnectClusterBlock {
         config = dev.flowform.model.Maps.copy(config);
         spec = dev.flowform.model.Maps.copy(spec);

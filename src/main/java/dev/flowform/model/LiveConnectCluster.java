@@ -35,7 +35,7 @@ public record LiveConnectCluster(
         LivePodSet podSet,
         List<LivePod> pods,
         LiveConfigMap configMap,
-        Map<String, Object> raw) {
+        Map<String, Object> raw) implements LiveObject {
 
     /**
      * {@code spec.config} keys Strimzi {@code v1} forbids ("Configuration option ... is forbidden and will be
@@ -45,6 +45,7 @@ public record LiveConnectCluster(
     public static final List<String> V1_FORBIDDEN_CONFIG_KEYS =
             List.of("group.id", "config.storage.topic", "offset.storage.topic", "status.storage.topic");
 
+    /** Copies the collections; labels, annotations and config sorted by key. */
     public LiveConnectCluster {
         labels = Maps.sorted(labels);
         annotations = Maps.sorted(annotations);
@@ -53,16 +54,6 @@ public record LiveConnectCluster(
         conditions = List.copyOf(conditions);
         pods = List.copyOf(pods);
         raw = Maps.copy(raw);
-    }
-
-    /** @return the object name */
-    public String name() {
-        return ref.name();
-    }
-
-    /** @return the namespace */
-    public String namespace() {
-        return ref.namespace();
     }
 
     /** @return the Strimzi API version the object was read with */

@@ -38,11 +38,12 @@ public record LiveConnector(
         String connectorState,
         String connectorTrace,
         List<TaskStatus> tasks,
-        Map<String, Object> raw) {
+        Map<String, Object> raw) implements LiveObject {
 
     /** Value of {@link Strimzi#MANAGED_BY_LABEL} on the objects flowform created and therefore may delete. */
     public static final String MANAGED_BY_VALUE = "flowform";
 
+    /** Copies the collections; labels, annotations and config sorted by key. */
     public LiveConnector {
         labels = Maps.sorted(labels);
         annotations = Maps.sorted(annotations);
@@ -50,16 +51,6 @@ public record LiveConnector(
         conditions = List.copyOf(conditions);
         tasks = List.copyOf(tasks);
         raw = Maps.copy(raw);
-    }
-
-    /** @return the object name */
-    public String name() {
-        return ref.name();
-    }
-
-    /** @return the namespace */
-    public String namespace() {
-        return ref.namespace();
     }
 
     /** @return the KafkaConnect this connector is labelled for, or null */
