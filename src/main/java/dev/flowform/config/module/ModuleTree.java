@@ -27,7 +27,9 @@ import java.util.Map;
 public final class ModuleTree {
 
     /** Block types with their number of labels. */
-    public static final Map<String, Integer> BLOCK_TYPES = blockTypes();
+    public static final Map<String, Integer> BLOCK_TYPES = labelCounts(
+            "variable", 1, "locals", 0, "environment", 1, "connect_cluster", 1, "replication_flow", 1, "module", 1,
+            "output", 1, "backend", 1);
 
     /** Deepest nesting of module calls accepted (the root is depth 0). */
     public static final int MAX_MODULE_DEPTH = 16;
@@ -64,17 +66,12 @@ public final class ModuleTree {
         this.workingDir = workingDir;
     }
 
-    private static Map<String, Integer> blockTypes() {
-        Map<String, Integer> types = new LinkedHashMap<>();
-        types.put("variable", 1);
-        types.put("locals", 0);
-        types.put("environment", 1);
-        types.put("connect_cluster", 1);
-        types.put("replication_flow", 1);
-        types.put("module", 1);
-        types.put("output", 1);
-        types.put("backend", 1);
-        return Collections.unmodifiableMap(types);
+    private static Map<String, Integer> labelCounts(Object... typesAndCounts) {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        for (int i = 0; i < typesAndCounts.length; i += 2) {
+            out.put((String) typesAndCounts[i], (Integer) typesAndCounts[i + 1]);
+        }
+        return Collections.unmodifiableMap(out);
     }
 
     /**
