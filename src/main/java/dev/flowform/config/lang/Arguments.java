@@ -254,6 +254,7 @@ public final class Arguments {
         return map;
     }
 
+    /** @return the values in double quotes, separated by commas, for messages: {@code "a", "b"} */
     public static String quoted(List<String> values) {
         List<String> out = new ArrayList<>();
         for (String v : values) {

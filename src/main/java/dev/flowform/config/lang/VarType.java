@@ -46,11 +46,17 @@ public record VarType(Kind kind, VarType element, Map<String, VarType> attribute
         OBJECT
     }
 
+    /** Any value, kept as given. */
     public static final VarType ANY = new VarType(Kind.ANY, null);
+    /** {@code string}. */
     public static final VarType STRING = new VarType(Kind.STRING, null);
+    /** {@code number}. */
     public static final VarType NUMBER = new VarType(Kind.NUMBER, null);
+    /** {@code bool}. */
     public static final VarType BOOL = new VarType(Kind.BOOL, null);
+    /** {@code list(string)}. */
     public static final VarType LIST_OF_STRING = new VarType(Kind.LIST, STRING);
+    /** {@code map(string)}. */
     public static final VarType MAP_OF_STRING = new VarType(Kind.MAP, STRING);
 
     /** Deepest nesting of type expressions accepted, e.g. {@code list(list(...))}. */
@@ -84,6 +90,7 @@ public record VarType(Kind kind, VarType element, Map<String, VarType> attribute
         return kind == Kind.LIST || kind == Kind.MAP || kind == Kind.OBJECT;
     }
 
+    /** @return the type as Terraform writes it, e.g. {@code list(string)} or {@code object({a=number})} */
     @Override
     public String toString() {
         return switch (kind) {
@@ -254,10 +261,12 @@ public record VarType(Kind kind, VarType element, Map<String, VarType> attribute
      * @param error what is wrong, e.g. {@code expected number, got string}, or null
      */
     public record Converted(Value value, String error) {
+        /** @return a successful conversion to {@code v} */
         public static Converted ok(Value v) {
             return new Converted(v, null);
         }
 
+        /** @return a failed conversion, {@code error} saying why */
         public static Converted fail(String error) {
             return new Converted(null, error);
         }
