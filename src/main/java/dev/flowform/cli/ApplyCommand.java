@@ -564,7 +564,7 @@ public final class ApplyCommand implements Callable<Integer> {
         long runId = state.startRun("refresh", term.redact(PlanCodec.toJson(plan, version, state::hashSecret)),
                 LockInfo.localWho(), version);
         LiveState now = session.readLive(term);
-        Set<String> secrets = term.secrets();
+        Set<String> secrets = term.secrets().values();
         int recorded = 0;
         for (DriftEntry e : plan.drift()) {
             Optional<Map<String, Object>> raw = "KafkaConnect".equals(e.object().kind())
@@ -668,7 +668,7 @@ public final class ApplyCommand implements Callable<Integer> {
         } catch (CommandFailed e) {
             return;
         }
-        Set<String> secrets = term.secrets();
+        Set<String> secrets = term.secrets().values();
         for (DesiredConnectCluster c : session.desired().clusters()) {
             now.cluster(c.namespace(), c.name()).ifPresent(l -> state.saveResource(ResourceSnapshot.of(c.address(),
                     "KafkaConnect", l.namespace(), l.name(),

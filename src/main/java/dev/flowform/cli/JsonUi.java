@@ -30,7 +30,7 @@ import tools.jackson.databind.node.ObjectNode;
  * progress, {@code progress} ({@code done}, {@code total}, {@code detail}). Every line passes the
  * terminal's secret redaction.
  */
-public final class JsonUi {
+public final class JsonUi implements Terminal.JsonLines {
 
     /** Version of this event format, Terraform's {@code ui} field. */
     public static final String UI_VERSION = "1.0";
@@ -56,6 +56,7 @@ public final class JsonUi {
     }
 
     /** Writes one {@code diagnostic} line. */
+    @Override
     public void diagnostic(Diagnostic d) {
         ObjectNode n = line(d.isError() ? "error" : "warn", (d.isError() ? "Error: " : "Warning: ") + d.summary(), "diagnostic");
         ObjectNode diag = n.putObject("diagnostic");
@@ -122,6 +123,7 @@ public final class JsonUi {
     }
 
     /** Writes a {@code log} line. */
+    @Override
     public void log(String level, String message) {
         emit(line(level, message, "log"));
     }

@@ -132,7 +132,7 @@ public final class Session implements AutoCloseable {
         Configuration config = loaded.configuration();
         DesiredState desired = DesiredStateFactory.build(config, diags);
         if (desired != null) {
-            term.addSecrets(SecretValues.of(desired));
+            term.secrets().addDesired(desired);
         }
         term.diagnostics(diags);
         if (diags.hasErrors()) {
@@ -199,7 +199,7 @@ public final class Session implements AutoCloseable {
                 announce(term, "Connecting to the embedded cluster (in-process), " + shownNamespaces(config, desired));
             } else {
                 KubeconfigTarget kube = KubeconfigTarget.resolve((KubernetesTarget.Kubeconfig) target, env, ctx.env());
-                term.addSecrets(SecretValues.of(kube.config()));
+                term.secrets().addKubeconfig(kube.config());
                 String server = normalise(String.valueOf(kube.config().getMasterUrl()));
                 where = server + (kube.context() == null ? "" : " (context \"" + kube.context() + "\")");
                 announce(term, "Connecting to " + server + " (" + kube.describe() + "), " + shownNamespaces(config, desired));
@@ -376,7 +376,7 @@ public final class Session implements AutoCloseable {
         }
         try {
             LiveState live = new Fabric8ClusterReader(client).read(namespaces);
-            term.addSecrets(SecretValues.of(live));
+            term.secrets().addLive(live);
             return live;
         } catch (KubernetesClientException e) {
             connectionError(term, environment(), ConnectionFailure.of(e, where));
