@@ -18,6 +18,7 @@ import dev.flowform.plan.PlanOptions;
 import dev.flowform.plan.PlanRequest;
 import dev.flowform.plan.Planner;
 import dev.flowform.plan.RecordedResource;
+import dev.flowform.plan.rules.IdentityGuard;
 import dev.flowform.sim.EmbeddedCluster;
 import dev.flowform.sim.EmbeddedClusterOptions;
 import dev.flowform.sim.SimSettings;
@@ -200,7 +201,7 @@ public final class Session implements AutoCloseable {
             } else {
                 KubeconfigTarget kube = KubeconfigTarget.resolve((KubernetesTarget.Kubeconfig) target, env, ctx.env());
                 term.secrets().addKubeconfig(kube.config());
-                String server = normalise(String.valueOf(kube.config().getMasterUrl()));
+                String server = IdentityGuard.normalise(String.valueOf(kube.config().getMasterUrl()));
                 where = server + (kube.context() == null ? "" : " (context \"" + kube.context() + "\")");
                 announce(term, "Connecting to " + server + " (" + kube.describe() + "), " + shownNamespaces(config, desired));
                 Optional<ConnectionFailure> failure = ConnectionFailure.probe(kube.config(), where);
@@ -488,7 +489,7 @@ public final class Session implements AutoCloseable {
      *         changes with every start)
      */
     public String serverIdentity() {
-        return embedded != null ? EMBEDDED_SERVER : normalise(String.valueOf(client.getMasterUrl()));
+        return embedded != null ? EMBEDDED_SERVER : IdentityGuard.normalise(String.valueOf(client.getMasterUrl()));
     }
 
     /** @return the namespaces the environment manages, comma-separated, for the identity record */
@@ -512,34 +513,14 @@ public final class Session implements AutoCloseable {
     }
 
     /**
-     * The cluster identity guard: an environment records the API server it was first applied to; a
-     * run against another server is refused unless the environment's {@code expected_server} names the
-     * new server (changed on purpose). An {@code expected_server} that differs from the server in use
-     * is refused too.
+     * Runs the cluster identity guard ({@link IdentityGuard}) on the server this session talks to.
      *
      * @return the error to refuse with, or empty when the server is the expected one
      */
     Optional<Diagnostic> identityProblem() {
-        String current = serverIdentity();
-        String expected = config.environment().expectedServer() == null ? null : normalise(config.environment().expectedServer());
-        String env = environment();
-        if (expected != null && !expected.equals(current)) {
-            return Optional.of(Diagnostic.error("Cluster identity check failed",
-                    "Environment \"" + env + "\" sets expected_server = \"" + expected + "\", but its Kubernetes "
-                            + "configuration points at " + current + ". Nothing was changed. Check the kubeconfig context, "
-                            + "or change expected_server if the environment really moved.").withAddress("environment." + env));
-        }
-        String recorded = state.environment().kubeServer();
-        if (recorded != null && !normalise(recorded).equals(current) && expected == null) {
-            String ns = state.environment().kubeNamespace();
-            return Optional.of(Diagnostic.error("Cluster identity check failed",
-                    "Environment \"" + env + "\" was applied to " + recorded + (ns == null || ns.isEmpty() ? "" : " (namespace "
-                            + ns + ")") + ", but its Kubernetes configuration now points at " + current + ". flowform "
-                            + "refuses to act on a different cluster with this environment's state. If the environment "
-                            + "really moved, set \"expected_server\": \"" + current + "\" in environment \"" + env
-                            + "\" on purpose.").withAddress("environment." + env));
-        }
-        return Optional.empty();
+        dev.flowform.state.EnvironmentRecord e = state.environment();
+        return IdentityGuard.check(new IdentityGuard.Facts(environment(), config.environment().expectedServer(),
+                serverIdentity(), e.kubeServer(), e.kubeNamespace())).stream().findFirst();
     }
 
     /** Records the server and namespaces this environment is being applied to, when they changed (serial +1). */
@@ -550,14 +531,6 @@ public final class Session implements AutoCloseable {
         if (!current.equals(e.kubeServer()) || !namespaces.equals(e.kubeNamespace())) {
             state.setKubeServer(current, namespaces);
         }
-    }
-
-    private static String normalise(String url) {
-        String u = url.trim();
-        while (u.endsWith("/")) {
-            u = u.substring(0, u.length() - 1);
-        }
-        return u;
     }
 
     /**
