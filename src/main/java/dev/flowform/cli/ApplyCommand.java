@@ -5,15 +5,12 @@ import dev.flowform.cli.view.ApplyView;
 import dev.flowform.cli.view.HumanApplyView;
 import dev.flowform.cli.view.JsonApplyView;
 import dev.flowform.run.ApplyOperation;
-import dev.flowform.run.ApplyOutcome;
 import dev.flowform.run.Environment;
 import dev.flowform.run.OperationFailed;
 import dev.flowform.run.StateWriters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,9 +24,7 @@ import picocli.CommandLine.Spec;
  * {@link ApplyOperation} (plan or saved plan, cluster leases, approval, steps, state records) and hands its
  * events to the human or the JSON view.
  *
- * <p>Ctrl-C (SIGINT) and SIGTERM are handled as Terraform does: the first stops the apply once the API call in
- * flight is journaled (at the approval prompt: at once, nothing changed), the second exits at once; both release
- * the cluster leases and the state lock first.
+ * <p>Ctrl-C (SIGINT) and SIGTERM are handled as Terraform does ({@link ApplyInterrupts}).
  *
  * <p>Exit codes: 0 when every step is done (or there was nothing to do); 1 on an error or a failed step; 130
  * after Ctrl-C (143 after SIGTERM), once the step in flight is journaled and the lock is released.
@@ -78,9 +73,6 @@ public final class ApplyCommand implements Callable<Integer> {
                     + "or refuse when it is stale.")
     Path planFile;
 
-    private final AtomicInteger signalExit = new AtomicInteger();
-    private final AtomicReference<ApplyOperation> operation = new AtomicReference<>();
-
     @Override
     public Integer call() {
         Terminal term = FlowformCommand.terminal(spec, common.noColor);
@@ -93,20 +85,24 @@ public final class ApplyCommand implements Callable<Integer> {
         StopSignal stop = new StopSignal();
         StateLock lock = new StateLock("apply", lockTimeout, "apply of " + common.dir().toAbsolutePath().normalize(), ctx,
                 term, stop, releaseHint());
-        Interrupts signals = Interrupts.install((sig, n) -> onSignal(sig, n, stop, lock, view));
-        try (Environment env = EnvironmentAccess.open(common, ctx, term, view, lock)) {
+        ApplyInterrupts interrupts = new ApplyInterrupts(stop, lock, view);
+        try (Interrupts signals = Interrupts.install(interrupts);
+             Environment env = EnvironmentAccess.open(common, ctx, term, view, lock)) {
             stop.addProbe(lock::lost);
             ApplyOperation op = new ApplyOperation(env, ctx.run(), new ApplyOperation.Request(planning.toOptions(), planFile,
                     autoApprove, timeout, lockTimeout, parallelism, Version.get()),
                     new ApplyOperation.LockHold(lock.held().id(), lock.releasedGone(), lock::lost), stop, WRITERS, view);
-            operation.set(op);
-            return exitCode(op.run().status());
+            interrupts.running(op);
+            return switch (op.run().status()) {
+                case COMPLETE -> 0;
+                case ERROR, FAILED, LOCK_LOST -> 1;
+                case INTERRUPTED -> interrupts.exitCode(1);
+                case INTERRUPTED_WAITING -> interrupts.exitCode(130);
+            };
         } catch (CommandFailed e) {
-            return signalExit.get() != 0 ? signalExit.get() : e.exitCode();
+            return interrupts.exitCode(e.exitCode());
         } catch (OperationFailed e) {
-            return signalExit.get() != 0 ? signalExit.get() : 1;
-        } finally {
-            signals.close();
+            return interrupts.exitCode(1);
         }
     }
 
@@ -128,48 +124,10 @@ public final class ApplyCommand implements Callable<Integer> {
         return planFile == null || SavedPlanFile.checkArguments(planFile, common, planning, term);
     }
 
-    /** @return the process exit code of an apply that ended so */
-    private int exitCode(ApplyOutcome.Status status) {
-        int signal = signalExit.get();
-        return switch (status) {
-            case COMPLETE -> 0;
-            case ERROR, FAILED, LOCK_LOST -> 1;
-            case INTERRUPTED -> signal != 0 ? signal : 1;
-            case INTERRUPTED_WAITING -> signal != 0 ? signal : 130;
-        };
-    }
-
     /** The options that select this environment, for the force-unlock hint. */
     private String releaseHint() {
         StringBuilder sb = new StringBuilder();
         CommandHint.selecting(common, null).forEach(a -> sb.append(' ').append(CommandHint.quote(a)));
         return sb.toString();
-    }
-
-    private void onSignal(String signal, int count, StopSignal stop, StateLock lock, ApplyView view) {
-        int code = Interrupts.exitCode(signal);
-        if (count == 1) {
-            signalExit.set(code);
-            stop.requestStop("interrupted by " + ("INT".equals(signal) ? "Ctrl-C (SIGINT)" : "SIGTERM"));
-            view.interruptReceived();
-            if (view.awaitingApproval()) {
-                releaseLeases();
-                lock.release();
-                view.cancelledAtApproval();
-                System.exit(code);
-            }
-        } else {
-            view.exitingAtOnce();
-            releaseLeases();
-            lock.release();
-            Runtime.getRuntime().halt(code);
-        }
-    }
-
-    private void releaseLeases() {
-        ApplyOperation op = operation.get();
-        if (op != null) {
-            op.releaseLeases();
-        }
     }
 }

@@ -7,22 +7,15 @@ import dev.flowform.state.StateStore;
  * writes), and its {@link ClusterConnection}. Opened in that order, so that the lock is held before an embedded
  * cluster, which lives in a file under the state folder, may write that file; closed in reverse: the cluster
  * connection first (an embedded cluster writes its file), then the lock is released, then the state closes.
+ *
+ * @param workspace the configuration
+ * @param state     the environment's state database
+ * @param opener    what opened (and locked) the state, and releases the lock on close
+ * @param cluster   the cluster connection
+ * @param secrets   the command's redactor, which knows every secret value met so far
  */
-public final class Environment implements AutoCloseable {
-
-    private final Workspace workspace;
-    private final StateStore state;
-    private final StateOpener opener;
-    private final ClusterConnection cluster;
-    private final Secrets secrets;
-
-    private Environment(Workspace workspace, StateStore state, StateOpener opener, ClusterConnection cluster, Secrets secrets) {
-        this.workspace = workspace;
-        this.state = state;
-        this.opener = opener;
-        this.cluster = cluster;
-        this.secrets = secrets;
-    }
+public record Environment(Workspace workspace, StateStore state, StateOpener opener, ClusterConnection cluster,
+                          Secrets secrets) implements AutoCloseable {
 
     /**
      * Opens the state of {@code workspace} through {@code opener}, then its cluster. A read-only command's
@@ -58,26 +51,6 @@ public final class Environment implements AutoCloseable {
             closeState(state, opener);
             throw ClusterConnection.failed(e, workspace.environment(), hooks);
         }
-    }
-
-    /** @return the configuration */
-    public Workspace workspace() {
-        return workspace;
-    }
-
-    /** @return the environment's state database */
-    public StateStore state() {
-        return state;
-    }
-
-    /** @return the cluster connection */
-    public ClusterConnection cluster() {
-        return cluster;
-    }
-
-    /** @return the command's redactor, which knows every secret value met so far */
-    public Secrets secrets() {
-        return secrets;
     }
 
     /** Closes the cluster connection, then releases the lock, then closes the state. */

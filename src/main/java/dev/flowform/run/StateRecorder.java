@@ -16,20 +16,11 @@ import java.util.Set;
 /**
  * Records live objects in the state's resource snapshots, secrets hashed: the managed objects after an apply
  * (what the next plan measures drift against), and the drifted objects of a refresh-only plan.
+ *
+ * @param env     the open environment
+ * @param writers how live objects are made fit for the state
  */
-final class StateRecorder {
-
-    private final Environment env;
-    private final StateWriters writers;
-
-    /**
-     * @param env     the open environment
-     * @param writers how live objects are made fit for the state
-     */
-    StateRecorder(Environment env, StateWriters writers) {
-        this.env = env;
-        this.writers = writers;
-    }
+record StateRecorder(Environment env, StateWriters writers) {
 
     /** Records every managed object as it is now; when the cluster cannot be read (reported), nothing is recorded. */
     void snapshot() {

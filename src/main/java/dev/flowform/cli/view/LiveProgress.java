@@ -91,17 +91,19 @@ public final class LiveProgress implements ApplyListener, AutoCloseable {
 
     @Override
     public synchronized void stepDone(Step step, int index, int total, String detail, Duration took) {
-        erase();
-        active.remove(step.id());
-        lines.stepDone(step, index, total, detail, took);
-        draw();
+        ended(step, () -> lines.stepDone(step, index, total, detail, took));
     }
 
     @Override
     public synchronized void stepFailed(Step step, int index, int total, String detail, Duration took) {
+        ended(step, () -> lines.stepFailed(step, index, total, detail, took));
+    }
+
+    /** Takes a finished step out of the status block and prints its permanent line above the block. */
+    private void ended(Step step, Runnable line) {
         erase();
         active.remove(step.id());
-        lines.stepFailed(step, index, total, detail, took);
+        line.run();
         draw();
     }
 
