@@ -1,5 +1,6 @@
 package dev.flowform.cli;
 
+import dev.flowform.run.RunContext;
 import dev.flowform.sim.EmbeddedCluster;
 import dev.flowform.sim.SimSettings;
 import java.time.Clock;
@@ -42,6 +43,11 @@ public record CliContext(Clock clock, Prompter prompter, Map<String, String> env
      */
     public CliContext withAttachedCluster(EmbeddedCluster cluster) {
         return new CliContext(clock, prompter, env, simSettings, progressInterval, cluster);
+    }
+
+    /** @return what the run layer's operations take from this context */
+    public RunContext run() {
+        return new RunContext(clock, env, simSettings, progressInterval, attachedCluster);
     }
 
     /** @return the real process context */

@@ -22,30 +22,6 @@ final class Outputs {
     private Outputs() {
     }
 
-    /**
-     * Records the configuration's outputs in the state after a successful apply and prints them
-     * the way Terraform does after {@code Apply complete!}.
-     *
-     * @return 0, or 1 after printing the error when the state cannot be written
-     */
-    static int saveAfterApply(Session session, Terminal term) {
-        List<OutputValue> values = session.config().outputs();
-        try {
-            session.state().replaceOutputs(records(values));
-        } catch (RuntimeException e) {
-            term.error("Cannot record the outputs", "The apply succeeded, but writing its outputs to the state of environment \""
-                    + session.environment() + "\" failed: " + e.getMessage());
-            return 1;
-        }
-        if (!values.isEmpty()) {
-            term.println("");
-            term.println(term.style().green(term.style().bold("Outputs:")));
-            term.println("");
-            term.print(human(session.state().outputs()));
-        }
-        return 0;
-    }
-
     /** @return the outputs as the state stores them (values as JSON; sensitive ones are hashed by the store) */
     static List<OutputRecord> records(List<OutputValue> values) {
         List<OutputRecord> out = new ArrayList<>();

@@ -1,9 +1,12 @@
 package dev.flowform.cli;
 
-import dev.flowform.model.LiveState;
+import dev.flowform.cli.view.TerminalView;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.PlanCodec;
 import dev.flowform.render.PlanRenderer;
+import dev.flowform.run.Environment;
+import dev.flowform.run.OperationFailed;
+import dev.flowform.run.PlanOperation;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,11 +57,11 @@ public final class PlanCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Terminal term = FlowformCommand.terminal(spec, common.noColor);
-        try (Session session = Session.open(common, parent.context(), term)) {
-            LiveState live = session.readLive(term);
-            Plan plan = session.plan(live, planning.toOptions());
+        CliContext ctx = parent.context();
+        try (Environment env = EnvironmentAccess.open(common, ctx, term, new TerminalView(term), null)) {
+            Plan plan = new PlanOperation(env, ctx.clock()).plan(planning.toOptions());
             if (out != null) {
-                plan = plan.withInputs(session.inputs(common.vars));
+                plan = plan.withInputs(env.workspace().inputs(common.vars));
             }
             String document = PlanCodec.toJson(plan, Version.get(), PlanCodec.MASK);
             if (json) {
@@ -74,7 +77,7 @@ public final class PlanCommand implements Callable<Integer> {
             }
             boolean pending = plan.hasChanges() || plan.hasDrift();
             if (out != null) {
-                save(plan, session, term);
+                save(plan, env, term);
             } else if (!json && plan.hasChanges()) {
                 term.println("");
                 term.println("Note: You didn't use the --out option to save this plan, so flowform can't guarantee to take "
@@ -83,6 +86,8 @@ public final class PlanCommand implements Callable<Integer> {
             return detailedExitCode && pending ? 2 : 0;
         } catch (CommandFailed e) {
             return e.exitCode();
+        } catch (OperationFailed e) {
+            return 1;
         }
     }
 
@@ -92,10 +97,10 @@ public final class PlanCommand implements Callable<Integer> {
      *         environment and {@code --state-dir} when given ({@code --var} values are recorded in the file; variable
      *         files are not, so they are repeated)
      */
-    private String applyCommand(Session session) {
+    private String applyCommand(String environment) {
         java.util.List<String> args = new java.util.ArrayList<>();
         args.add(out.toString());
-        args.addAll(CommandHint.selecting(common, session.environment()));
+        args.addAll(CommandHint.selecting(common, environment));
         for (Path f : common.varFiles) {
             args.add("--var-file");
             args.add(f.toString());
@@ -103,8 +108,8 @@ public final class PlanCommand implements Callable<Integer> {
         return CommandHint.command("apply", args);
     }
 
-    private void save(Plan plan, Session session, Terminal term) {
-        String text = PlanCodec.toJson(plan, Version.get(), session.state()::encryptSecret);
+    private void save(Plan plan, Environment env, Terminal term) {
+        String text = PlanCodec.toJson(plan, Version.get(), env.state()::encryptSecret);
         try {
             Path target = out.toAbsolutePath();
             if (target.getParent() != null) {
@@ -124,6 +129,6 @@ public final class PlanCommand implements Callable<Integer> {
         term.println("Saved the plan to: " + out);
         term.println("");
         term.println("To perform exactly these actions, run the following command to apply:");
-        term.println("    " + applyCommand(session));
+        term.println("    " + applyCommand(env.workspace().environment()));
     }
 }

@@ -8,6 +8,7 @@ import dev.flowform.live.LiveMapper;
 import dev.flowform.plan.ConnectorCheck;
 import dev.flowform.plan.Readiness;
 import dev.flowform.model.strimzi.Strimzi;
+import dev.flowform.run.ClusterConnection;
 import dev.flowform.sim.EmbeddedCluster;
 import dev.flowform.sim.EmbeddedClusterOptions;
 import dev.flowform.sim.connect.ConnectRuntimeException;
@@ -111,7 +112,7 @@ public final class ProveCommand implements Callable<Integer> {
         try (RealKafka kafka = RealKafka.start(addresses, topics, work.resolve("kafka"));
              EmbeddedCluster cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder()
                      .seedDir(e.seedDir())
-                     .settings(Session.embeddedSettings(e, ctx))
+                     .settings(ClusterConnection.embeddedSettings(e, ctx.simSettings(), ctx.env()))
                      .connectRuntime(kafka::runtime)
                      .build())) {
             out.printf("Kafka up in %.1f s; the embedded operator starts the Connect workers (logs in %s)%n",

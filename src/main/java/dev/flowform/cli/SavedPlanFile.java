@@ -1,15 +1,13 @@
 package dev.flowform.cli;
 
 import dev.flowform.plan.Plan;
-import dev.flowform.plan.PlanCodec;
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.flowform.run.SavedPlan;
 import java.nio.file.Path;
 import java.util.function.UnaryOperator;
 
 /**
- * Reading saved plan files ({@code flowform plan --out FILE}) for {@code apply FILE} and {@code show FILE},
- * with the errors printed the way the other commands print theirs.
+ * The arguments of {@code apply FILE} with a saved plan file ({@code flowform plan --out FILE}); reading and
+ * decoding the file is {@link SavedPlan}'s.
  */
 final class SavedPlanFile {
 
@@ -31,11 +29,11 @@ final class SavedPlanFile {
                             + " cannot change it. Plan again with these options and --out, then apply that file.");
             return false;
         }
-        String text = read(file, term);
+        String text = SavedPlan.read(file, term::diagnostics);
         if (text == null) {
             return false;
         }
-        Plan plan = decode(file, text, UnaryOperator.identity(), term);
+        Plan plan = SavedPlan.decode(file, text, UnaryOperator.identity(), term::diagnostics);
         if (plan == null) {
             return false;
         }
@@ -50,28 +48,5 @@ final class SavedPlanFile {
             });
         }
         return true;
-    }
-
-    /** @return the file's text, or null after printing an error */
-    static String read(Path file, Terminal term) {
-        try {
-            return Files.readString(file);
-        } catch (IOException e) {
-            term.error("Cannot read the plan file", "Reading " + file + " failed: " + e.getMessage());
-            return null;
-        }
-    }
-
-    /** @return the decoded plan, or null after printing an error */
-    static Plan decode(Path file, String text, UnaryOperator<String> reveal, Terminal term) {
-        try {
-            return PlanCodec.decode(text, reveal);
-        } catch (IllegalArgumentException e) {
-            term.error("Cannot use the plan file", file + ": " + e.getMessage());
-            return null;
-        } catch (RuntimeException e) {
-            term.error("Cannot use the plan file", file + " is not a flowform plan document: " + e.getMessage());
-            return null;
-        }
     }
 }

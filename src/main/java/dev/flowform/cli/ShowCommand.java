@@ -7,6 +7,8 @@ import dev.flowform.plan.PlanCodec;
 import dev.flowform.plan.StateView;
 import dev.flowform.render.PlanRenderer;
 import dev.flowform.render.StateRenderer;
+import dev.flowform.run.PlanOperation;
+import dev.flowform.run.SavedPlan;
 import dev.flowform.state.StateStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,8 +53,8 @@ public final class ShowCommand implements Callable<Integer> {
     }
 
     private int showPlan(Terminal term) {
-        String text = SavedPlanFile.read(planFile, term);
-        Plan plan = text == null ? null : SavedPlanFile.decode(planFile, text, UnaryOperator.identity(), term);
+        String text = SavedPlan.read(planFile, term::diagnostics);
+        Plan plan = text == null ? null : SavedPlan.decode(planFile, text, UnaryOperator.identity(), term::diagnostics);
         if (plan == null) {
             return 1;
         }
@@ -98,7 +100,7 @@ public final class ShowCommand implements Callable<Integer> {
         }
         try (StateStore state = StateOpen.forReading(stateDir, env, parent.context(), term, CommandHint.selecting(common, env))) {
             var ref = state.stateRef();
-            StateView view = new StateView(env, ref.lineage(), ref.serial(), Session.recorded(state));
+            StateView view = new StateView(env, ref.lineage(), ref.serial(), PlanOperation.recorded(state));
             term.print(json ? view.toJson() : StateRenderer.render(view, term.style()));
             return 0;
         } catch (CommandFailed e) {

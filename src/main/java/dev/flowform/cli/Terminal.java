@@ -5,28 +5,40 @@ import dev.flowform.diag.Diagnostics;
 import dev.flowform.model.SecretKeys;
 import dev.flowform.render.DiagnosticRenderer;
 import dev.flowform.render.Style;
+import dev.flowform.run.Secrets;
 import java.io.PrintWriter;
-import java.util.Comparator;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Where commands print: picocli's out and err writers, a colour {@link Style}, and a last line of
- * defence that replaces every known secret value (sensitive variables) by {@code (sensitive value)}
+ * defence that replaces every known secret value ({@link Secrets}) by {@code (sensitive value)}
  * before anything reaches the terminal. Errors go to stderr, everything else to stdout.
  */
 public final class Terminal {
 
+    /** Terraform's machine-readable lines, which diagnostics and notes switch to in JSON mode. */
+    public interface JsonLines {
+        /** Writes one {@code diagnostic} line. */
+        void diagnostic(Diagnostic d);
+
+        /**
+         * Writes one {@code log} line.
+         *
+         * @param level   {@code info}, {@code warn} or {@code error}
+         * @param message the text
+         */
+        void log(String level, String message);
+    }
+
     private final PrintWriter out;
     private final PrintWriter err;
     private final Style style;
-    private final Set<String> secrets = new TreeSet<>(Comparator.comparingInt(String::length).reversed()
-            .thenComparing(Comparator.naturalOrder()));
+    private final Secrets secrets = new Secrets();
     private final Map<String, String> sources = new HashMap<>();
-    private JsonUi json;
+    private JsonLines json;
 
     /**
      * @param out   standard output
@@ -43,9 +55,9 @@ public final class Terminal {
      * Switches diagnostics to Terraform's machine-readable form: one {@code "type": "diagnostic"} JSON
      * object per line on stdout, errors included (what {@code apply --json} needs).
      *
-     * @param ui the JSON writer to route diagnostics through
+     * @param ui the JSON writer to route diagnostics and notes through
      */
-    public synchronized void json(JsonUi ui) {
+    public synchronized void json(JsonLines ui) {
         this.json = ui;
     }
 
@@ -60,17 +72,13 @@ public final class Terminal {
     }
 
     /** Registers secret values to mask in all later output (values shorter than 4 characters are ignored). */
-    public synchronized void addSecrets(java.util.Collection<String> values) {
-        for (String v : values) {
-            if (v != null && v.length() >= 4) {
-                secrets.add(v);
-            }
-        }
+    public void addSecrets(Collection<String> values) {
+        secrets.add(values);
     }
 
-    /** @return a copy of the secret values registered so far */
-    public synchronized Set<String> secrets() {
-        return new java.util.LinkedHashSet<>(secrets);
+    /** @return the redactor every line printed here goes through; what is added to it is masked from then on */
+    public Secrets secrets() {
+        return secrets;
     }
 
     /** Registers configuration file texts, so diagnostics can show source snippets. */
@@ -92,7 +100,7 @@ public final class Terminal {
      */
     public synchronized void printJsonLine(String json) {
         String t = redact(json);
-        for (String s : secrets) {
+        for (String s : secrets.values()) {
             String escaped = dev.flowform.plan.Json.render(s);
             escaped = escaped.substring(1, escaped.length() - 1);
             if (!escaped.equals(s) && t.contains(escaped)) {
@@ -110,7 +118,7 @@ public final class Terminal {
      * @param line  the text
      */
     public void note(String level, String line) {
-        JsonUi ui;
+        JsonLines ui;
         synchronized (this) {
             ui = json;
         }
@@ -168,16 +176,7 @@ public final class Terminal {
      * @param text any text, or null
      * @return the text without secret values (null stays null)
      */
-    public synchronized String redact(String text) {
-        if (text == null) {
-            return null;
-        }
-        String t = text;
-        for (String s : secrets) {
-            if (t.contains(s)) {
-                t = t.replace(s, SecretKeys.MASK);
-            }
-        }
-        return t;
+    public String redact(String text) {
+        return secrets.redact(text);
     }
 }

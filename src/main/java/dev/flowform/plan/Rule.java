@@ -101,6 +101,10 @@ public enum Rule {
             "flowform ownership marks: annotations " + Ownership.ENVIRONMENT_ANNOTATION + " and "
                     + Ownership.LINEAGE_ANNOTATION + " (Terraform-style state lineage), written by every apply that "
                     + "creates or changes an object"),
+    /** An environment acts only on the cluster it was applied to, or on the one expected_server names. */
+    SERVER_IDENTITY("cluster-identity",
+            "flowform state: the Kubernetes API server recorded by the environment's first apply, and the environment's "
+                    + "expected_server (set on purpose when the environment moves)"),
     /** -target limits a plan. */
     TARGETING("resource-targeting", "Terraform plan -target: \"Resource targeting is in effect\""),
     /** Objects changed since the last apply. */

@@ -2,6 +2,7 @@ package dev.flowform.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowform.run.ClusterConnection;
 import dev.flowform.state.RunOutcome;
 import dev.flowform.state.StateStore;
 import java.io.IOException;
@@ -73,7 +74,7 @@ class ConcurrentApplyTest {
         Path dir = CliFiles.quickstart(tmp.resolve("qs"));
         Path stateDir = dir.resolve("state");
         String hint;
-        try (ChildFlowform child = ChildFlowform.start(dir, Map.of(Session.SIM_FAST_ENV, "1"), "apply", "--auto-approve",
+        try (ChildFlowform child = ChildFlowform.start(dir, Map.of(ClusterConnection.SIM_FAST_ENV, "1"), "apply", "--auto-approve",
                 "--no-color", "--dir", dir.toString(), "--state-dir", stateDir.toString())) {
             int at = child.awaitLine(0, l -> l.contains("[2/6] WAIT_FOR_ROLL"), Duration.ofSeconds(120));
             assertThat(at).as("%s%n%s", child.out(), child.err()).isNotNegative();

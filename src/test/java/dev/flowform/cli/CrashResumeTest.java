@@ -3,6 +3,7 @@ package dev.flowform.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowform.plan.Json;
+import dev.flowform.run.ClusterConnection;
 import dev.flowform.state.RunOutcome;
 import dev.flowform.state.RunRecord;
 import dev.flowform.state.StateStore;
@@ -78,7 +79,7 @@ class CrashResumeTest {
         Path dir = CliFiles.quickstart(tmp.resolve("qs"));
         Path stateDir = dir.resolve("state");
         String lastLine;
-        try (ChildFlowform child = ChildFlowform.start(dir, Map.of(Session.SIM_FAST_ENV, "1"), "apply", "--auto-approve",
+        try (ChildFlowform child = ChildFlowform.start(dir, Map.of(ClusterConnection.SIM_FAST_ENV, "1"), "apply", "--auto-approve",
                 "--no-color", "--dir", dir.toString(), "--state-dir", stateDir.toString())) {
             int from = marker.isEmpty() ? 0 : child.awaitLine(0, l -> l.contains(marker), CHILD_LIMIT);
             assertThat(from).as("marker '%s' in:%n%s%n%s", marker, child.out(), child.err()).isNotNegative();

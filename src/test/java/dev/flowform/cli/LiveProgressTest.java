@@ -2,6 +2,7 @@ package dev.flowform.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowform.cli.view.LiveProgress;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.plan.Readiness;

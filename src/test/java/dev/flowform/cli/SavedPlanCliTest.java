@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.PlanCodec;
+import dev.flowform.run.ClusterConnection;
 import dev.flowform.state.StateStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -46,7 +47,7 @@ class SavedPlanCliTest {
     }
 
     private Path persisted(String env) {
-        return stateDir.resolve(env).resolve(Session.EMBEDDED_CLUSTER_FILE);
+        return stateDir.resolve(env).resolve(ClusterConnection.EMBEDDED_CLUSTER_FILE);
     }
 
     @Test
@@ -73,7 +74,7 @@ class SavedPlanCliTest {
         Path file = tmp.resolve("p.json");
         assertThat(cli.run(args("plan", "--out", file.toString())).exitCode()).isZero();
         try (StateStore state = StateStore.open(stateDir, "demo", Clock.systemUTC())) {
-            state.setKubeServer(Session.EMBEDDED_SERVER, "replication"); // serial +1, same cluster
+            state.setKubeServer(ClusterConnection.EMBEDDED_SERVER, "replication"); // serial +1, same cluster
         }
 
         CliRunner.Result apply = cli.run(args("apply", file.toString()));

@@ -2,6 +2,7 @@ package dev.flowform.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowform.run.ClusterConnection;
 import dev.flowform.state.StateBackups;
 import dev.flowform.state.StateStore;
 import java.io.IOException;
@@ -65,7 +66,7 @@ class StateHomeCliTest {
     }
 
     private static Done child(Path workDir, String... args) throws InterruptedException {
-        try (ChildFlowform c = ChildFlowform.start(workDir, Map.of(Session.SIM_FAST_ENV, "1"), args)) {
+        try (ChildFlowform c = ChildFlowform.start(workDir, Map.of(ClusterConnection.SIM_FAST_ENV, "1"), args)) {
             int code = c.waitFor(CHILD_LIMIT);
             return new Done(code, c.out(), c.err());
         }
@@ -229,8 +230,8 @@ class StateHomeCliTest {
         Path fresh = tmp.resolve("fresh");
         // the embedded cluster's objects live in the state folder too, but they are the cluster, not the state
         Files.createDirectories(fresh.resolve("demo"));
-        Files.copy(repoState.resolve("demo").resolve(Session.EMBEDDED_CLUSTER_FILE), fresh.resolve("demo")
-                .resolve(Session.EMBEDDED_CLUSTER_FILE));
+        Files.copy(repoState.resolve("demo").resolve(ClusterConnection.EMBEDDED_CLUSTER_FILE), fresh.resolve("demo")
+                .resolve(ClusterConnection.EMBEDDED_CLUSTER_FILE));
         CliRunner.Result push = cli.run(args("state", "push", file.toString(), "--dir", dir.toString(), "--state-dir",
                 fresh.toString()));
         assertThat(push.exitCode()).as("%s", push).isZero();

@@ -1,4 +1,4 @@
-package dev.flowform.cli;
+package dev.flowform.run;
 
 import dev.flowform.apply.ApplyResult;
 import dev.flowform.apply.StepResult;
@@ -14,7 +14,7 @@ import java.util.List;
  * done, what failed and why (the operator's NotReady message, the connector's FAILED trace head, the
  * timeout with what was still missing), and what is left.
  */
-final class ApplyReport {
+public final class ApplyReport {
 
     private ApplyReport() {
     }
@@ -26,7 +26,7 @@ final class ApplyReport {
      * @return e.g. {@code Resources: 0 added, 2 changed, 0 destroyed; 2 rolling restarts in 5.6s.} or
      *         {@code 3 of 6 steps done, 1 failed, 2 not run, after 12.3s.}
      */
-    static String summaryLine(Plan plan, ApplyResult result, Duration took) {
+    public static String summaryLine(Plan plan, ApplyResult result, Duration took) {
         PlanSummary s = plan.summary();
         if (result.succeeded()) {
             return "Resources: " + s.add() + " added, " + s.change() + " changed, " + s.destroy() + " destroyed; " + s.rolls()
@@ -54,7 +54,7 @@ final class ApplyReport {
      * @param result what happened
      * @return the Done / Failed / Not run blocks, one step per line with its detail
      */
-    static String details(ApplyResult result) {
+    public static String details(ApplyResult result) {
         StringBuilder sb = new StringBuilder();
         block(sb, "Done", result.withOutcome(StepResult.Outcome.DONE));
         block(sb, "Failed", result.withOutcome(StepResult.Outcome.FAILED));

@@ -1,6 +1,7 @@
-package dev.flowform.cli;
+package dev.flowform.cli.view;
 
 import dev.flowform.apply.ApplyListener;
+import dev.flowform.cli.Terminal;
 import dev.flowform.plan.Readiness;
 import dev.flowform.plan.Step;
 import dev.flowform.render.Style;
@@ -22,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * 4/5") and the elapsed time. The block is drawn with ANSI cursor movement, so this view is used only
  * when stdout is a terminal and colours are on; CI logs get {@link HumanProgress}'s plain lines.
  */
-final class LiveProgress implements ApplyListener, AutoCloseable {
+public final class LiveProgress implements ApplyListener, AutoCloseable {
 
     private static final String UP_AND_CLEAR = "\u001b[1A\u001b[2K";
     private static final String[] SPINNER = {"|", "/", "-", "\\"};
@@ -57,7 +58,7 @@ final class LiveProgress implements ApplyListener, AutoCloseable {
      * @param clock   time source for elapsed times
      * @param columns terminal width in characters; longer status lines are cut
      */
-    LiveProgress(Terminal term, Clock clock, int columns) {
+    public LiveProgress(Terminal term, Clock clock, int columns) {
         this.term = term;
         this.lines = new HumanProgress(term);
         this.clock = clock;
@@ -90,17 +91,19 @@ final class LiveProgress implements ApplyListener, AutoCloseable {
 
     @Override
     public synchronized void stepDone(Step step, int index, int total, String detail, Duration took) {
-        erase();
-        active.remove(step.id());
-        lines.stepDone(step, index, total, detail, took);
-        draw();
+        ended(step, () -> lines.stepDone(step, index, total, detail, took));
     }
 
     @Override
     public synchronized void stepFailed(Step step, int index, int total, String detail, Duration took) {
+        ended(step, () -> lines.stepFailed(step, index, total, detail, took));
+    }
+
+    /** Takes a finished step out of the status block and prints its permanent line above the block. */
+    private void ended(Step step, Runnable line) {
         erase();
         active.remove(step.id());
-        lines.stepFailed(step, index, total, detail, took);
+        line.run();
         draw();
     }
 

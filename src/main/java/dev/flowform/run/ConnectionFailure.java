@@ -1,5 +1,6 @@
-package dev.flowform.cli;
+package dev.flowform.run;
 
+import dev.flowform.diag.Diagnostic;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -82,6 +83,14 @@ record ConnectionFailure(String summary, String detail) {
             call.cancel(true);
             client.close();
         }
+    }
+
+    /**
+     * @param environment the environment whose cluster failed
+     * @return this failure as one error about the environment
+     */
+    Diagnostic diagnostic(String environment) {
+        return Diagnostic.error(summary, detail).withAddress("environment." + environment);
     }
 
     private static int positive(Integer value, int otherwise) {

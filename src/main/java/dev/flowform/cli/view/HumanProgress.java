@@ -1,6 +1,7 @@
-package dev.flowform.cli;
+package dev.flowform.cli.view;
 
 import dev.flowform.apply.ApplyListener;
+import dev.flowform.cli.Terminal;
 import dev.flowform.plan.Readiness;
 import dev.flowform.plan.Step;
 import dev.flowform.render.Text;

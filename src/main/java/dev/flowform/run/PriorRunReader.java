@@ -1,4 +1,4 @@
-package dev.flowform.cli;
+package dev.flowform.run;
 
 import dev.flowform.apply.Applier;
 import dev.flowform.apply.Resume;
@@ -19,11 +19,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads an unfinished apply run from the state journal for {@link Resume}, and records what resuming
- * found: open changes confirmed from the live cluster are journaled as done, and a run whose process
- * died is marked interrupted.
+ * The one place that reads the prior run: the newest apply run of the state journal when it did not finish,
+ * as {@link Resume} takes it; and, once resuming is decided, records what it found: open changes confirmed
+ * from the live cluster are journaled as done, and a run whose process died is marked interrupted.
  */
-final class ResumeSupport {
+final class PriorRunReader {
 
     /** How many recent runs to look through for the last apply. */
     private static final int RECENT_RUNS = 50;
@@ -37,15 +37,18 @@ final class ResumeSupport {
     record Prior(Resume.PriorRun run, Map<Integer, Long> rowIds) {
     }
 
-    private ResumeSupport() {
+    private final StateStore state;
+
+    /** @param state the environment's state */
+    PriorRunReader(StateStore state) {
+        this.state = state;
     }
 
     /**
-     * @param state the environment's state
      * @return the newest apply run when it did not finish (still running, or interrupted) and its plan
      *         can be read; empty when the newest apply finished (succeeded or failed) or there is none
      */
-    static Optional<Prior> unfinished(StateStore state) {
+    Optional<Prior> unfinished() {
         RunRecord last = state.runs(RECENT_RUNS).stream().filter(r -> "apply".equals(r.kind())).findFirst().orElse(null);
         if (last == null || (last.outcome() != RunOutcome.RUNNING && last.outcome() != RunOutcome.INTERRUPTED)) {
             return Optional.empty();
@@ -63,14 +66,14 @@ final class ResumeSupport {
         Map<Integer, Resume.StepState> states = new HashMap<>();
         Map<Integer, Long> rows = new HashMap<>();
         for (StepRecord r : state.steps(last.id())) {
-            states.put(r.stepId(), state(r));
+            states.put(r.stepId(), stepState(r));
             rows.put(r.stepId(), r.id());
         }
         return Optional.of(new Prior(new Resume.PriorRun(last.id(), last.outcome() == RunOutcome.RUNNING, last.who(),
                 last.startedAt(), plan, states), rows));
     }
 
-    private static Resume.StepState state(StepRecord r) {
+    private static Resume.StepState stepState(StepRecord r) {
         if (r.status() == StepStatus.STARTED) {
             return Resume.StepState.STARTED;
         }
@@ -83,11 +86,10 @@ final class ResumeSupport {
     /**
      * Records what resuming found; call while holding the lock (then no other process runs that run).
      *
-     * @param state    the environment's state
      * @param prior    the run
      * @param analysis what {@link Resume#analyze} found against the live cluster
      */
-    static void settle(StateStore state, Prior prior, Resume.Analysis analysis) {
+    void settle(Prior prior, Resume.Analysis analysis) {
         for (Step s : analysis.confirmed()) {
             Long row = prior.rowIds().get(s.id());
             if (row != null) {
@@ -103,13 +105,12 @@ final class ResumeSupport {
     /**
      * For a read-only command (plan): is the unfinished run still running in another process?
      *
-     * @param state the environment's state
      * @param prior the unfinished run
      * @param clock the current time
      * @return a warning that an apply is in progress (then the run must not be resumed), or empty when
      *         the run is over: not marked running, or its lock is free, stale or left by a dead process
      */
-    static Optional<Diagnostic> inProgress(StateStore state, Prior prior, Clock clock) {
+    Optional<Diagnostic> inProgress(Prior prior, Clock clock) {
         if (!prior.run().crashed()) {
             return Optional.empty();
         }

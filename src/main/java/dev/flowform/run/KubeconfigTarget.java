@@ -1,4 +1,4 @@
-package dev.flowform.cli;
+package dev.flowform.run;
 
 import dev.flowform.config.KubernetesTarget;
 import io.fabric8.kubernetes.api.model.NamedContext;
@@ -54,62 +54,82 @@ record KubeconfigTarget(Config config, String context, String source) {
      * @throws Unusable when a named file or context is missing, or the kubeconfig has no current context
      */
     static KubeconfigTarget resolve(KubernetesTarget.Kubeconfig k, String env, Map<String, String> vars) {
-        Config config;
-        List<Path> files;
         String kubeconfigVar = vars.get("KUBECONFIG");
         Path home = Path.of(System.getProperty("user.home"), ".kube", "config");
+        List<Path> files;
+        Config config;
         if (k.kubeconfig() != null) {
             Path path = Path.of(k.kubeconfig());
-            String text;
-            try {
-                text = Files.readString(path);
-            } catch (NoSuchFileException e) {
-                throw new Unusable("Kubeconfig file not found", "Environment \"" + env + "\" names kubeconfig \"" + path
-                        + "\"" + absolute(path) + ", which does not exist. Nothing was contacted.");
-            } catch (IOException e) {
-                throw new Unusable("Cannot read kubeconfig", "The environment names kubeconfig \"" + path
-                        + "\", which cannot be read: " + e.getMessage());
-            }
+            String text = readNamed(path, env);
             files = List.of(path);
             config = Config.fromKubeconfig(k.context(), text, path.toString());
         } else if (kubeconfigVar != null && !kubeconfigVar.isBlank()) {
-            files = new ArrayList<>();
-            List<String> missing = new ArrayList<>();
-            for (String part : kubeconfigVar.split(File.pathSeparator)) {
-                if (part.isBlank()) {
-                    continue;
-                }
-                Path p = Path.of(part);
-                files.add(p);
-                if (!Files.isRegularFile(p)) {
-                    missing.add("\"" + p + "\"");
-                }
-            }
-            if (!missing.isEmpty()) {
-                throw new Unusable("Kubeconfig file not found", "$KUBECONFIG names " + String.join(", ", missing)
-                        + (missing.size() == 1 ? ", which does not exist" : ", which do not exist") + " (environment \""
-                        + env + "\" uses the kubeconfig). Nothing was contacted: flowform does not fall back to another "
-                        + "kubeconfig. Point KUBECONFIG at an existing file.");
-            }
+            files = fromVariable(kubeconfigVar, env);
             config = Config.autoConfigure(k.context());
         } else if (Files.exists(home)) {
             files = List.of(home);
             config = Config.autoConfigure(k.context());
         } else if (vars.get("KUBERNETES_SERVICE_HOST") != null) {
-            if (k.context() != null) {
-                throw new Unusable("Kubernetes context \"" + k.context() + "\" not found", "Environment \"" + env
-                        + "\" names context \"" + k.context() + "\", but there is no kubeconfig: neither $KUBECONFIG nor "
-                        + home + " exists (only the pod's service account, which has no contexts).");
-            }
-            config = Config.autoConfigure(null);
-            config.setConnectionTimeout(CONNECT_TIMEOUT_MS);
-            return new KubeconfigTarget(config, null, "the pod's service account");
+            return serviceAccount(k, env, home);
         } else {
             throw new Unusable("No Kubernetes cluster configured",
                     "The environment uses the kubeconfig, but neither $KUBECONFIG nor ~/.kube/config exists. Point "
                             + "KUBECONFIG at your cluster, or give the environment \"kubernetes\": {\"embedded\": "
                             + "{\"seed\": \"./seed\"}} to use the embedded demo cluster.");
         }
+        return withContext(k, env, files, config);
+    }
+
+    /** @return the text of the kubeconfig file the environment names */
+    private static String readNamed(Path path, String env) {
+        try {
+            return Files.readString(path);
+        } catch (NoSuchFileException e) {
+            throw new Unusable("Kubeconfig file not found", "Environment \"" + env + "\" names kubeconfig \"" + path
+                    + "\"" + absolute(path) + ", which does not exist. Nothing was contacted.");
+        } catch (IOException e) {
+            throw new Unusable("Cannot read kubeconfig", "The environment names kubeconfig \"" + path
+                    + "\", which cannot be read: " + e.getMessage());
+        }
+    }
+
+    /** @return the files {@code $KUBECONFIG} lists, all of which must exist */
+    private static List<Path> fromVariable(String kubeconfigVar, String env) {
+        List<Path> files = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        for (String part : kubeconfigVar.split(File.pathSeparator)) {
+            if (part.isBlank()) {
+                continue;
+            }
+            Path p = Path.of(part);
+            files.add(p);
+            if (!Files.isRegularFile(p)) {
+                missing.add("\"" + p + "\"");
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new Unusable("Kubeconfig file not found", "$KUBECONFIG names " + String.join(", ", missing)
+                    + (missing.size() == 1 ? ", which does not exist" : ", which do not exist") + " (environment \""
+                    + env + "\" uses the kubeconfig). Nothing was contacted: flowform does not fall back to another "
+                    + "kubeconfig. Point KUBECONFIG at an existing file.");
+        }
+        return files;
+    }
+
+    /** @return the pod's service account, which has no contexts to name */
+    private static KubeconfigTarget serviceAccount(KubernetesTarget.Kubeconfig k, String env, Path home) {
+        if (k.context() != null) {
+            throw new Unusable("Kubernetes context \"" + k.context() + "\" not found", "Environment \"" + env
+                    + "\" names context \"" + k.context() + "\", but there is no kubeconfig: neither $KUBECONFIG nor "
+                    + home + " exists (only the pod's service account, which has no contexts).");
+        }
+        Config config = Config.autoConfigure(null);
+        config.setConnectionTimeout(CONNECT_TIMEOUT_MS);
+        return new KubeconfigTarget(config, null, "the pod's service account");
+    }
+
+    /** @return {@code config} once its context is the one named, or a usable current one when none is named */
+    private static KubeconfigTarget withContext(KubernetesTarget.Kubeconfig k, String env, List<Path> files, Config config) {
         String where = files.size() == 1 ? "kubeconfig " + files.get(0) : "kubeconfig files " + String.join(", ",
                 files.stream().map(Path::toString).toList());
         List<String> names = config.getContexts() == null ? List.of()

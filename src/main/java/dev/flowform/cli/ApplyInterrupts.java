@@ -1,0 +1,75 @@
+package dev.flowform.cli;
+
+import dev.flowform.apply.StopSignal;
+import dev.flowform.cli.view.ApplyView;
+import dev.flowform.run.ApplyOperation;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * What Ctrl-C (SIGINT) and SIGTERM do to an apply, as in Terraform: the first asks the apply to stop once the API
+ * call in flight is journaled (at the approval prompt the process ends at once: nothing was changed), a second one
+ * ends the process at once. Either way the cluster leases and the state lock are released first. After a signal
+ * the process exits 130 (SIGINT) or 143 (SIGTERM).
+ */
+final class ApplyInterrupts implements Interrupts.Handler {
+
+    private final StopSignal stop;
+    private final StateLock lock;
+    private final ApplyView view;
+    private final AtomicInteger exit = new AtomicInteger();
+    private final AtomicReference<ApplyOperation> operation = new AtomicReference<>();
+
+    /**
+     * @param stop the apply's stop signal
+     * @param lock the state lock to release before exiting at once
+     * @param view where the notes go, and which knows whether the approval prompt waits
+     */
+    ApplyInterrupts(StopSignal stop, StateLock lock, ApplyView view) {
+        this.stop = stop;
+        this.lock = lock;
+        this.view = view;
+    }
+
+    /** @param op the apply now running, whose cluster leases a second interrupt releases */
+    void running(ApplyOperation op) {
+        operation.set(op);
+    }
+
+    /**
+     * @param otherwise the exit code when no signal arrived
+     * @return 130 or 143 after a signal, else {@code otherwise}
+     */
+    int exitCode(int otherwise) {
+        int code = exit.get();
+        return code != 0 ? code : otherwise;
+    }
+
+    @Override
+    public void onSignal(String signal, int count) {
+        int code = Interrupts.exitCode(signal);
+        if (count == 1) {
+            exit.set(code);
+            stop.requestStop("interrupted by " + ("INT".equals(signal) ? "Ctrl-C (SIGINT)" : "SIGTERM"));
+            view.interruptReceived();
+            if (view.awaitingApproval()) {
+                releaseLeases();
+                lock.release();
+                view.cancelledAtApproval();
+                System.exit(code);
+            }
+        } else {
+            view.exitingAtOnce();
+            releaseLeases();
+            lock.release();
+            Runtime.getRuntime().halt(code);
+        }
+    }
+
+    private void releaseLeases() {
+        ApplyOperation op = operation.get();
+        if (op != null) {
+            op.releaseLeases();
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package dev.flowform.cli;
+
+import dev.flowform.run.Environment;
+import dev.flowform.run.RunHooks;
+import dev.flowform.run.StateOpener;
+import dev.flowform.run.Workspace;
+import dev.flowform.state.StateStore;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Opens the selected environment for {@code plan} and {@code apply}: the run layer's {@link Environment}, its
+ * state opened the CLI's way ({@link StateOpen}: a read-only or damaged database explained; for {@code apply}
+ * writable, and locked with the command's {@link StateLock} before the cluster is touched).
+ */
+final class EnvironmentAccess {
+
+    private EnvironmentAccess() {
+    }
+
+    /**
+     * @param opts  the common options
+     * @param ctx   the process context
+     * @param term  where the state's notes and errors go; its redactor is the command's
+     * @param hooks the command's view
+     * @param lock  the state lock to take right after the state opens, or null for a command that only reads
+     * @return the open environment; closing it releases the lock
+     * @throws CommandFailed after printing why the state cannot be opened or locked
+     * @throws dev.flowform.run.OperationFailed after the view reported errors in the configuration or the cluster
+     */
+    static Environment open(CommonOptions opts, CliContext ctx, Terminal term, RunHooks hooks, StateLock lock) {
+        Workspace workspace = Workspace.load(opts.dir(), opts.environment, opts.variableInputs(ctx.env()),
+                opts.stateDirOption(), term.secrets(), hooks);
+        return Environment.open(workspace, opener(opts, ctx, term, lock), lock != null, ctx.run(), term.secrets(), hooks);
+    }
+
+    private static StateOpener opener(CommonOptions opts, CliContext ctx, Terminal term, StateLock lock) {
+        return new StateOpener() {
+            @Override
+            public StateStore open(Path stateDir, String environment) {
+                StateStore state;
+                try {
+                    List<String> select = CommandHint.selecting(opts, environment);
+                    state = lock == null ? StateOpen.forReading(stateDir, environment, ctx, term, select)
+                            : StateOpen.forWriting(stateDir, environment, ctx, term, select, "apply");
+                } catch (CommandFailed e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    term.error("Cannot open the state of environment \"" + environment + "\"", String.valueOf(e.getMessage()));
+                    throw new CommandFailed(1);
+                }
+                if (lock != null) {
+                    try {
+                        lock.acquire(state);
+                    } catch (RuntimeException e) {
+                        state.close();
+                        throw e;
+                    }
+                }
+                return state;
+            }
+
+            @Override
+            public void release() {
+                if (lock != null) {
+                    lock.release();
+                }
+            }
+        };
+    }
+}

@@ -1,0 +1,329 @@
+package dev.flowform.run;
+
+import dev.flowform.config.KubernetesTarget;
+import dev.flowform.diag.Diagnostic;
+import dev.flowform.live.Fabric8ClusterReader;
+import dev.flowform.model.DesiredConnectCluster;
+import dev.flowform.model.DesiredState;
+import dev.flowform.model.LiveState;
+import dev.flowform.plan.rules.IdentityGuard;
+import dev.flowform.sim.EmbeddedCluster;
+import dev.flowform.sim.EmbeddedClusterOptions;
+import dev.flowform.sim.SimSettings;
+import dev.flowform.state.StateStore;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
+
+/**
+ * The Kubernetes API server of one environment: the user's kubeconfig (found as kubectl finds it, but never
+ * guessed: {@link KubeconfigTarget}; first contact checked: {@link ConnectionFailure}), or the embedded cluster,
+ * started in this process or attached to it by {@code prove}. Reads the live objects and gives the client for
+ * writes; every failure is reported to the {@link RunHooks} as one error about the environment.
+ *
+ * <p>An embedded cluster keeps its objects in {@value #EMBEDDED_CLUSTER_FILE} under the environment's state
+ * folder; it writes that file only when opened for a command that holds the state lock. Environment variable
+ * {@value #SIM_FAST_ENV}{@code =1} makes embedded clusters run about five times faster than the demo (reconcile
+ * after 50 ms, pods Ready after 150 ms, connectors after 50 ms); timings set in the environment's {@code embedded}
+ * block still win. Tests use it to keep crash tests short.
+ */
+public final class ClusterConnection implements AutoCloseable {
+
+    /** File under the environment's state folder where the embedded cluster keeps its objects. */
+    public static final String EMBEDDED_CLUSTER_FILE = "embedded-cluster.json";
+
+    /** Environment variable that speeds up embedded clusters ({@code 1} to enable). */
+    public static final String SIM_FAST_ENV = "FLOWFORM_SIM_FAST";
+
+    /** What the recorded API server of an environment on the embedded cluster reads. */
+    public static final String EMBEDDED_SERVER = "embedded";
+
+    private final String environment;
+    private final KubernetesClient client;
+    private final EmbeddedCluster embedded;
+    private final boolean attached;
+    private final String where;
+    private final Secrets secrets;
+    private final RunHooks hooks;
+    private KubernetesClient writeClient;
+
+    private ClusterConnection(String environment, KubernetesClient client, EmbeddedCluster embedded, boolean attached,
+                              String where, Secrets secrets, RunHooks hooks) {
+        this.environment = environment;
+        this.client = client;
+        this.embedded = embedded;
+        this.attached = attached;
+        this.where = where;
+        this.secrets = secrets;
+        this.hooks = hooks;
+    }
+
+    /**
+     * Refuses an environment that declares real Kafka clusters, unless {@code prove} attached them: they live
+     * only while that one command runs.
+     *
+     * @throws OperationFailed after reporting it
+     */
+    static void refuseRealKafka(Workspace workspace, RunContext ctx, RunHooks hooks) {
+        String env = workspace.environment();
+        if (workspace.target() instanceof KubernetesTarget.Embedded e && !e.kafka().isEmpty() && ctx.attachedCluster() == null) {
+            hooks.diagnostics(List.of(Diagnostic.error("Environment \"" + env + "\" runs on real Kafka",
+                    "It declares embedded Kafka clusters (" + String.join(", ", e.kafka().stream()
+                            .map(KubernetesTarget.EmbeddedKafka::alias).toList()) + "), which live only while one "
+                            + "command runs. Run it with \"flowform prove --dir <folder> -e " + env + "\": it starts Kafka "
+                            + "and the Connect workers, then plans and applies against them and checks the data.")));
+            throw new OperationFailed();
+        }
+    }
+
+    /**
+     * Starts the embedded cluster of a read-only command on its own thread, so that it comes up while the state
+     * opens (each takes most of a second or more in a new JVM). A command that takes the lock must hold it before
+     * the cluster may touch its file, so it starts the cluster afterwards, in {@link #open}.
+     *
+     * @return the cluster being started, or null when the environment is not on a (new) embedded cluster
+     */
+    static Starting startEarly(Workspace workspace, RunContext ctx) {
+        if (ctx.attachedCluster() != null || !(workspace.target() instanceof KubernetesTarget.Embedded e)
+                || !validEnvironmentName(workspace.environment())) {
+            return null;
+        }
+        Path envStateDir = workspace.stateDir().resolve(workspace.environment());
+        return Starting.begin(() -> startEmbedded(e, envStateDir, ctx, true));
+    }
+
+    /**
+     * Connects to the environment's cluster and announces it ({@link RunHooks#connecting}).
+     *
+     * @param workspace the environment's configuration
+     * @param ctx       the process context
+     * @param writes    true for a command holding the state lock (an embedded cluster may then write its file)
+     * @param early     the embedded cluster {@link #startEarly} is starting, or null
+     * @param secrets   where the kubeconfig's credentials go
+     * @param hooks     where the connection line and errors go
+     * @return the connection; close it
+     * @throws OperationFailed after reporting that the API server does not answer as it should
+     * @throws RuntimeException when the kubeconfig is unusable or the cluster cannot start; {@link #failed} reports it
+     */
+    static ClusterConnection open(Workspace workspace, RunContext ctx, boolean writes, Starting early, Secrets secrets,
+                                  RunHooks hooks) {
+        KubernetesTarget target = workspace.target();
+        String env = workspace.environment();
+        EmbeddedCluster embedded = null;
+        if (early != null) {
+            embedded = early.join();
+        } else if (target instanceof KubernetesTarget.Embedded && ctx.attachedCluster() != null) {
+            embedded = ctx.attachedCluster();
+        } else if (target instanceof KubernetesTarget.Embedded e) {
+            embedded = startEmbedded(e, workspace.stateDir().resolve(env), ctx, !writes);
+        }
+        String namespaces = shown(workspace.managedNamespaces());
+        if (embedded != null) {
+            hooks.connecting("Connecting to the embedded cluster (in-process), " + namespaces);
+            return new ClusterConnection(env, embedded.client(), embedded, embedded == ctx.attachedCluster(),
+                    "the embedded cluster", secrets, hooks);
+        }
+        KubeconfigTarget kube = KubeconfigTarget.resolve((KubernetesTarget.Kubeconfig) target, env, ctx.env());
+        secrets.addKubeconfig(kube.config());
+        String server = IdentityGuard.normalise(String.valueOf(kube.config().getMasterUrl()));
+        String where = server + (kube.context() == null ? "" : " (context \"" + kube.context() + "\")");
+        hooks.connecting("Connecting to " + server + " (" + kube.describe() + "), " + namespaces);
+        Optional<ConnectionFailure> failure = ConnectionFailure.probe(kube.config(), where);
+        if (failure.isPresent()) {
+            hooks.diagnostics(List.of(failure.get().diagnostic(env)));
+            throw new OperationFailed();
+        }
+        KubernetesClient client = new KubernetesClientBuilder().withConfig(kube.config()).build();
+        return new ClusterConnection(env, client, null, false, where, secrets, hooks);
+    }
+
+    /**
+     * Reports why {@link #open} failed, once the caller closed what it had opened before.
+     *
+     * @return the exception to throw
+     */
+    static RuntimeException failed(RuntimeException e, String environment, RunHooks hooks) {
+        if (e instanceof OperationFailed) {
+            return e;
+        }
+        if (e instanceof KubeconfigTarget.Unusable u) {
+            hooks.diagnostics(List.of(new ConnectionFailure(u.summary(), u.getMessage()).diagnostic(environment)));
+        } else {
+            hooks.diagnostics(List.of(Diagnostic.error("Cannot start the cluster connection of environment \"" + environment
+                    + "\"", String.valueOf(e.getMessage()))));
+        }
+        return new OperationFailed();
+    }
+
+    /** @return the managed namespaces as the connection line shows them */
+    private static String shown(Set<String> namespaces) {
+        List<String> quoted = namespaces.stream().map(n -> "\"" + n + "\"").toList();
+        return quoted.isEmpty() ? "no namespace" : (quoted.size() == 1 ? "namespace " : "namespaces ") + String.join(", ", quoted);
+    }
+
+    private static boolean validEnvironmentName(String env) {
+        try {
+            StateStore.validateEnvironmentName(env);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** An embedded cluster being started on its own (daemon) thread while the state opens. */
+    static final class Starting {
+        private final CompletableFuture<EmbeddedCluster> future;
+
+        private Starting(CompletableFuture<EmbeddedCluster> future) {
+            this.future = future;
+        }
+
+        static Starting begin(Supplier<EmbeddedCluster> start) {
+            return new Starting(CompletableFuture.supplyAsync(start, task -> {
+                Thread t = new Thread(task, "flowform-embedded-start");
+                t.setDaemon(true);
+                t.start();
+            }));
+        }
+
+        /** @return the started cluster; what starting it threw is rethrown as it was */
+        EmbeddedCluster join() {
+            try {
+                return future.join();
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof RuntimeException r) {
+                    throw r;
+                }
+                if (e.getCause() instanceof Error err) {
+                    throw err;
+                }
+                throw e;
+            }
+        }
+
+        /** Closes the cluster once it has started (or ignores that it failed): the command fails for another reason. */
+        void discard() {
+            future.thenAccept(EmbeddedCluster::close);
+        }
+    }
+
+    /** Demo-like timings about five times faster, for {@value #SIM_FAST_ENV}{@code =1}. */
+    static SimSettings fastDemo() {
+        return new SimSettings(Duration.ofMillis(50), Duration.ofMillis(150), Duration.ofMillis(50), Duration.ofSeconds(5));
+    }
+
+    /**
+     * The simulated operator's timings for an embedded environment: {@code override} when given, else the demo's
+     * (five times faster with {@value #SIM_FAST_ENV}{@code =1}) with the environment block's delays.
+     *
+     * @param e        the environment's embedded block
+     * @param override timings that win over everything (tests), or null
+     * @param env      the process environment
+     * @return the timings
+     */
+    public static SimSettings embeddedSettings(KubernetesTarget.Embedded e, SimSettings override, Map<String, String> env) {
+        if (override != null) {
+            return override;
+        }
+        SimSettings demo = "1".equals(env.get(SIM_FAST_ENV)) ? fastDemo() : SimSettings.demo();
+        return new SimSettings(
+                e.reconcileDelayMs() == null ? demo.reconcileDelay() : Duration.ofMillis(e.reconcileDelayMs()),
+                e.podReadyDelayMs() == null ? demo.podReadyDelay() : Duration.ofMillis(e.podReadyDelayMs()),
+                demo.connectorDelay(), demo.stuckTimeout());
+    }
+
+    private static EmbeddedCluster startEmbedded(KubernetesTarget.Embedded e, Path envStateDir, RunContext ctx,
+                                                 boolean readOnly) {
+        SimSettings settings = embeddedSettings(e, ctx.simSettings(), ctx.env());
+        try {
+            Files.createDirectories(envStateDir);
+        } catch (IOException ex) {
+            throw new IllegalStateException("cannot create " + envStateDir + ": " + ex.getMessage(), ex);
+        }
+        return EmbeddedCluster.start(EmbeddedClusterOptions.builder()
+                .persistFile(envStateDir.resolve(EMBEDDED_CLUSTER_FILE))
+                .seedDir(e.seedDir())
+                .settings(settings)
+                .persistReadOnly(readOnly)
+                .build());
+    }
+
+    /**
+     * Reads the live objects of every namespace the desired state's Connect clusters live in; their secret values
+     * are added to the {@link Secrets}.
+     *
+     * @param desired the desired state
+     * @return the cluster now
+     * @throws OperationFailed after reporting that the API server cannot be read
+     */
+    public LiveState readLive(DesiredState desired) {
+        Set<String> namespaces = new TreeSet<>();
+        for (DesiredConnectCluster c : desired.clusters()) {
+            namespaces.add(c.namespace());
+        }
+        try {
+            LiveState live = new Fabric8ClusterReader(client).read(namespaces);
+            secrets.addLive(live);
+            return live;
+        } catch (KubernetesClientException e) {
+            hooks.diagnostics(List.of(ConnectionFailure.of(e, where).diagnostic(environment)));
+            throw new OperationFailed();
+        }
+    }
+
+    /** @return the client that reads (fabric8's default retries) */
+    public KubernetesClient client() {
+        return client;
+    }
+
+    /**
+     * @return how the API server is recorded for the {@link IdentityGuard}: its URL without a trailing slash, or
+     *         {@value #EMBEDDED_SERVER} for the embedded cluster (whose port changes with every start)
+     */
+    public String serverIdentity() {
+        return embedded != null ? EMBEDDED_SERVER : IdentityGuard.normalise(String.valueOf(client.getMasterUrl()));
+    }
+
+    /**
+     * @return a client for writes: same cluster and credentials, but without fabric8's own retries, so that only
+     *         {@link dev.flowform.apply.Fabric8ClusterWriter}'s typed retry policy applies
+     */
+    public synchronized KubernetesClient writeClient() {
+        if (writeClient == null) {
+            Config noRetry = new ConfigBuilder(client.getConfiguration()).withRequestRetryBackoffLimit(0).build();
+            writeClient = embedded != null ? embedded.newClient(noRetry) : new KubernetesClientBuilder().withConfig(noRetry).build();
+        }
+        return writeClient;
+    }
+
+    /** Closes the clients; an embedded cluster started here stops and writes its file (an attached one keeps running). */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (writeClient != null) {
+                writeClient.close();
+            }
+        }
+        if (embedded != null) {
+            if (!attached) {
+                embedded.close();
+            }
+        } else {
+            client.close();
+        }
+    }
+}

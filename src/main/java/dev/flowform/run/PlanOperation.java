@@ -1,0 +1,117 @@
+package dev.flowform.run;
+
+import dev.flowform.apply.Resume;
+import dev.flowform.diag.Diagnostic;
+import dev.flowform.model.LiveState;
+import dev.flowform.plan.Json;
+import dev.flowform.plan.Plan;
+import dev.flowform.plan.PlanOptions;
+import dev.flowform.plan.PlanRequest;
+import dev.flowform.plan.Planner;
+import dev.flowform.plan.RecordedResource;
+import dev.flowform.plan.rules.IdentityGuard;
+import dev.flowform.state.EnvironmentRecord;
+import dev.flowform.state.ResourceSnapshot;
+import dev.flowform.state.StateStore;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Plans one environment (Terraform's local backend {@code opPlan}): the desired state against the live cluster,
+ * based on the current state version, with drift measured against the state's resource snapshots; an apply the
+ * last run left unfinished is continued ({@link Resume}). Changes nothing.
+ */
+public final class PlanOperation {
+
+    private final Environment env;
+    private final Clock clock;
+
+    /**
+     * @param env   the open environment
+     * @param clock the time the plan is made at
+     */
+    public PlanOperation(Environment env, Clock clock) {
+        this.env = env;
+        this.clock = clock;
+    }
+
+    /**
+     * The plan of a read-only command: reads the cluster, continues the last apply when it did not finish
+     * (unless it is still running in another process: then a warning says so instead), and runs the
+     * {@link IdentityGuard}, whose error makes the plan unappliable.
+     *
+     * @param options the user's planning flags
+     * @return the plan, its diagnostics in order: the running apply's warning, the planner's, the guard's
+     * @throws OperationFailed after reporting that the cluster cannot be read
+     */
+    public Plan plan(PlanOptions options) {
+        StateStore state = env.state();
+        LiveState live = env.cluster().readLive(env.workspace().desired());
+        Optional<Resume.Analysis> resume = Optional.empty();
+        Diagnostic running = null;
+        PriorRunReader reader = new PriorRunReader(state);
+        Optional<PriorRunReader.Prior> prior = reader.unfinished();
+        if (prior.isPresent()) {
+            Optional<Diagnostic> busy = reader.inProgress(prior.get(), clock);
+            if (busy.isPresent()) {
+                running = busy.get();
+            } else {
+                resume = Optional.of(Resume.analyze(prior.get().run(), live, state::hashSecret));
+            }
+        }
+        Plan plan = plan(live, options, resume);
+        List<Diagnostic> diags = new ArrayList<>();
+        if (running != null) {
+            diags.add(running);
+        }
+        diags.addAll(plan.diagnostics());
+        diags.addAll(identity());
+        return diags.equals(plan.diagnostics()) ? plan : Resume.withDiagnostics(plan, diags);
+    }
+
+    /**
+     * Plans the desired state against {@code live}, continuing {@code resume} when given. Does not run the
+     * {@link IdentityGuard}: its caller did, once.
+     *
+     * @param live    the cluster now
+     * @param options the user's planning flags
+     * @param resume  what an unfinished prior run left, or empty
+     * @return the plan
+     */
+    Plan plan(LiveState live, PlanOptions options, Optional<Resume.Analysis> resume) {
+        StateStore state = env.state();
+        Plan fresh = Planner.plan(env.workspace().desired(), live, new PlanRequest(env.workspace().environment(),
+                state.stateRef(), clock.instant(), options, recorded(state), state::hashSecret));
+        return resume.map(a -> Resume.continuePlan(fresh, a, live)).orElse(fresh);
+    }
+
+    /**
+     * Runs the {@link IdentityGuard} on the server this environment talks to.
+     *
+     * @return the error to refuse with, or nothing when the server is the expected one
+     */
+    List<Diagnostic> identity() {
+        EnvironmentRecord recorded = env.state().environment();
+        return IdentityGuard.check(new IdentityGuard.Facts(env.workspace().environment(),
+                env.workspace().config().environment().expectedServer(), env.cluster().serverIdentity(),
+                recorded.kubeServer(), recorded.kubeNamespace()));
+    }
+
+    /**
+     * @param state an environment's state
+     * @return the state's resource snapshots as the planner takes them
+     */
+    public static List<RecordedResource> recorded(StateStore state) {
+        List<RecordedResource> out = new ArrayList<>();
+        for (ResourceSnapshot r : state.resources()) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> body = Json.MAPPER.readValue(r.bodyJson(), LinkedHashMap.class);
+            out.add(new RecordedResource(r.address(), r.kind(), r.namespace(), r.name(), body, r.updatedSerial()));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,145 @@
+package dev.flowform.run;
+
+import dev.flowform.model.DesiredConnectCluster;
+import dev.flowform.model.DesiredConnector;
+import dev.flowform.model.DesiredFlow;
+import dev.flowform.model.DesiredState;
+import dev.flowform.model.LiveConnectCluster;
+import dev.flowform.model.LiveConnector;
+import dev.flowform.model.LiveState;
+import dev.flowform.model.SecretKeys;
+import io.fabric8.kubernetes.client.Config;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The secret strings one command has come across, and their redaction: each is replaced by
+ * {@link SecretKeys#MASK} wherever it appears. The same instance is handed to the view (every printed line
+ * passes through it) and to the state journal (every stored detail does), so a secret quoted in an error
+ * message reaches neither the terminal nor the database.
+ *
+ * <p>What counts as secret: values of sensitive variables, values of sensitive connector and worker keys
+ * (desired and live, {@link SecretKeys}), the secret options inside JAAS configurations (a password can show up
+ * alone in an error message), and the credentials of the kubeconfig in use. Values shorter than
+ * {@value #MIN_LENGTH} characters are ignored: masking them would mangle ordinary text. Thread-safe.
+ */
+public final class Secrets {
+
+    /** Shortest value that is masked, in characters. */
+    public static final int MIN_LENGTH = 4;
+
+    /** JAAS option {@code name="value"} (Kafka's {@code sasl.jaas.config} syntax). */
+    private static final Pattern JAAS_OPTION = Pattern.compile("([A-Za-z0-9_.-]+)\\s*=\\s*\"([^\"]*)\"");
+
+    /** Longest first, so a secret that contains another is masked whole. */
+    private final Set<String> values = new TreeSet<>(Comparator.comparingInt(String::length).reversed()
+            .thenComparing(Comparator.naturalOrder()));
+
+    /** @param found values to mask from now on (null and short values are ignored) */
+    public synchronized void add(Collection<String> found) {
+        for (String v : found) {
+            if (v != null && v.length() >= MIN_LENGTH) {
+                values.add(v);
+            }
+        }
+    }
+
+    /** Adds the values of sensitive keys of every desired cluster and connector. */
+    public void addDesired(DesiredState desired) {
+        Set<String> out = new LinkedHashSet<>();
+        for (DesiredConnectCluster c : desired.clusters()) {
+            c.config().forEach((k, v) -> {
+                if (c.isSensitive(k)) {
+                    collect(out, v);
+                }
+            });
+        }
+        for (DesiredFlow f : desired.flows()) {
+            for (DesiredConnector d : f.connectors()) {
+                d.config().forEach((k, v) -> {
+                    if (d.isSensitive(k)) {
+                        collect(out, v);
+                    }
+                });
+            }
+        }
+        add(out);
+    }
+
+    /** Adds the values of sensitive keys of every live cluster and connector. */
+    public void addLive(LiveState live) {
+        Set<String> out = new LinkedHashSet<>();
+        for (LiveConnectCluster c : live.clusters()) {
+            sensitive(c.config(), out);
+        }
+        for (LiveConnector c : live.connectors()) {
+            sensitive(c.config(), out);
+        }
+        add(out);
+    }
+
+    /** Adds the token, password, client key and auth-provider settings of a kubeconfig. */
+    public void addKubeconfig(Config config) {
+        Set<String> out = new LinkedHashSet<>();
+        collect(out, config.getOauthToken());
+        collect(out, config.getPassword());
+        collect(out, config.getClientKeyData());
+        collect(out, config.getClientKeyPassphrase());
+        if (config.getAuthProvider() != null && config.getAuthProvider().getConfig() != null) {
+            config.getAuthProvider().getConfig().values().forEach(v -> collect(out, v));
+        }
+        add(out);
+    }
+
+    /** @return a copy of the values registered so far, longest first */
+    public synchronized Set<String> values() {
+        return new LinkedHashSet<>(values);
+    }
+
+    /**
+     * @param text any text, or null
+     * @return the text with every registered value replaced by {@link SecretKeys#MASK} (null stays null)
+     */
+    public synchronized String redact(String text) {
+        if (text == null) {
+            return null;
+        }
+        String t = text;
+        for (String s : values) {
+            if (t.contains(s)) {
+                t = t.replace(s, SecretKeys.MASK);
+            }
+        }
+        return t;
+    }
+
+    private static void sensitive(Map<String, String> config, Set<String> out) {
+        config.forEach((k, v) -> {
+            if (SecretKeys.isSensitive(k)) {
+                collect(out, v);
+            }
+        });
+    }
+
+    private static void collect(Set<String> out, String value) {
+        if (value == null || value.isBlank()) {
+            return;
+        }
+        out.add(value);
+        Matcher m = JAAS_OPTION.matcher(value);
+        while (m.find()) {
+            String option = m.group(1).toLowerCase(Locale.ROOT);
+            if (option.contains("password") || option.contains("secret") || option.contains("token")
+                    || option.contains("credential") || option.contains("key")) {
+                collect(out, m.group(2));
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package dev.flowform.run;
+
+import dev.flowform.model.DesiredConnectCluster;
+import dev.flowform.model.DesiredConnector;
+import dev.flowform.model.DesiredFlow;
+import dev.flowform.model.LiveState;
+import dev.flowform.plan.DriftEntry;
+import dev.flowform.plan.Json;
+import dev.flowform.plan.Plan;
+import dev.flowform.state.ResourceSnapshot;
+import dev.flowform.state.StateStore;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Records live objects in the state's resource snapshots, secrets hashed: the managed objects after an apply
+ * (what the next plan measures drift against), and the drifted objects of a refresh-only plan.
+ *
+ * @param env     the open environment
+ * @param writers how live objects are made fit for the state
+ */
+record StateRecorder(Environment env, StateWriters writers) {
+
+    /** Records every managed object as it is now; when the cluster cannot be read (reported), nothing is recorded. */
+    void snapshot() {
+        LiveState now;
+        try {
+            now = env.cluster().readLive(env.workspace().desired());
+        } catch (OperationFailed e) {
+            return;
+        }
+        Set<String> secrets = env.secrets().values();
+        for (DesiredConnectCluster c : env.workspace().desired().clusters()) {
+            now.cluster(c.namespace(), c.name()).ifPresent(l -> save(c.address(), "KafkaConnect", l.namespace(), l.name(),
+                    l.raw(), secrets));
+        }
+        for (DesiredFlow f : env.workspace().desired().flows()) {
+            for (DesiredConnector d : f.connectors()) {
+                now.connector(d.namespace(), d.name()).ifPresent(l -> save(d.address(), "KafkaConnector", l.namespace(),
+                        l.name(), l.raw(), secrets));
+            }
+        }
+    }
+
+    /**
+     * Records every drifted object of a refresh-only plan as it is live now; one deleted since is forgotten.
+     *
+     * @param plan the refresh-only plan
+     * @return the summary of the run, for its record and the view
+     * @throws OperationFailed after reporting that the cluster cannot be read
+     */
+    String acceptDrift(Plan plan) {
+        StateStore state = env.state();
+        LiveState now = env.cluster().readLive(env.workspace().desired());
+        Set<String> secrets = env.secrets().values();
+        int recorded = 0;
+        for (DriftEntry e : plan.drift()) {
+            Optional<Map<String, Object>> raw = "KafkaConnect".equals(e.object().kind())
+                    ? now.cluster(e.object().namespace(), e.object().name()).map(c -> c.raw())
+                    : now.connector(e.object().namespace(), e.object().name()).map(c -> c.raw());
+            if (raw.isEmpty()) {
+                state.deleteResource(e.address());
+            } else {
+                save(e.address(), e.object().kind(), e.object().namespace(), e.object().name(), raw.get(), secrets);
+            }
+            recorded++;
+        }
+        return "Recorded " + recorded + " object(s) changed outside flowform in the state; the cluster was not changed.";
+    }
+
+    private void save(String address, String kind, String namespace, String name, Map<String, Object> raw,
+                      Set<String> secrets) {
+        StateStore state = env.state();
+        state.saveResource(ResourceSnapshot.of(address, kind, namespace, name,
+                Json.render(writers.snapshots().secretFree(raw, state::hashSecret, secrets))));
+    }
+}
