@@ -1,5 +1,6 @@
 package dev.flowform.state;
 
+import dev.flowform.apply.Sleeper;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

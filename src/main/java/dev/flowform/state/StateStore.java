@@ -1,5 +1,6 @@
 package dev.flowform.state;
 
+import dev.flowform.apply.Sleeper;
 import dev.flowform.plan.StateRef;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -17,6 +17,6 @@
  * </ul>
  *
  * <p>Edge package: uses JDBC, the file system and Flyway. Time comes from an injected
- * {@link java.time.Clock}; waiting for a lock sleeps through an injected {@link dev.flowform.state.Sleeper}.
+ * {@link java.time.Clock}; waiting for a lock sleeps through an injected {@link dev.flowform.apply.Sleeper}.
  */
 package dev.flowform.state;
