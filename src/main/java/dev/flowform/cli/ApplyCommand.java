@@ -17,14 +17,12 @@ import dev.flowform.model.DesiredConnector;
 import dev.flowform.model.DesiredFlow;
 import dev.flowform.model.LiveState;
 import dev.flowform.plan.DriftEntry;
-import dev.flowform.plan.Json;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.PlanCodec;
 import dev.flowform.plan.Staleness;
 import dev.flowform.render.PlanRenderer;
 import dev.flowform.render.Style;
 import dev.flowform.state.LockInfo;
-import dev.flowform.state.ResourceSnapshot;
 import dev.flowform.state.RunOutcome;
 import dev.flowform.state.StateBackups;
 import dev.flowform.state.StateStore;
@@ -197,7 +195,7 @@ public final class ApplyCommand implements Callable<Integer> {
         }
         Optional<ResumeSupport.Prior> prior = ResumeSupport.unfinished(state);
         LiveState live = session.readLive(term);
-        Optional<Resume.Analysis> resume = prior.map(p -> Resume.analyze(p.run(), live, state::hashSecret));
+        Optional<Resume.Analysis> resume = prior.map(p -> Resume.analyze(p.run(), live, state.cipher()::hash));
         Plan plan;
         if (planFile == null) {
             resume.ifPresent(a -> ResumeSupport.settle(state, prior.get(), a));
@@ -257,7 +255,7 @@ public final class ApplyCommand implements Callable<Integer> {
         }
         session.recordIdentity();
         String version = Version.get();
-        long runId = state.startRun("apply", term.redact(PlanCodec.toJson(plan, version, state::hashSecret)),
+        long runId = state.journal().startRun("apply", term.redact(PlanCodec.toJson(plan, version, state.cipher()::hash)),
                 LockInfo.localWho(), version);
         phase.set(Phase.APPLYING);
         ApplyListener listener;
@@ -272,7 +270,7 @@ public final class ApplyCommand implements Callable<Integer> {
         }
         Applier applier = new Applier(new Fabric8ClusterWriter(session.writeClient(), Sleeper.SYSTEM),
                 new Fabric8RolloutWatcher(session.client(), ctx.clock(), ctx.progressInterval()),
-                new StateJournal(state, runId, version, term::redact), listener, ctx.clock(), StepTimeouts.of(timeout),
+                state.journal().forRun(runId, version, term::redact), listener, ctx.clock(), StepTimeouts.of(timeout),
                 parallelism, stop);
         Instant start = ctx.clock().instant();
         ApplyResult result;
@@ -287,7 +285,7 @@ public final class ApplyCommand implements Callable<Integer> {
         String summary = ApplyReport.summaryLine(plan, result, took);
         Optional<String> lost = lock.lost();
         if (lost.isEmpty()) {
-            state.finishRun(runId, result.succeeded() ? RunOutcome.SUCCEEDED
+            state.journal().finishRun(runId, result.succeeded() ? RunOutcome.SUCCEEDED
                     : result.interrupted() ? RunOutcome.INTERRUPTED : RunOutcome.FAILED, term.redact(summary));
             snapshot(session, term);
         }
@@ -382,7 +380,7 @@ public final class ApplyCommand implements Callable<Integer> {
             term.note("info", "The cluster changed since it was read; planning again from the live cluster.");
             read = now;
             plan = session.plan(now, planning.toOptions(),
-                    prior.map(p -> dev.flowform.apply.Resume.analyze(p.run(), now, state::hashSecret)));
+                    prior.map(p -> dev.flowform.apply.Resume.analyze(p.run(), now, state.cipher()::hash)));
             term.diagnostics(plan.diagnostics());
             if (!plan.isApplyable()) {
                 return null;
@@ -500,13 +498,13 @@ public final class ApplyCommand implements Callable<Integer> {
             return Outputs.saveAfterApply(session, term);
         }
         try {
-            session.state().replaceOutputs(Outputs.records(session.config().outputs()));
+            session.state().outputs().replaceWithConfigured(session.config().outputs());
         } catch (RuntimeException e) {
             term.error("Cannot record the outputs", "The apply succeeded, but writing its outputs to the state of environment \""
                     + session.environment() + "\" failed: " + e.getMessage());
             return 1;
         }
-        ui.outputs(Outputs.json(session.state().outputs()));
+        ui.outputs(Outputs.json(session.state().outputs().all()));
         return 0;
     }
 
@@ -536,7 +534,7 @@ public final class ApplyCommand implements Callable<Integer> {
             term.error("The saved plan cannot be applied", "The plan in " + planFile + " has errors; plan again.");
             return null;
         }
-        Plan plan = SavedPlanFile.decode(planFile, text, state::decryptSecret, term);
+        Plan plan = SavedPlanFile.decode(planFile, text, state.cipher()::decrypt, term);
         if (plan == null) {
             return null;
         }
@@ -561,7 +559,7 @@ public final class ApplyCommand implements Callable<Integer> {
             return 0;
         }
         String version = Version.get();
-        long runId = state.startRun("refresh", term.redact(PlanCodec.toJson(plan, version, state::hashSecret)),
+        long runId = state.journal().startRun("refresh", term.redact(PlanCodec.toJson(plan, version, state.cipher()::hash)),
                 LockInfo.localWho(), version);
         LiveState now = session.readLive(term);
         Set<String> secrets = term.secrets();
@@ -571,15 +569,15 @@ public final class ApplyCommand implements Callable<Integer> {
                     ? now.cluster(e.object().namespace(), e.object().name()).map(c -> c.raw())
                     : now.connector(e.object().namespace(), e.object().name()).map(c -> c.raw());
             if (raw.isEmpty()) {
-                state.deleteResource(e.address());
+                state.snapshots().delete(e.address());
             } else {
-                state.saveResource(ResourceSnapshot.of(e.address(), e.object().kind(), e.object().namespace(),
-                        e.object().name(), Json.render(Snapshots.secretFree(raw.get(), state::hashSecret, secrets))));
+                state.snapshots().saveLive(e.address(), e.object().kind(), e.object().namespace(), e.object().name(),
+                        raw.get(), secrets);
             }
             recorded++;
         }
         String summary = "Recorded " + recorded + " object(s) changed outside flowform in the state; the cluster was not changed.";
-        state.finishRun(runId, RunOutcome.SUCCEEDED, summary);
+        state.journal().finishRun(runId, RunOutcome.SUCCEEDED, summary);
         if (ui != null) {
             ui.log("info", "Apply complete! " + summary);
         } else {
@@ -670,15 +668,13 @@ public final class ApplyCommand implements Callable<Integer> {
         }
         Set<String> secrets = term.secrets();
         for (DesiredConnectCluster c : session.desired().clusters()) {
-            now.cluster(c.namespace(), c.name()).ifPresent(l -> state.saveResource(ResourceSnapshot.of(c.address(),
-                    "KafkaConnect", l.namespace(), l.name(),
-                    Json.render(Snapshots.secretFree(l.raw(), state::hashSecret, secrets)))));
+            now.cluster(c.namespace(), c.name()).ifPresent(l -> state.snapshots().saveLive(c.address(),
+                    "KafkaConnect", l.namespace(), l.name(), l.raw(), secrets));
         }
         for (DesiredFlow f : session.desired().flows()) {
             for (DesiredConnector d : f.connectors()) {
-                now.connector(d.namespace(), d.name()).ifPresent(l -> state.saveResource(ResourceSnapshot.of(d.address(),
-                        "KafkaConnector", l.namespace(), l.name(),
-                        Json.render(Snapshots.secretFree(l.raw(), state::hashSecret, secrets)))));
+                now.connector(d.namespace(), d.name()).ifPresent(l -> state.snapshots().saveLive(d.address(),
+                        "KafkaConnector", l.namespace(), l.name(), l.raw(), secrets));
             }
         }
     }

@@ -57,7 +57,7 @@ public final class HistoryCommand implements Callable<Integer> {
         }
         try (StateStore state = StateAccess.open(common, parent.context(), term)) {
             EnvironmentRecord env = state.environment();
-            List<RunRecord> runs = state.runs(limit);
+            List<RunRecord> runs = state.journal().runs(limit);
             if (json) {
                 term.println(document(state, env, runs).toPrettyString());
                 return 0;
@@ -70,7 +70,7 @@ public final class HistoryCommand implements Callable<Integer> {
                 return 0;
             }
             for (RunRecord r : runs) {
-                List<StepRecord> steps = state.steps(r.id());
+                List<StepRecord> steps = state.journal().steps(r.id());
                 term.println("");
                 term.println(term.style().bold("Run " + r.id()) + "  " + r.kind() + "  " + outcome(term, r) + "  "
                         + r.startedAt() + "  " + duration(r) + "  by " + r.who() + "  (flowform " + r.flowformVersion() + ")");
@@ -129,7 +129,7 @@ public final class HistoryCommand implements Callable<Integer> {
             }
             n.put("summary", r.summary());
             ArrayNode steps = n.putArray("steps");
-            for (StepRecord s : state.steps(r.id())) {
+            for (StepRecord s : state.journal().steps(r.id())) {
                 ObjectNode sn = steps.addObject();
                 sn.put("step_id", s.stepId());
                 sn.put("index", s.stepIndex());

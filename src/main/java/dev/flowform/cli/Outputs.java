@@ -2,17 +2,16 @@ package dev.flowform.cli;
 
 import dev.flowform.config.OutputValue;
 import dev.flowform.state.OutputRecord;
-import dev.flowform.state.StateStore;
-import java.util.ArrayList;
+import dev.flowform.state.OutputTable;
 import java.util.List;
 
 /**
- * Root module outputs between the configuration, the state and the terminal: what {@code apply}
- * records after a successful run and what {@code flowform output} prints.
+ * How root module outputs are shown: after {@code Apply complete!} and by {@code flowform output}. The state keeps
+ * them ({@link OutputTable}).
  *
  * <p>Sensitive outputs follow Terraform's display ({@code <sensitive>} in listings) but, unlike
  * Terraform, flowform never stores their value: the state keeps a salted hash
- * ({@link StateStore#replaceOutputs}), so no command can print it, not even with {@code --json}.
+ * ({@link OutputTable#replace}), so no command can print it, not even with {@code --json}.
  */
 final class Outputs {
 
@@ -31,7 +30,7 @@ final class Outputs {
     static int saveAfterApply(Session session, Terminal term) {
         List<OutputValue> values = session.config().outputs();
         try {
-            session.state().replaceOutputs(records(values));
+            session.state().outputs().replaceWithConfigured(values);
         } catch (RuntimeException e) {
             term.error("Cannot record the outputs", "The apply succeeded, but writing its outputs to the state of environment \""
                     + session.environment() + "\" failed: " + e.getMessage());
@@ -41,18 +40,9 @@ final class Outputs {
             term.println("");
             term.println(term.style().green(term.style().bold("Outputs:")));
             term.println("");
-            term.print(human(session.state().outputs()));
+            term.print(human(session.state().outputs().all()));
         }
         return 0;
-    }
-
-    /** @return the outputs as the state stores them (values as JSON; sensitive ones are hashed by the store) */
-    static List<OutputRecord> records(List<OutputValue> values) {
-        List<OutputRecord> out = new ArrayList<>();
-        for (OutputValue v : values) {
-            out.add(OutputRecord.of(v.name(), JsonText.compact(v.value()), v.type(), v.sensitive(), v.description()));
-        }
-        return out;
     }
 
     /** @return {@code name = value} lines, values in the layout of {@code fmt}, sensitive ones as {@value #SENSITIVE} */

@@ -104,7 +104,7 @@ public final class PlanCommand implements Callable<Integer> {
     }
 
     private void save(Plan plan, Session session, Terminal term) {
-        String text = PlanCodec.toJson(plan, Version.get(), session.state()::encryptSecret);
+        String text = PlanCodec.toJson(plan, Version.get(), session.state().cipher()::encrypt);
         try {
             Path target = out.toAbsolutePath();
             if (target.getParent() != null) {

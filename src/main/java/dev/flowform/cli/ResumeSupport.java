@@ -46,11 +46,11 @@ final class ResumeSupport {
      *         can be read; empty when the newest apply finished (succeeded or failed) or there is none
      */
     static Optional<Prior> unfinished(StateStore state) {
-        RunRecord last = state.runs(RECENT_RUNS).stream().filter(r -> "apply".equals(r.kind())).findFirst().orElse(null);
+        RunRecord last = state.journal().runs(RECENT_RUNS).stream().filter(r -> "apply".equals(r.kind())).findFirst().orElse(null);
         if (last == null || (last.outcome() != RunOutcome.RUNNING && last.outcome() != RunOutcome.INTERRUPTED)) {
             return Optional.empty();
         }
-        Optional<String> json = state.planJson(last.id());
+        Optional<String> json = state.journal().planJson(last.id());
         if (json.isEmpty()) {
             return Optional.empty();
         }
@@ -62,7 +62,7 @@ final class ResumeSupport {
         }
         Map<Integer, Resume.StepState> states = new HashMap<>();
         Map<Integer, Long> rows = new HashMap<>();
-        for (StepRecord r : state.steps(last.id())) {
+        for (StepRecord r : state.journal().steps(last.id())) {
             states.put(r.stepId(), state(r));
             rows.put(r.stepId(), r.id());
         }
@@ -91,12 +91,12 @@ final class ResumeSupport {
         for (Step s : analysis.confirmed()) {
             Long row = prior.rowIds().get(s.id());
             if (row != null) {
-                state.journalDone(row, "confirmed by the next run from the live cluster: the change had reached it "
+                state.journal().done(row, "confirmed by the next run from the live cluster: the change had reached it "
                         + "before run " + prior.run().runId() + " was interrupted");
             }
         }
         if (prior.run().crashed()) {
-            state.markInterrupted(prior.run().runId());
+            state.journal().markInterrupted(prior.run().runId());
         }
     }
 
@@ -113,7 +113,7 @@ final class ResumeSupport {
         if (!prior.run().crashed()) {
             return Optional.empty();
         }
-        Optional<LockInfo> lock = state.currentLock();
+        Optional<LockInfo> lock = state.locker().current();
         if (lock.isEmpty() || lock.get().isHolderGone() || lock.get().isProbablyStale(clock)) {
             return Optional.empty();
         }

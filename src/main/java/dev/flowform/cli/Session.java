@@ -409,7 +409,7 @@ public final class Session implements AutoCloseable {
             if (busy.isPresent()) {
                 running = busy.get();
             } else {
-                resume = Optional.of(Resume.analyze(prior.get().run(), live, state::hashSecret));
+                resume = Optional.of(Resume.analyze(prior.get().run(), live, state.cipher()::hash));
             }
         }
         Plan plan = plan(live, options, resume);
@@ -432,7 +432,7 @@ public final class Session implements AutoCloseable {
      */
     Plan plan(LiveState live, PlanOptions options, Optional<Resume.Analysis> resume) {
         Plan fresh = Planner.plan(desired, live, new PlanRequest(environment(), state.stateRef(), ctx.clock().instant(), options,
-                recorded(state), state::hashSecret));
+                recorded(state), state.cipher()::hash));
         Plan plan = resume.map(a -> Resume.continuePlan(fresh, a, live)).orElse(fresh);
         Optional<Diagnostic> identity = identityProblem();
         if (identity.isEmpty()) {
@@ -446,7 +446,7 @@ public final class Session implements AutoCloseable {
     /** @return the state's resource snapshots as the planner takes them */
     static List<RecordedResource> recorded(StateStore state) {
         List<RecordedResource> out = new ArrayList<>();
-        for (ResourceSnapshot r : state.resources()) {
+        for (ResourceSnapshot r : state.snapshots().all()) {
             @SuppressWarnings("unchecked")
             java.util.Map<String, Object> body = dev.flowform.plan.Json.MAPPER.readValue(r.bodyJson(), java.util.LinkedHashMap.class);
             out.add(new RecordedResource(r.address(), r.kind(), r.namespace(), r.name(), body, r.updatedSerial()));

@@ -62,7 +62,7 @@ public final class StateCommand implements Runnable {
         public Integer call() {
             Terminal term = FlowformCommand.terminal(spec, common.noColor);
             try (StateStore store = StateAccess.open(common, state.parent.context(), term)) {
-                for (ResourceSnapshot r : store.resources()) {
+                for (ResourceSnapshot r : store.snapshots().all()) {
                     term.println(r.address());
                 }
                 return 0;
@@ -92,10 +92,10 @@ public final class StateCommand implements Runnable {
         public Integer call() {
             Terminal term = FlowformCommand.terminal(spec, common.noColor);
             try (StateStore store = StateAccess.open(common, state.parent.context(), term)) {
-                Optional<ResourceSnapshot> found = store.resource(address);
+                Optional<ResourceSnapshot> found = store.snapshots().get(address);
                 if (found.isEmpty()) {
                     List<String> known = new ArrayList<>();
-                    store.resources().forEach(r -> known.add(r.address()));
+                    store.snapshots().all().forEach(r -> known.add(r.address()));
                     term.error("No such resource in the state", "\"" + address + "\" is not in the state of environment \""
                             + store.environmentName() + "\"." + (known.isEmpty() ? " The state holds no resources yet."
                             : " Known addresses: " + String.join(", ", known) + "."));
@@ -269,9 +269,9 @@ public final class StateCommand implements Runnable {
                 if (java.nio.file.Files.exists(db)) {
                     String readable = null;
                     try (StateStore current = StateStore.open(stateDir, env, ctx.clock())) {
-                        if (current.currentLock().isPresent()) {
+                        if (current.locker().current().isPresent()) {
                             term.error("The state is locked", "Environment \"" + env + "\" is locked by "
-                                    + current.currentLock().get().who() + " (" + current.currentLock().get().operation()
+                                    + current.locker().current().get().who() + " (" + current.locker().current().get().operation()
                                     + "); nothing was restored. Wait for it to finish.");
                             return 1;
                         }
@@ -290,7 +290,7 @@ public final class StateCommand implements Runnable {
                 java.util.Optional<Path> replaced = StateBackups.restore(stateDir, env, chosen, ctx.clock());
                 try (StateStore restored = StateStore.open(stateDir, env, ctx.clock())) {
                     // a backup is taken under the apply's lock, so it holds that lock's row: nothing holds it now
-                    restored.currentLock().ifPresent(l -> restored.forceUnlock(l.id()));
+                    restored.locker().current().ifPresent(l -> restored.locker().forceUnlock(l.id()));
                     term.println("Restored the state of environment \"" + env + "\" from " + chosen + ": lineage "
                             + restored.stateRef().lineage() + ", serial " + restored.stateRef().serial() + "."
                             + replaced.map(p -> " The replaced file is kept as " + p + ".").orElse(""));
