@@ -78,7 +78,7 @@ public final class HistoryCommand implements Callable<Integer> {
                         + count(steps, StepStatus.STARTED) + " interrupted" + (r.summary() == null ? "" : ": " + r.summary()));
                 for (StepRecord s : steps) {
                     term.println(String.format("  %3d. %-24s %-40s %-8s %7s  %s", s.stepId(), s.kind(),
-                            s.address() == null ? "" : s.address(), s.status(),
+                            s.address() == null ? "" : s.address(), s.status().shown(),
                             s.durationMs() == null ? "" : Text.duration(Duration.ofMillis(s.durationMs())),
                             s.detail() == null ? (s.status() == StepStatus.STARTED ? "(no outcome recorded)" : "") : s.detail()));
                 }
@@ -102,7 +102,7 @@ public final class HistoryCommand implements Callable<Integer> {
     }
 
     private static long count(List<StepRecord> steps, StepStatus status) {
-        return steps.stream().filter(s -> s.status() == status).count();
+        return steps.stream().filter(s -> s.status().shown() == status).count();
     }
 
     private static ObjectNode document(StateStore state, EnvironmentRecord env, List<RunRecord> runs) {
@@ -135,7 +135,7 @@ public final class HistoryCommand implements Callable<Integer> {
                 sn.put("index", s.stepIndex());
                 sn.put("kind", s.kind());
                 sn.put("address", s.address());
-                sn.put("status", s.status().name());
+                sn.put("status", s.status().shown().name());
                 sn.put("started_at", s.startedAt().toString());
                 sn.put("finished_at", s.finishedAt() == null ? null : s.finishedAt().toString());
                 if (s.durationMs() == null) {

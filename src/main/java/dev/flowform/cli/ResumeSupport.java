@@ -1,6 +1,5 @@
 package dev.flowform.cli;
 
-import dev.flowform.apply.Applier;
 import dev.flowform.apply.Resume;
 import dev.flowform.diag.Diagnostic;
 import dev.flowform.plan.Plan;
@@ -11,7 +10,6 @@ import dev.flowform.state.RunOutcome;
 import dev.flowform.state.RunRecord;
 import dev.flowform.state.StateStore;
 import dev.flowform.state.StepRecord;
-import dev.flowform.state.StepStatus;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
@@ -71,13 +69,12 @@ final class ResumeSupport {
     }
 
     private static Resume.StepState state(StepRecord r) {
-        if (r.status() == StepStatus.STARTED) {
-            return Resume.StepState.STARTED;
-        }
-        if (r.status() == StepStatus.DONE) {
-            return Resume.StepState.DONE;
-        }
-        return r.detail() != null && r.detail().startsWith(Applier.STOPPED) ? Resume.StepState.STOPPED : Resume.StepState.FAILED;
+        return switch (r.status()) {
+            case STARTED -> Resume.StepState.STARTED;
+            case DONE -> Resume.StepState.DONE;
+            case FAILED -> Resume.StepState.FAILED;
+            case STOPPED -> Resume.StepState.STOPPED;
+        };
     }
 
     /**

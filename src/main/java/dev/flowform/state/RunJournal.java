@@ -1,5 +1,6 @@
 package dev.flowform.state;
 
+import dev.flowform.apply.Applier;
 import dev.flowform.apply.Journal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -79,7 +80,7 @@ public final class RunJournal {
      * @param kind       step kind, e.g. {@code SET_WORKER_EOS}; not blank
      * @param address    resource address acted on, or null
      * @param intentJson what the step is about to do, as JSON without secrets, or null
-     * @return the journal row id, for {@link #done} or {@link #failed}
+     * @return the journal row id, for {@link #done}, {@link #failed} or {@link #stopped}
      * @throws IllegalArgumentException when the run does not exist or {@code kind} is blank
      * @throws IllegalStateException    when the run is already finished
      * @throws StateStoreException      when the database fails
@@ -135,6 +136,19 @@ public final class RunJournal {
      */
     public void failed(long stepRowId, String detail) {
         finishStep(stepRowId, StepStatus.FAILED, detail);
+    }
+
+    /**
+     * Marks a journaled step {@link StepStatus#STOPPED}: a stop request ended it while it waited. Serial +1.
+     *
+     * @param stepRowId the id {@link #intent} returned
+     * @param detail    how it was stopped, e.g. {@code stopped while waiting (interrupted by Ctrl-C (SIGINT))}
+     * @throws IllegalArgumentException when there is no such journal row
+     * @throws IllegalStateException    when the step is no longer STARTED
+     * @throws StateStoreException      when the database fails
+     */
+    public void stopped(long stepRowId, String detail) {
+        finishStep(stepRowId, StepStatus.STOPPED, detail);
     }
 
     private void finishStep(long stepRowId, StepStatus status, String detail) {
@@ -333,6 +347,24 @@ public final class RunJournal {
      */
     public Journal forRun(long runId, String version, UnaryOperator<String> redact) {
         return new StepJournal(this, store.cipher(), runId, version, redact);
+    }
+
+    /**
+     * Turns journal rows that record a stop the old way, as FAILED with a detail starting {@link Applier#STOPPED},
+     * into {@link StepStatus#STOPPED}, in the caller's transaction: rows of a state document pulled before schema
+     * version 4, or by {@code state pull}, which shows stopped steps as FAILED. Migration V4 does the same to the
+     * rows of an existing database.
+     *
+     * @param c the caller's connection
+     * @return how many rows changed
+     */
+    static int recordStopsAsStopped(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE run_step SET status = ? WHERE status = ? AND detail LIKE ?")) {
+            ps.setString(1, StepStatus.STOPPED.name());
+            ps.setString(2, StepStatus.FAILED.name());
+            ps.setString(3, Applier.STOPPED + "%");
+            return ps.executeUpdate();
+        }
     }
 
     private RunOutcome runOutcome(Connection c, long runId) throws SQLException {

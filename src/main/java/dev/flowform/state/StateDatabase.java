@@ -42,7 +42,8 @@ final class StateDatabase {
      * Every migration script under {@code db/migration}, in version order. A test checks this list against the
      * folder; {@link #schemaIsCurrent} compares a database's history with it.
      */
-    static final List<String> MIGRATION_SCRIPTS = List.of("V1__state.sql", "V2__outputs.sql", "V3__lock_holder_process.sql");
+    static final List<String> MIGRATION_SCRIPTS = List.of("V1__state.sql", "V2__outputs.sql", "V3__lock_holder_process.sql",
+            "V4__step_status_stopped.sql");
 
     private static final int SALT_BYTES = 16;
     private static final HexFormat HEX = HexFormat.of();

@@ -20,6 +20,8 @@ import java.util.Map;
  * plan, the step journal, the resource snapshots and the outputs, each row with all its columns. Secrets stay as the
  * state stores them (salted hashes, no clear text); the salt is part of the document because the hashes and the
  * saved-plan key derive from it, so a pushed state still recognises its secrets. The state lock is not part of it.
+ * The document keeps the shape of format version 1: a {@link StepStatus#STOPPED} step is written as FAILED (its detail
+ * says it was stopped), and importing turns such rows back into STOPPED.
  *
  * <p>Importing follows Terraform's {@code state push}: a document of another lineage, or with a lower serial than
  * the environment's state, is refused unless forced; an environment whose state is still empty (serial 0, no runs,
@@ -85,7 +87,11 @@ public final class StateTransfer {
             List<Map<String, Object>> env = rows(c, "SELECT * FROM environment");
             out.put("environment", env.isEmpty() ? null : env.get(0));
             for (Map.Entry<String, String> t : TABLES.entrySet()) {
-                out.put(t.getKey(), rows(c, "SELECT * FROM " + t.getValue() + " ORDER BY 1"));
+                List<Map<String, Object>> rows = rows(c, "SELECT * FROM " + t.getValue() + " ORDER BY 1");
+                if (t.getValue().equals("run_step")) {
+                    rows.forEach(row -> row.put("status", StepStatus.valueOf(String.valueOf(row.get("status"))).shown().name()));
+                }
+                out.put(t.getKey(), rows);
             }
             return out;
         });
@@ -145,6 +151,7 @@ public final class StateTransfer {
                 }
                 written.put(t.getKey(), rows.size());
             }
+            RunJournal.recordStopsAsStopped(c);
             restartIds(c);
             return new Imported(doc.lineage(), newSerial, written);
         });

@@ -45,6 +45,11 @@ final class StepJournal implements Journal {
         journal.failed(handle, redact.apply(detail));
     }
 
+    @Override
+    public void stopped(long handle, String detail) {
+        journal.stopped(handle, redact.apply(detail));
+    }
+
     /** @return the step as JSON, secrets replaced by the environment's salted hash */
     private String intent(Step step) {
         Plan one = new Plan(Plan.FORMAT_VERSION, "", Instant.EPOCH, null, Map.of(), List.of(), List.of(step), List.of());
