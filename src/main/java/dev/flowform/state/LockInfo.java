@@ -20,7 +20,7 @@ import java.util.Optional;
  * never a reason to take the lock over: only the holder ({@link StateLocker#unlock(String)}) or a
  * force-unlock naming the {@code id} ({@link StateLocker#forceUnlock(String)}) releases it. The one
  * certainty is {@link #isHolderGone()}: the holder was a process on this machine that no longer runs;
- * the CLI then force-unlocks with the ID and says so, as an OS file lock would have vanished.
+ * {@link StateLocker#acquire} then force-unlocks with the ID and reports it, as an OS file lock would have vanished.
  *
  * @param id          random UUID; the nonce {@code force-unlock} asks for
  * @param environment the environment locked (Terraform's Path)
