@@ -83,7 +83,7 @@ final class H2Backend implements Backend {
      * @return the shared file database {@code <dir>/flowform.mv.db}, reconnecting after a lost connection
      */
     static H2Backend file(Path environmentDirectory, Sleeper sleeper) {
-        return new H2Backend(jdbcUrl(environmentDirectory), file(environmentDirectory).toString(), sleeper, true);
+        return new H2Backend(jdbcUrl(environmentDirectory), databaseFile(environmentDirectory).toString(), sleeper, true);
     }
 
     /**
@@ -91,7 +91,7 @@ final class H2Backend implements Backend {
      * @return the file database opened read-only (see {@link #readOnlyUrl}); never reconnects
      */
     static H2Backend readOnly(Path environmentDirectory) {
-        return new H2Backend(readOnlyUrl(environmentDirectory), file(environmentDirectory).toString(), Sleeper.SYSTEM, false);
+        return new H2Backend(readOnlyUrl(environmentDirectory), databaseFile(environmentDirectory).toString(), Sleeper.SYSTEM, false);
     }
 
     /**
@@ -103,7 +103,7 @@ final class H2Backend implements Backend {
     }
 
     /** @return the file H2 keeps a state in: {@code <dir>/flowform.mv.db} */
-    static Path file(Path environmentDirectory) {
+    static Path databaseFile(Path environmentDirectory) {
         return environmentDirectory.resolve(StateStore.DATABASE_NAME + ".mv.db");
     }
 

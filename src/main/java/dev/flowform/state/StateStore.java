@@ -131,7 +131,7 @@ public final class StateStore implements AutoCloseable {
         } catch (IOException e) {
             throw new StateStoreException("cannot create the state directory " + dir + ": " + e.getMessage(), e);
         }
-        Path file = H2Backend.file(dir);
+        Path file = H2Backend.databaseFile(dir);
         // While a process has the file open (or is creating it) H2 keeps flowform.lock.db next to it and serves the
         // file itself; only a file at rest is checked, which is also when a damaged file would be opened by H2 here.
         if (Files.exists(file) && !Files.exists(dir.resolve(DATABASE_NAME + ".lock.db"))) {
@@ -178,7 +178,7 @@ public final class StateStore implements AutoCloseable {
         Objects.requireNonNull(clock, "clock");
         validateEnvironmentName(environment);
         Path dir = environmentDirectory(stateDir, environment);
-        Path file = H2Backend.file(dir);
+        Path file = H2Backend.databaseFile(dir);
         if (!Files.isRegularFile(file)) {
             throw new StateStoreException("there is no state database at " + file, null);
         }
@@ -271,7 +271,7 @@ public final class StateStore implements AutoCloseable {
      */
     public static Path databaseFile(Path stateDir, String environment) {
         validateEnvironmentName(environment);
-        return H2Backend.file(environmentDirectory(stateDir, environment));
+        return H2Backend.databaseFile(environmentDirectory(stateDir, environment));
     }
 
     /** The JDBC URL {@link #open} uses; package-private for tests that inspect the file directly. */
