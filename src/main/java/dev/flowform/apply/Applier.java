@@ -228,6 +228,7 @@ public final class Applier {
         listener.stepStarted(step, index, total);
         Instant start = clock.instant();
         boolean ok;
+        boolean stopped = false;
         String detail;
         if (early != null) {
             ok = false;
@@ -245,6 +246,7 @@ public final class Applier {
                 detail = "unexpected error: " + e;
             } catch (InterruptedException e) {
                 ok = false;
+                stopped = true;
                 detail = STOPPED + " (" + (stop.reason() == null ? "interrupted" : stop.reason()) + ")";
             }
         }
@@ -254,7 +256,11 @@ public final class Applier {
             listener.stepDone(step, index, total, detail, took);
             return new StepResult(step, StepResult.Outcome.DONE, detail, took);
         }
-        journal.failed(handle, detail);
+        if (stopped) {
+            journal.stopped(handle, detail);
+        } else {
+            journal.failed(handle, detail);
+        }
         listener.stepFailed(step, index, total, detail, took);
         notDone.add(step.id());
         return new StepResult(step, StepResult.Outcome.FAILED, detail, took);

@@ -23,6 +23,15 @@ public interface Journal {
     /** Records that the step failed and why. */
     void failed(long handle, String detail);
 
+    /**
+     * Records that a stop request ended the step while it waited (the detail starts with {@link Applier#STOPPED});
+     * what it wrote may have reached the cluster. A journal that does not tell the two apart records it as
+     * {@link #failed}.
+     */
+    default void stopped(long handle, String detail) {
+        failed(handle, detail);
+    }
+
     /** A journal that records nothing (for tests of the applier alone). */
     Journal NONE = new Journal() {
         @Override

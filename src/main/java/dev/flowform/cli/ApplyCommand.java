@@ -7,10 +7,10 @@ import dev.flowform.cli.view.JsonApplyView;
 import dev.flowform.run.ApplyOperation;
 import dev.flowform.run.Environment;
 import dev.flowform.run.OperationFailed;
-import dev.flowform.run.StateWriters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,9 +32,6 @@ import picocli.CommandLine.Spec;
 @Command(name = "apply", mixinStandardHelpOptions = true,
         description = "Plan (or take a saved plan), ask for approval, then execute the steps in order, waiting for every roll.")
 public final class ApplyCommand implements Callable<Integer> {
-
-    /** The state writers this command owns: the journal of each run, snapshot scrubbing, output records. */
-    private static final StateWriters WRITERS = new StateWriters(StateJournal::new, Snapshots::secretFree, Outputs::records);
 
     @ParentCommand
     FlowformCommand parent;
@@ -91,7 +88,7 @@ public final class ApplyCommand implements Callable<Integer> {
             stop.addProbe(lock::lost);
             ApplyOperation op = new ApplyOperation(env, ctx.run(), new ApplyOperation.Request(planning.toOptions(), planFile,
                     autoApprove, timeout, lockTimeout, parallelism, Version.get()),
-                    new ApplyOperation.LockHold(lock.held().id(), lock.releasedGone(), lock::lost), stop, WRITERS, view);
+                    new ApplyOperation.LockHold(lock.held().id(), lock.releasedGone(), lock::lost), stop, UnaryOperator.identity(), view);
             interrupts.running(op);
             return switch (op.run().status()) {
                 case COMPLETE -> 0;

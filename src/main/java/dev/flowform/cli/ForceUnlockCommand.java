@@ -43,7 +43,7 @@ public final class ForceUnlockCommand implements Callable<Integer> {
         Terminal term = FlowformCommand.terminal(spec, common.noColor);
         CliContext ctx = parent.context();
         try (StateStore state = StateAccess.open(common, ctx, term, "force-unlock")) {
-            Optional<LockInfo> current = state.currentLock();
+            Optional<LockInfo> current = state.locker().current();
             if (current.isEmpty()) {
                 term.error("Failed to unlock state", "Environment \"" + state.environmentName() + "\" is not locked.");
                 return 1;
@@ -74,7 +74,7 @@ public final class ForceUnlockCommand implements Callable<Integer> {
                 }
             }
             try {
-                if (!state.forceUnlock(lockId)) {
+                if (!state.locker().forceUnlock(lockId)) {
                     term.error("Failed to unlock state", "Environment \"" + state.environmentName()
                             + "\" is no longer locked; nothing to do.");
                     return 1;

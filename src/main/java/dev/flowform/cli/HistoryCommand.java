@@ -57,7 +57,7 @@ public final class HistoryCommand implements Callable<Integer> {
         }
         try (StateStore state = StateAccess.open(common, parent.context(), term)) {
             EnvironmentRecord env = state.environment();
-            List<RunRecord> runs = state.runs(limit);
+            List<RunRecord> runs = state.journal().runs(limit);
             if (json) {
                 term.println(document(state, env, runs).toPrettyString());
                 return 0;
@@ -70,7 +70,7 @@ public final class HistoryCommand implements Callable<Integer> {
                 return 0;
             }
             for (RunRecord r : runs) {
-                List<StepRecord> steps = state.steps(r.id());
+                List<StepRecord> steps = state.journal().steps(r.id());
                 term.println("");
                 term.println(term.style().bold("Run " + r.id()) + "  " + r.kind() + "  " + outcome(term, r) + "  "
                         + r.startedAt() + "  " + duration(r) + "  by " + r.who() + "  (flowform " + r.flowformVersion() + ")");
@@ -78,7 +78,7 @@ public final class HistoryCommand implements Callable<Integer> {
                         + count(steps, StepStatus.STARTED) + " interrupted" + (r.summary() == null ? "" : ": " + r.summary()));
                 for (StepRecord s : steps) {
                     term.println(String.format("  %3d. %-24s %-40s %-8s %7s  %s", s.stepId(), s.kind(),
-                            s.address() == null ? "" : s.address(), s.status(),
+                            s.address() == null ? "" : s.address(), s.status().shown(),
                             s.durationMs() == null ? "" : Text.duration(Duration.ofMillis(s.durationMs())),
                             s.detail() == null ? (s.status() == StepStatus.STARTED ? "(no outcome recorded)" : "") : s.detail()));
                 }
@@ -102,7 +102,7 @@ public final class HistoryCommand implements Callable<Integer> {
     }
 
     private static long count(List<StepRecord> steps, StepStatus status) {
-        return steps.stream().filter(s -> s.status() == status).count();
+        return steps.stream().filter(s -> s.status().shown() == status).count();
     }
 
     private static ObjectNode document(StateStore state, EnvironmentRecord env, List<RunRecord> runs) {
@@ -129,13 +129,13 @@ public final class HistoryCommand implements Callable<Integer> {
             }
             n.put("summary", r.summary());
             ArrayNode steps = n.putArray("steps");
-            for (StepRecord s : state.steps(r.id())) {
+            for (StepRecord s : state.journal().steps(r.id())) {
                 ObjectNode sn = steps.addObject();
                 sn.put("step_id", s.stepId());
                 sn.put("index", s.stepIndex());
                 sn.put("kind", s.kind());
                 sn.put("address", s.address());
-                sn.put("status", s.status().name());
+                sn.put("status", s.status().shown().name());
                 sn.put("started_at", s.startedAt().toString());
                 sn.put("finished_at", s.finishedAt() == null ? null : s.finishedAt().toString());
                 if (s.durationMs() == null) {

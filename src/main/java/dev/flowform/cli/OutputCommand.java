@@ -88,7 +88,7 @@ public final class OutputCommand implements Callable<Integer> {
                 select.addAll(List.of("--state-dir", stateDirOption.toString()));
             }
             try (StateStore state = StateOpen.forReading(stateDir, env, parent.context(), term, select)) {
-                outputs = state.outputs();
+                outputs = state.outputs().all();
             } catch (CommandFailed e) {
                 return e.exitCode();
             } catch (RuntimeException e) {

@@ -2,17 +2,16 @@ package dev.flowform.cli;
 
 import dev.flowform.config.OutputValue;
 import dev.flowform.state.OutputRecord;
-import dev.flowform.state.StateStore;
-import java.util.ArrayList;
+import dev.flowform.state.OutputTable;
 import java.util.List;
 
 /**
- * Root module outputs between the configuration, the state and the terminal: what {@code apply}
- * records after a successful run and what {@code flowform output} prints.
+ * How root module outputs are shown: after {@code Apply complete!} and by {@code flowform output}. The state keeps
+ * them ({@link OutputTable}).
  *
  * <p>Sensitive outputs follow Terraform's display ({@code <sensitive>} in listings) but, unlike
  * Terraform, flowform never stores their value: the state keeps a salted hash
- * ({@link StateStore#replaceOutputs}), so no command can print it, not even with {@code --json}.
+ * ({@link OutputTable#replace}), so no command can print it, not even with {@code --json}.
  */
 final class Outputs {
 
@@ -20,15 +19,6 @@ final class Outputs {
     static final String SENSITIVE = "<sensitive>";
 
     private Outputs() {
-    }
-
-    /** @return the outputs as the state stores them (values as JSON; sensitive ones are hashed by the store) */
-    static List<OutputRecord> records(List<OutputValue> values) {
-        List<OutputRecord> out = new ArrayList<>();
-        for (OutputValue v : values) {
-            out.add(OutputRecord.of(v.name(), JsonText.compact(v.value()), v.type(), v.sensitive(), v.description()));
-        }
-        return out;
     }
 
     /** @return {@code name = value} lines, values in the layout of {@code fmt}, sensitive ones as {@value #SENSITIVE} */

@@ -109,7 +109,7 @@ public final class PlanCommand implements Callable<Integer> {
     }
 
     private void save(Plan plan, Environment env, Terminal term) {
-        String text = PlanCodec.toJson(plan, Version.get(), env.state()::encryptSecret);
+        String text = PlanCodec.toJson(plan, Version.get(), env.state().cipher()::encrypt);
         try {
             Path target = out.toAbsolutePath();
             if (target.getParent() != null) {

@@ -2,21 +2,24 @@ package dev.flowform.cli;
 
 import dev.flowform.model.SecretKeys;
 import dev.flowform.plan.Json;
+import dev.flowform.state.LockInfo;
 import dev.flowform.state.ResourceSnapshot;
 import dev.flowform.state.StateBackups;
-import dev.flowform.state.StateTransfer;
 import dev.flowform.state.StateStore;
+import dev.flowform.state.StateTransfer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.ToIntFunction;
 import picocli.CommandLine.Command;
-import java.nio.file.Path;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -45,9 +48,8 @@ public final class StateCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    /** {@code flowform state list}: one address per line. */
-    @Command(name = "list", mixinStandardHelpOptions = true, description = "List the addresses of the managed objects.")
-    public static final class ListCommand implements Callable<Integer> {
+    /** What every {@code state} subcommand shares: its options, its terminal, and opening the state to read it. */
+    abstract static class Subcommand implements Callable<Integer> {
 
         @ParentCommand
         StateCommand state;
@@ -58,44 +60,65 @@ public final class StateCommand implements Runnable {
         @Mixin
         CommonOptions common;
 
+        /** Runs the subcommand; a {@link CommandFailed} (already printed) becomes its exit code. */
         @Override
-        public Integer call() {
+        public final Integer call() {
             Terminal term = FlowformCommand.terminal(spec, common.noColor);
-            try (StateStore store = StateAccess.open(common, state.parent.context(), term)) {
-                for (ResourceSnapshot r : store.resources()) {
-                    term.println(r.address());
-                }
-                return 0;
+            try {
+                return run(term, state.parent.context());
             } catch (CommandFailed e) {
                 return e.exitCode();
             }
+        }
+
+        /**
+         * @param term where output and errors go
+         * @param ctx  the process context
+         * @return the exit code
+         */
+        abstract int run(Terminal term, CliContext ctx);
+
+        /**
+         * @param work what to do with the environment's state, opened for reading (read-only when its files are)
+         * @return what {@code work} returned
+         * @throws CommandFailed after printing why the state cannot be opened
+         */
+        int reading(Terminal term, CliContext ctx, ToIntFunction<StateStore> work) {
+            try (StateStore store = StateAccess.open(common, ctx, term)) {
+                return work.applyAsInt(store);
+            }
+        }
+    }
+
+    /** {@code flowform state list}: one address per line. */
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List the addresses of the managed objects.")
+    public static final class ListCommand extends Subcommand {
+
+        @Override
+        int run(Terminal term, CliContext ctx) {
+            return reading(term, ctx, store -> {
+                for (ResourceSnapshot r : store.snapshots().all()) {
+                    term.println(r.address());
+                }
+                return 0;
+            });
         }
     }
 
     /** {@code flowform state show ADDR}: one object as last applied. */
     @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one managed object as last applied.")
-    public static final class ShowCommand implements Callable<Integer> {
-
-        @ParentCommand
-        StateCommand state;
-
-        @Spec
-        CommandSpec spec;
-
-        @Mixin
-        CommonOptions common;
+    public static final class ShowCommand extends Subcommand {
 
         @Parameters(index = "0", paramLabel = "ADDR", description = "Resource address, e.g. kafka_connector.orders-source.")
         String address;
 
         @Override
-        public Integer call() {
-            Terminal term = FlowformCommand.terminal(spec, common.noColor);
-            try (StateStore store = StateAccess.open(common, state.parent.context(), term)) {
-                Optional<ResourceSnapshot> found = store.resource(address);
+        int run(Terminal term, CliContext ctx) {
+            return reading(term, ctx, store -> {
+                Optional<ResourceSnapshot> found = store.snapshots().get(address);
                 if (found.isEmpty()) {
                     List<String> known = new ArrayList<>();
-                    store.resources().forEach(r -> known.add(r.address()));
+                    store.snapshots().all().forEach(r -> known.add(r.address()));
                     term.error("No such resource in the state", "\"" + address + "\" is not in the state of environment \""
                             + store.environmentName() + "\"." + (known.isEmpty() ? " The state holds no resources yet."
                             : " Known addresses: " + String.join(", ", known) + "."));
@@ -108,35 +131,21 @@ public final class StateCommand implements Runnable {
                 Object body = Json.MAPPER.readValue(r.bodyJson(), Object.class);
                 term.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(masked(body, false)));
                 return 0;
-            } catch (CommandFailed e) {
-                return e.exitCode();
-            }
+            });
         }
     }
 
     /** {@code flowform state pull}: the environment's whole state as one JSON document on stdout (Terraform's). */
     @Command(name = "pull", mixinStandardHelpOptions = true,
             description = "Print the environment's whole state as JSON (secrets stay hashed, as stored).")
-    public static final class PullCommand implements Callable<Integer> {
-
-        @ParentCommand
-        StateCommand state;
-
-        @Spec
-        CommandSpec spec;
-
-        @Mixin
-        CommonOptions common;
+    public static final class PullCommand extends Subcommand {
 
         @Override
-        public Integer call() {
-            Terminal term = FlowformCommand.terminal(spec, common.noColor);
-            try (StateStore store = StateAccess.open(common, state.parent.context(), term)) {
+        int run(Terminal term, CliContext ctx) {
+            return reading(term, ctx, store -> {
                 term.print(StateTransfer.export(store, Version.get()));
                 return 0;
-            } catch (CommandFailed e) {
-                return e.exitCode();
-            }
+            });
         }
     }
 
@@ -146,16 +155,7 @@ public final class StateCommand implements Runnable {
      */
     @Command(name = "push", mixinStandardHelpOptions = true,
             description = "Replace the environment's state with a document printed by \"flowform state pull\".")
-    public static final class PushCommand implements Callable<Integer> {
-
-        @ParentCommand
-        StateCommand state;
-
-        @Spec
-        CommandSpec spec;
-
-        @Mixin
-        CommonOptions common;
+    public static final class PushCommand extends Subcommand {
 
         @Parameters(index = "0", paramLabel = "FILE", description = "The state document (\"-\" for standard input).")
         String file;
@@ -169,13 +169,11 @@ public final class StateCommand implements Runnable {
         java.time.Duration lockTimeout;
 
         @Override
-        public Integer call() {
-            Terminal term = FlowformCommand.terminal(spec, common.noColor);
-            CliContext ctx = state.parent.context();
+        int run(Terminal term, CliContext ctx) {
             String text;
             try {
                 text = "-".equals(file) ? new String(System.in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
-                        : java.nio.file.Files.readString(Path.of(file));
+                        : Files.readString(Path.of(file));
             } catch (java.io.IOException | RuntimeException e) {
                 term.error("Cannot read the state document", "Reading " + file + " failed: " + e.getMessage());
                 return 1;
@@ -227,16 +225,7 @@ public final class StateCommand implements Runnable {
      */
     @Command(name = "restore", mixinStandardHelpOptions = true,
             description = "Restore the environment's state database from a backup taken before an apply (default: the newest).")
-    public static final class RestoreCommand implements Callable<Integer> {
-
-        @ParentCommand
-        StateCommand state;
-
-        @Spec
-        CommandSpec spec;
-
-        @Mixin
-        CommonOptions common;
+    public static final class RestoreCommand extends Subcommand {
 
         @Parameters(index = "0", arity = "0..1", paramLabel = "BACKUP", description = "A backup zip (default: the newest).")
         Path backup;
@@ -245,52 +234,16 @@ public final class StateCommand implements Runnable {
         boolean force;
 
         @Override
-        public Integer call() {
-            Terminal term = FlowformCommand.terminal(spec, common.noColor);
-            CliContext ctx = state.parent.context();
+        int run(Terminal term, CliContext ctx) {
             try {
                 String env = StateAccess.environment(common, term);
                 Path stateDir = StateLocation.resolve(common.stateDirOption(), common.dir(), term);
-                List<StateBackups.Backup> backups = StateBackups.list(stateDir, env);
-                Path chosen = backup;
-                if (chosen == null) {
-                    if (backups.isEmpty()) {
-                        term.error("No backup to restore", "There is no backup of environment \"" + env + "\" in "
-                                + StateBackups.folder(stateDir, env) + " (one is taken before every apply that changes a "
-                                + "state).");
-                        return 1;
-                    }
-                    chosen = backups.get(0).file();
-                } else if (!java.nio.file.Files.isRegularFile(chosen)) {
-                    term.error("No such backup", chosen + " does not exist.");
-                    return 1;
-                }
-                Path db = StateStore.databaseFile(stateDir, env);
-                if (java.nio.file.Files.exists(db)) {
-                    String readable = null;
-                    try (StateStore current = StateStore.open(stateDir, env, ctx.clock())) {
-                        if (current.currentLock().isPresent()) {
-                            term.error("The state is locked", "Environment \"" + env + "\" is locked by "
-                                    + current.currentLock().get().who() + " (" + current.currentLock().get().operation()
-                                    + "); nothing was restored. Wait for it to finish.");
-                            return 1;
-                        }
-                        readable = "serial " + current.stateRef().serial();
-                    } catch (RuntimeException e) {
-                        if (!StateOpen.damaged(e)) {
-                            throw e;
-                        }
-                    }
-                    if (readable != null && !force) {
-                        term.error("The state can still be read", db + " opens (" + readable + "); restoring " + chosen
-                                + " would replace it. Add --force to restore anyway (the current file is kept next to it).");
-                        return 1;
-                    }
-                }
-                java.util.Optional<Path> replaced = StateBackups.restore(stateDir, env, chosen, ctx.clock());
+                Path chosen = chosen(term, stateDir, env);
+                refuseToReplace(term, ctx, stateDir, env, chosen);
+                Optional<Path> replaced = StateBackups.restore(stateDir, env, chosen, ctx.clock());
                 try (StateStore restored = StateStore.open(stateDir, env, ctx.clock())) {
                     // a backup is taken under the apply's lock, so it holds that lock's row: nothing holds it now
-                    restored.currentLock().ifPresent(l -> restored.forceUnlock(l.id()));
+                    restored.locker().current().ifPresent(l -> restored.locker().forceUnlock(l.id()));
                     term.println("Restored the state of environment \"" + env + "\" from " + chosen + ": lineage "
                             + restored.stateRef().lineage() + ", serial " + restored.stateRef().serial() + "."
                             + replaced.map(p -> " The replaced file is kept as " + p + ".").orElse(""));
@@ -301,6 +254,52 @@ public final class StateCommand implements Runnable {
             } catch (RuntimeException e) {
                 term.error("Failed to restore the state", String.valueOf(e.getMessage()));
                 return 1;
+            }
+        }
+
+        /** @return the backup to restore: the one named, or the newest */
+        private Path chosen(Terminal term, Path stateDir, String env) {
+            if (backup == null) {
+                List<StateBackups.Backup> backups = StateBackups.list(stateDir, env);
+                if (backups.isEmpty()) {
+                    term.error("No backup to restore", "There is no backup of environment \"" + env + "\" in "
+                            + StateBackups.folder(stateDir, env) + " (one is taken before every apply that changes a "
+                            + "state).");
+                    throw new CommandFailed(1);
+                }
+                return backups.get(0).file();
+            }
+            if (!Files.isRegularFile(backup)) {
+                term.error("No such backup", backup + " does not exist.");
+                throw new CommandFailed(1);
+            }
+            return backup;
+        }
+
+        /** @throws CommandFailed after saying why, when the current state is locked, or can still be read without --force */
+        private void refuseToReplace(Terminal term, CliContext ctx, Path stateDir, String env, Path chosen) {
+            Path db = StateStore.databaseFile(stateDir, env);
+            if (!Files.exists(db)) {
+                return;
+            }
+            String readable = null;
+            try (StateStore current = StateStore.open(stateDir, env, ctx.clock())) {
+                Optional<LockInfo> lock = current.locker().current();
+                if (lock.isPresent()) {
+                    term.error("The state is locked", "Environment \"" + env + "\" is locked by " + lock.get().who() + " ("
+                            + lock.get().operation() + "); nothing was restored. Wait for it to finish.");
+                    throw new CommandFailed(1);
+                }
+                readable = "serial " + current.stateRef().serial();
+            } catch (RuntimeException e) {
+                if (e instanceof CommandFailed || !StateOpen.damaged(e)) {
+                    throw e;
+                }
+            }
+            if (readable != null && !force) {
+                term.error("The state can still be read", db + " opens (" + readable + "); restoring " + chosen
+                        + " would replace it. Add --force to restore anyway (the current file is kept next to it).");
+                throw new CommandFailed(1);
             }
         }
     }

@@ -5,6 +5,7 @@ import dev.flowform.apply.ApplyListener;
 import dev.flowform.apply.ApplyResult;
 import dev.flowform.apply.Fabric8ClusterWriter;
 import dev.flowform.apply.Fabric8RolloutWatcher;
+import dev.flowform.apply.Journal;
 import dev.flowform.apply.Resume;
 import dev.flowform.apply.Sleeper;
 import dev.flowform.apply.StepTimeouts;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * One apply of an environment whose state lock is held (Terraform's local backend {@code opApply}): backs up the
@@ -71,7 +73,7 @@ public final class ApplyOperation {
     private final Request request;
     private final LockHold lock;
     private final StopSignal stop;
-    private final StateWriters writers;
+    private final UnaryOperator<Journal> journal;
     private final ApplyHooks hooks;
     private final PlanOperation planner;
     private final Leases leases;
@@ -82,18 +84,19 @@ public final class ApplyOperation {
      * @param request what the user asked for
      * @param lock    the state lock held
      * @param stop    stops the apply between API calls (Ctrl-C, a lost lock); a probe for lost cluster leases is added
-     * @param writers the journal, snapshot and output writers
+     * @param journal decorates the step journal of the run (identity in production; a test seam to fail at a
+     *                chosen journal write, as a crash there would)
      * @param hooks   the view
      */
     public ApplyOperation(Environment env, RunContext ctx, Request request, LockHold lock, StopSignal stop,
-                          StateWriters writers, ApplyHooks hooks) {
+                          UnaryOperator<Journal> journal, ApplyHooks hooks) {
         this.env = env;
         this.state = env.state();
         this.ctx = ctx;
         this.request = request;
         this.lock = lock;
         this.stop = stop;
-        this.writers = writers;
+        this.journal = journal;
         this.hooks = hooks;
         this.planner = new PlanOperation(env, ctx.clock());
         this.leases = new Leases(env, ctx, stop, lock, request.lockTimeout(), hooks);
@@ -135,7 +138,7 @@ public final class ApplyOperation {
         PriorRunReader reader = new PriorRunReader(state);
         Optional<PriorRunReader.Prior> prior = reader.unfinished();
         LiveState live = env.cluster().readLive(env.workspace().desired());
-        Optional<Resume.Analysis> resume = prior.map(p -> Resume.analyze(p.run(), live, state::hashSecret));
+        Optional<Resume.Analysis> resume = prior.map(p -> Resume.analyze(p.run(), live, state.cipher()::hash));
         Plan plan;
         if (request.planFile() == null) {
             resume.ifPresent(a -> reader.settle(prior.get(), a));
@@ -176,7 +179,7 @@ public final class ApplyOperation {
 
     /** @return the plan made again from the cluster {@code now}, or null after reporting that it cannot be applied */
     private Plan planAgain(LiveState now, Optional<PriorRunReader.Prior> prior) {
-        return fresh(now, prior.map(p -> Resume.analyze(p.run(), now, state::hashSecret)));
+        return fresh(now, prior.map(p -> Resume.analyze(p.run(), now, state.cipher()::hash)));
     }
 
     /** Applies a refresh-only plan: records the drifted objects in the state; the cluster is not changed. */
@@ -189,8 +192,8 @@ public final class ApplyOperation {
             return ApplyOutcome.of(ApplyOutcome.Status.COMPLETE);
         }
         long runId = startRun("refresh", plan);
-        String summary = new StateRecorder(env, writers).acceptDrift(plan);
-        state.finishRun(runId, RunOutcome.SUCCEEDED, summary);
+        String summary = new StateRecorder(env).acceptDrift(plan);
+        state.journal().finishRun(runId, RunOutcome.SUCCEEDED, summary);
         hooks.complete(plan, true, summary);
         return ApplyOutcome.of(ApplyOutcome.Status.COMPLETE);
     }
@@ -226,7 +229,7 @@ public final class ApplyOperation {
             runId = startRun("apply", plan);
             Applier applier = new Applier(new Fabric8ClusterWriter(env.cluster().writeClient(), Sleeper.SYSTEM),
                     new Fabric8RolloutWatcher(env.cluster().client(), ctx.clock(), ctx.progressInterval()),
-                    writers.journal().open(state, runId, request.version(), env.secrets()::redact), listener, ctx.clock(),
+                    journal.apply(state.journal().forRun(runId, request.version(), env.secrets()::redact)), listener, ctx.clock(),
                     StepTimeouts.of(request.stepTimeout()), request.parallelism(), stop);
             start = ctx.clock().instant();
             result = applier.apply(plan);
@@ -236,9 +239,9 @@ public final class ApplyOperation {
         String summary = ApplyReport.summaryLine(plan, result, Duration.between(start, ctx.clock().instant()));
         Optional<String> lost = lock.lost().get();
         if (lost.isEmpty()) {
-            state.finishRun(runId, result.succeeded() ? RunOutcome.SUCCEEDED
+            state.journal().finishRun(runId, result.succeeded() ? RunOutcome.SUCCEEDED
                     : result.interrupted() ? RunOutcome.INTERRUPTED : RunOutcome.FAILED, env.secrets().redact(summary));
-            new StateRecorder(env, writers).snapshot();
+            new StateRecorder(env).snapshot();
         }
         if (result.succeeded()) {
             hooks.complete(plan, false, summary);
@@ -252,14 +255,14 @@ public final class ApplyOperation {
     /** @return the outcome after recording the configuration's outputs in the state */
     private ApplyOutcome saveOutputs(ApplyResult result) {
         try {
-            state.replaceOutputs(writers.outputs().apply(env.workspace().config().outputs()));
+            state.outputs().replaceWithConfigured(env.workspace().config().outputs());
         } catch (RuntimeException e) {
             hooks.diagnostics(List.of(Diagnostic.error("Cannot record the outputs", "The apply succeeded, but writing "
                     + "its outputs to the state of environment \"" + env.workspace().environment() + "\" failed: "
                     + e.getMessage())));
             return new ApplyOutcome(ApplyOutcome.Status.ERROR, result);
         }
-        hooks.outputs(state.outputs());
+        hooks.outputs(state.outputs().all());
         return new ApplyOutcome(ApplyOutcome.Status.COMPLETE, result);
     }
 
@@ -271,7 +274,7 @@ public final class ApplyOperation {
     /** @return the new run's ID; its plan is stored with secrets hashed and redacted */
     private long startRun(String kind, Plan plan) {
         String version = request.version();
-        return state.startRun(kind, env.secrets().redact(PlanCodec.toJson(plan, version, state::hashSecret)),
+        return state.journal().startRun(kind, env.secrets().redact(PlanCodec.toJson(plan, version, state.cipher()::hash)),
                 LockInfo.localWho(), version);
     }
 

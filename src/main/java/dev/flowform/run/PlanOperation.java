@@ -60,7 +60,7 @@ public final class PlanOperation {
             if (busy.isPresent()) {
                 running = busy.get();
             } else {
-                resume = Optional.of(Resume.analyze(prior.get().run(), live, state::hashSecret));
+                resume = Optional.of(Resume.analyze(prior.get().run(), live, state.cipher()::hash));
             }
         }
         Plan plan = plan(live, options, resume);
@@ -85,7 +85,7 @@ public final class PlanOperation {
     Plan plan(LiveState live, PlanOptions options, Optional<Resume.Analysis> resume) {
         StateStore state = env.state();
         Plan fresh = Planner.plan(env.workspace().desired(), live, new PlanRequest(env.workspace().environment(),
-                state.stateRef(), clock.instant(), options, recorded(state), state::hashSecret));
+                state.stateRef(), clock.instant(), options, recorded(state), state.cipher()::hash));
         return resume.map(a -> Resume.continuePlan(fresh, a, live)).orElse(fresh);
     }
 
@@ -107,7 +107,7 @@ public final class PlanOperation {
      */
     public static List<RecordedResource> recorded(StateStore state) {
         List<RecordedResource> out = new ArrayList<>();
-        for (ResourceSnapshot r : state.resources()) {
+        for (ResourceSnapshot r : state.snapshots().all()) {
             @SuppressWarnings("unchecked")
             Map<String, Object> body = Json.MAPPER.readValue(r.bodyJson(), LinkedHashMap.class);
             out.add(new RecordedResource(r.address(), r.kind(), r.namespace(), r.name(), body, r.updatedSerial()));

@@ -1,6 +1,5 @@
 package dev.flowform.run;
 
-import dev.flowform.apply.Applier;
 import dev.flowform.apply.Resume;
 import dev.flowform.diag.Diagnostic;
 import dev.flowform.plan.Plan;
@@ -11,7 +10,6 @@ import dev.flowform.state.RunOutcome;
 import dev.flowform.state.RunRecord;
 import dev.flowform.state.StateStore;
 import dev.flowform.state.StepRecord;
-import dev.flowform.state.StepStatus;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
@@ -49,11 +47,11 @@ final class PriorRunReader {
      *         can be read; empty when the newest apply finished (succeeded or failed) or there is none
      */
     Optional<Prior> unfinished() {
-        RunRecord last = state.runs(RECENT_RUNS).stream().filter(r -> "apply".equals(r.kind())).findFirst().orElse(null);
+        RunRecord last = state.journal().runs(RECENT_RUNS).stream().filter(r -> "apply".equals(r.kind())).findFirst().orElse(null);
         if (last == null || (last.outcome() != RunOutcome.RUNNING && last.outcome() != RunOutcome.INTERRUPTED)) {
             return Optional.empty();
         }
-        Optional<String> json = state.planJson(last.id());
+        Optional<String> json = state.journal().planJson(last.id());
         if (json.isEmpty()) {
             return Optional.empty();
         }
@@ -65,7 +63,7 @@ final class PriorRunReader {
         }
         Map<Integer, Resume.StepState> states = new HashMap<>();
         Map<Integer, Long> rows = new HashMap<>();
-        for (StepRecord r : state.steps(last.id())) {
+        for (StepRecord r : state.journal().steps(last.id())) {
             states.put(r.stepId(), stepState(r));
             rows.put(r.stepId(), r.id());
         }
@@ -74,14 +72,14 @@ final class PriorRunReader {
     }
 
     private static Resume.StepState stepState(StepRecord r) {
-        if (r.status() == StepStatus.STARTED) {
-            return Resume.StepState.STARTED;
-        }
-        if (r.status() == StepStatus.DONE) {
-            return Resume.StepState.DONE;
-        }
-        return r.detail() != null && r.detail().startsWith(Applier.STOPPED) ? Resume.StepState.STOPPED : Resume.StepState.FAILED;
+        return switch (r.status()) {
+            case STARTED -> Resume.StepState.STARTED;
+            case DONE -> Resume.StepState.DONE;
+            case FAILED -> Resume.StepState.FAILED;
+            case STOPPED -> Resume.StepState.STOPPED;
+        };
     }
+
 
     /**
      * Records what resuming found; call while holding the lock (then no other process runs that run).
@@ -93,12 +91,12 @@ final class PriorRunReader {
         for (Step s : analysis.confirmed()) {
             Long row = prior.rowIds().get(s.id());
             if (row != null) {
-                state.journalDone(row, "confirmed by the next run from the live cluster: the change had reached it "
+                state.journal().done(row, "confirmed by the next run from the live cluster: the change had reached it "
                         + "before run " + prior.run().runId() + " was interrupted");
             }
         }
         if (prior.run().crashed()) {
-            state.markInterrupted(prior.run().runId());
+            state.journal().markInterrupted(prior.run().runId());
         }
     }
 
@@ -114,7 +112,7 @@ final class PriorRunReader {
         if (!prior.run().crashed()) {
             return Optional.empty();
         }
-        Optional<LockInfo> lock = state.currentLock();
+        Optional<LockInfo> lock = state.locker().current();
         if (lock.isEmpty() || lock.get().isHolderGone() || lock.get().isProbablyStale(clock)) {
             return Optional.empty();
         }

@@ -87,7 +87,7 @@ public final class SavedPlan {
                     + " has errors; plan again.")));
             return null;
         }
-        Plan plan = decode(file, text, state::decryptSecret, hooks::diagnostics);
+        Plan plan = decode(file, text, state.cipher()::decrypt, hooks::diagnostics);
         if (plan == null) {
             return null;
         }

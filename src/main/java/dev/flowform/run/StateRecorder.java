@@ -18,9 +18,8 @@ import java.util.Set;
  * (what the next plan measures drift against), and the drifted objects of a refresh-only plan.
  *
  * @param env     the open environment
- * @param writers how live objects are made fit for the state
  */
-record StateRecorder(Environment env, StateWriters writers) {
+record StateRecorder(Environment env) {
 
     /** Records every managed object as it is now; when the cluster cannot be read (reported), nothing is recorded. */
     void snapshot() {
@@ -60,7 +59,7 @@ record StateRecorder(Environment env, StateWriters writers) {
                     ? now.cluster(e.object().namespace(), e.object().name()).map(c -> c.raw())
                     : now.connector(e.object().namespace(), e.object().name()).map(c -> c.raw());
             if (raw.isEmpty()) {
-                state.deleteResource(e.address());
+                state.snapshots().delete(e.address());
             } else {
                 save(e.address(), e.object().kind(), e.object().namespace(), e.object().name(), raw.get(), secrets);
             }
@@ -71,8 +70,6 @@ record StateRecorder(Environment env, StateWriters writers) {
 
     private void save(String address, String kind, String namespace, String name, Map<String, Object> raw,
                       Set<String> secrets) {
-        StateStore state = env.state();
-        state.saveResource(ResourceSnapshot.of(address, kind, namespace, name,
-                Json.render(writers.snapshots().secretFree(raw, state::hashSecret, secrets))));
+        env.state().snapshots().saveLive(address, kind, namespace, name, raw, secrets);
     }
 }

@@ -5,7 +5,7 @@ import java.util.Optional;
 
 /**
  * A run left {@link RunOutcome#RUNNING} by a process that is gone, found by
- * {@link StateStore#interruptedRun()}.
+ * {@link RunJournal#interruptedRun()}.
  *
  * <p>{@code openStep} is the step whose intent was written but whose outcome never was: it may or
  * may not have reached the cluster, so a resume must re-read live state before deciding (the plan is

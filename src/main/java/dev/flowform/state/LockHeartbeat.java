@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * apply waiting minutes for a rolling restart would otherwise look stale after
  * {@link LockInfo#STALE_AFTER} and invite a force-unlock).
  *
- * <p>Calls {@link StateStore#heartbeat(String)} every {@code interval} on the given scheduler. If a
+ * <p>Calls {@link StateLocker#heartbeat(String)} every {@code interval} on the given scheduler. If a
  * heartbeat fails (the lock was force-unlocked, or the database failed), it stops and keeps the
  * error; the holder checks {@link #failure()} between steps and stops writing when it is present.
  * Closing it stops the heartbeats; it does not release the lock.
@@ -23,31 +23,31 @@ public final class LockHeartbeat implements AutoCloseable {
     private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
     private final ScheduledFuture<?> task;
 
-    private LockHeartbeat(StateStore store, String lockId, ScheduledExecutorService scheduler, Duration interval) {
+    private LockHeartbeat(StateLocker locker, String lockId, ScheduledExecutorService scheduler, Duration interval) {
         long millis = Math.max(1, interval.toMillis());
-        this.task = scheduler.scheduleWithFixedDelay(() -> beat(store, lockId), millis, millis, TimeUnit.MILLISECONDS);
+        this.task = scheduler.scheduleWithFixedDelay(() -> beat(locker, lockId), millis, millis, TimeUnit.MILLISECONDS);
     }
 
     /**
      * Starts heartbeating.
      *
-     * @param store     the store holding the lock
-     * @param lockId    the id {@link StateStore#lock} returned
+     * @param locker    the locker the lock was taken with
+     * @param lockId    the id {@link StateLocker#lock} returned
      * @param scheduler runs the heartbeats; owned by the caller, who shuts it down
      * @param interval  pause between heartbeats; positive, normally {@link LockInfo#HEARTBEAT_INTERVAL}
      * @return the running heartbeat; close it when the lock is released
      * @throws IllegalArgumentException when {@code interval} is zero or negative
      */
-    public static LockHeartbeat start(StateStore store, String lockId, ScheduledExecutorService scheduler,
+    public static LockHeartbeat start(StateLocker locker, String lockId, ScheduledExecutorService scheduler,
                                       Duration interval) {
-        Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(locker, "locker");
         Objects.requireNonNull(lockId, "lockId");
         Objects.requireNonNull(scheduler, "scheduler");
         Objects.requireNonNull(interval, "interval");
         if (interval.isZero() || interval.isNegative()) {
             throw new IllegalArgumentException("heartbeat interval must be positive, got " + interval);
         }
-        return new LockHeartbeat(store, lockId, scheduler, interval);
+        return new LockHeartbeat(locker, lockId, scheduler, interval);
     }
 
     /**
@@ -64,12 +64,12 @@ public final class LockHeartbeat implements AutoCloseable {
         task.cancel(false);
     }
 
-    private void beat(StateStore store, String lockId) {
+    private void beat(StateLocker locker, String lockId) {
         if (failure.get() != null) {
             return;
         }
         try {
-            store.heartbeat(lockId);
+            locker.heartbeat(lockId);
         } catch (RuntimeException e) {
             failure.compareAndSet(null, e);
             task.cancel(false);

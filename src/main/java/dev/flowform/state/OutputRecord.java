@@ -6,8 +6,8 @@ import java.util.Objects;
 /**
  * One output of the root module as the state keeps it.
  *
- * <p>A sensitive output's value is never stored: {@link StateStore#replaceOutputs} keeps only
- * {@link StateStore#hashSecret(String)} of its JSON text, so {@code valueJson} is null and
+ * <p>A sensitive output's value is never stored: {@link OutputTable#replace} keeps only
+ * {@link SecretCipher#hash(String)} of its JSON text, so {@code valueJson} is null and
  * {@code valueHash} set; for other outputs it is the other way round.
  *
  * @param name          the output name; the key
@@ -41,7 +41,7 @@ public record OutputRecord(String name, String valueJson, String valueHash, Stri
     }
 
     /**
-     * An output to pass to {@link StateStore#replaceOutputs}, which hashes a sensitive value and fills in the
+     * An output to pass to {@link OutputTable#replace}, which hashes a sensitive value and fills in the
      * serial and time.
      *
      * @param name        the output name

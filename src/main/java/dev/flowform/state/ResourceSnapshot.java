@@ -7,7 +7,7 @@ import java.util.Objects;
  * The last applied body of one object flowform manages.
  *
  * <p>{@code bodyJson} must already have its secret values replaced by
- * {@link StateStore#hashSecret(String)} hashes: the store saves what it is given.
+ * {@link SecretCipher#hash(String)} hashes: the store saves what it is given.
  *
  * @param address       resource address, e.g. {@code kafka_connector.orders-source}; the key
  * @param kind          Kubernetes kind, e.g. {@code KafkaConnector}
@@ -41,7 +41,7 @@ public record ResourceSnapshot(String address, String kind, String namespace, St
     }
 
     /**
-     * A snapshot to pass to {@link StateStore#saveResource(ResourceSnapshot)}, which fills in the
+     * A snapshot to pass to {@link SnapshotTable#save(ResourceSnapshot)}, which fills in the
      * serial and time.
      *
      * @param address   resource address

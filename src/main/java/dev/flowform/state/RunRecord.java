@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * One row of the run history (without the plan JSON, which {@link StateStore#planJson(long)} reads).
+ * One row of the run history (without the plan JSON, which {@link RunJournal#planJson(long)} reads).
  *
  * @param id              generated id, increasing with start order
  * @param kind            what ran, e.g. {@code apply} or {@code refresh}

@@ -5,14 +5,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -21,7 +19,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.Supplier;
 import java.util.zip.CRC32;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
@@ -29,30 +26,12 @@ import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.MigrationState;
 import org.flywaydb.core.api.MigrationVersion;
-import org.h2.jdbcx.JdbcDataSource;
 
 /**
- * The database plumbing under {@link StateStore}: H2 URLs, opening connections (with the retries
- * H2's auto-server mode needs), Flyway migrations and the one-time creation of the environment
- * row. Kept apart so {@link StateStore} reads as the state API; everything here is SQL- and
- * H2-specific, and is where a PostgreSQL backend would differ.
- *
- * <p><b>Loopback only.</b> Several processes share one state file through H2's auto-server mode: the
- * process that opens the file first serves it over TCP and the others connect to it. H2 2.5.252 opens two
- * listening sockets per open file database, both through {@code org.h2.util.NetUtils.createServerSocket}:
- * the auto-server's TCP server (started with {@code -tcpAllowOthers}) and, with {@code FILE_LOCK=SOCKET},
- * the lock socket. Both bind to {@code org.h2.engine.SysProperties.BIND_ADDRESS}, read once from the
- * system property {@code h2.bindAddress} when H2 first loads that class; unset, H2 binds to the wildcard
- * address (every interface) and writes {@code InetAddress.getLocalHost()} into the lock file as the address
- * to connect to. This class sets {@code h2.bindAddress} to {@value #LOOPBACK} before H2 is first used, so
- * both sockets listen on loopback and the lock file points the other processes at loopback. Measured with
- * {@code /proc/net/tcp6} while a state file is open: before, two listeners on {@code [::]} (all interfaces,
- * IPv4 included); after, two on {@code ::ffff:127.0.0.1}. A mode without a server ({@code FILE_LOCK=FS},
- * no {@code AUTO_SERVER}) opens no socket at all, but then a second process cannot open the file while the
- * first has it open (H2 error 90020, "Database may be already in use"), so a second apply could not even read
- * who holds the lock; it is not used. If H2 was loaded with another bind address before this class could set
- * it (another library in the same JVM), opening a file database fails rather than listen on every
- * interface.
+ * The part of opening a state database that every {@link Backend} shares: the Flyway migrations (portable SQL under
+ * {@code db/migration}), the quick check that a schema is current, the one-time creation of the environment row with
+ * its lineage and secret salt, and plain JDBC connection handling. What differs between databases is in the
+ * {@link Backend} implementations ({@link H2Backend}).
  */
 final class StateDatabase {
 
@@ -63,27 +42,8 @@ final class StateDatabase {
      * Every migration script under {@code db/migration}, in version order. A test checks this list against the
      * folder; {@link #schemaIsCurrent} compares a database's history with it.
      */
-    static final List<String> MIGRATION_SCRIPTS = List.of("V1__state.sql", "V2__outputs.sql", "V3__lock_holder_process.sql");
-
-    /**
-     * H2 options for file databases: {@code AUTO_SERVER} lets several processes share the file;
-     * {@code WRITE_DELAY=0} writes every commit to the file before the commit returns;
-     * {@code FILE_LOCK=SOCKET} makes the serving process hold the database through a listening socket
-     * rather than a lock file it touches every second, so after that process is killed the next one
-     * sees at once that nobody listens and takes over (with the default file method it waits until the
-     * lock file is 2 s old and then 2 s more, measured 4 to 5 s against 1.4 s).
-     */
-    static final String H2_FILE_OPTIONS = ";AUTO_SERVER=TRUE;WRITE_DELAY=0;FILE_LOCK=SOCKET";
-
-    /** The address H2's sockets bind to: IPv4 loopback (see the class comment). */
-    static final String LOOPBACK = "127.0.0.1";
-
-    /** The system property H2 reads its bind address from. */
-    static final String BIND_ADDRESS_PROPERTY = "h2.bindAddress";
-
-    static {
-        System.setProperty(BIND_ADDRESS_PROPERTY, LOOPBACK);
-    }
+    static final List<String> MIGRATION_SCRIPTS = List.of("V1__state.sql", "V2__outputs.sql", "V3__lock_holder_process.sql",
+            "V4__step_status_stopped.sql");
 
     private static final int SALT_BYTES = 16;
     private static final HexFormat HEX = HexFormat.of();
@@ -92,101 +52,12 @@ final class StateDatabase {
     private StateDatabase() {
     }
 
-    /** @return the JDBC URL of {@code <stateDir>/<env>/flowform} in file mode, with {@link #H2_FILE_OPTIONS} */
-    static String jdbcUrl(Path environmentDirectory) {
-        return "jdbc:h2:file:" + environmentDirectory.resolve(StateStore.DATABASE_NAME) + H2_FILE_OPTIONS;
-    }
-
     /**
-     * @return the JDBC URL that opens {@code <stateDir>/<env>/flowform} for reading only: {@code ACCESS_MODE_DATA=r}
-     *         (the file is opened read-only), no auto-server and no file lock (both would write next to the file), no
-     *         trace file ({@code TRACE_LEVEL_FILE=0}), and {@code IFEXISTS=TRUE} so a missing file is never created
+     * @param dataSource where to connect
+     * @param location   where the database is, for messages
+     * @return a new connection with auto-commit off
+     * @throws StateStoreException when it cannot be opened
      */
-    static String readOnlyUrl(Path environmentDirectory) {
-        return "jdbc:h2:file:" + environmentDirectory.resolve(StateStore.DATABASE_NAME)
-                + ";ACCESS_MODE_DATA=r;FILE_LOCK=NO;TRACE_LEVEL_FILE=0;IFEXISTS=TRUE";
-    }
-
-    /**
-     * @param url an H2 JDBC URL
-     * @return a data source for it, user {@code sa} with an empty password (the file is protected
-     *         by file-system permissions, like Terraform's local state file)
-     */
-    static DataSource dataSource(String url) {
-        if (url.startsWith("jdbc:h2:file:")) {
-            requireLoopback();
-        }
-        JdbcDataSource dataSource = new JdbcDataSource();
-        dataSource.setURL(url);
-        dataSource.setUser("sa");
-        dataSource.setPassword("");
-        return dataSource;
-    }
-
-    /**
-     * Checks that H2 took the loopback bind address this class set: H2 reads it once, when it first loads
-     * {@code SysProperties}.
-     *
-     * @throws StateStoreException when H2 binds elsewhere (it was loaded, with another address, before this class)
-     */
-    static void requireLoopback() {
-        String bound = org.h2.engine.SysProperties.BIND_ADDRESS;
-        if (!LOOPBACK.equals(bound)) {
-            throw new StateStoreException("H2 was initialised with bind address " + (bound == null || bound.isEmpty()
-                    ? "(every interface)" : bound) + " before flowform could restrict it to " + LOOPBACK
-                    + "; refusing to open the state database with a listener reachable from other machines."
-                    + " Start the JVM with -D" + BIND_ADDRESS_PROPERTY + "=" + LOOPBACK + ".", null);
-        }
-    }
-
-    /**
-     * Runs {@code attempt}, retrying while it fails because another process is opening the same
-     * H2 database; see
-     * {@link StateStore#open(Path, String, Clock, Sleeper)}. Package-private for tests.
-     */
-    static <T> T retryWhileBusy(Supplier<T> attempt, Sleeper sleeper, String location) {
-        Duration delay = StateStore.OPEN_RETRY_FIRST_DELAY;
-        Duration slept = Duration.ZERO;
-        while (true) {
-            try {
-                return attempt.get();
-            } catch (StateStoreException e) {
-                if (!isBusyOpening(e) || slept.compareTo(StateStore.OPEN_RETRY_BUDGET) >= 0) {
-                    throw e;
-                }
-                try {
-                    sleeper.sleep(delay);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    StateStoreException stop = new StateStoreException(
-                            "interrupted while waiting to open the state database " + location, interrupted);
-                    stop.addSuppressed(e);
-                    throw stop;
-                }
-                slept = slept.plus(delay);
-                Duration doubled = delay.multipliedBy(2);
-                delay = doubled.compareTo(StateStore.OPEN_RETRY_MAX_DELAY) < 0 ? doubled : StateStore.OPEN_RETRY_MAX_DELAY;
-            }
-        }
-    }
-
-    /**
-     * True when the cause chain holds one of H2's "someone else is opening this file" errors:
-     * 8000 (ERROR_OPENING_DATABASE_1, e.g. "Lock file recently modified"), 90020
-     * (DATABASE_ALREADY_OPEN_1) or 90067 (CONNECTION_BROKEN_1, the serving process just exited).
-     */
-    static boolean isBusyOpening(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql) {
-                int code = sql.getErrorCode();
-                if (code == 8000 || code == 90020 || code == 90067) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
     static Connection openConnection(DataSource dataSource, String location) {
         Connection connection;
         try {
@@ -196,7 +67,7 @@ final class StateDatabase {
         }
         try {
             // Explicit transactions: each public call commits once. (This also turns off H2's
-            // AUTO_RECONNECT, which only works in auto-commit mode; see reconnect().)
+            // AUTO_RECONNECT, which only works in auto-commit mode; StateStore reconnects itself.)
             connection.setAutoCommit(false);
             return connection;
         } catch (SQLException e) {
@@ -286,6 +157,12 @@ final class StateDatabase {
         return (int) crc.getValue();
     }
 
+    /**
+     * Applies the pending migrations with Flyway; a database migrated by a newer flowform is refused.
+     *
+     * @throws IllegalStateException when the schema history holds a version this flowform does not know
+     * @throws StateStoreException   when Flyway fails
+     */
     static void migrate(DataSource dataSource, String location) {
         Flyway flyway = Flyway.configure(StateStore.class.getClassLoader())
                 .dataSource(dataSource)
@@ -319,7 +196,13 @@ final class StateDatabase {
         }
     }
 
-    /** Reads the environment row, creating it (lineage, serial 0, salt) when the database is new. */
+    /**
+     * Reads the environment row, creating it (lineage, serial 0, salt) when the database is new; of several processes
+     * creating it at once, one wins and the others read its row.
+     *
+     * @return the environment's secret salt
+     * @throws IllegalStateException when the database belongs to another environment or holds several
+     */
     static byte[] ensureEnvironment(Connection c, String environment, Clock clock, String location) throws SQLException {
         for (int attempt = 0; attempt < 2; attempt++) {
             byte[] found = environmentSalt(c, environment, location);
@@ -340,89 +223,13 @@ final class StateDatabase {
                 return salt;
             } catch (SQLException e) {
                 c.rollback();
-                if (!StateStore.isContention(e)) {
+                if (!Sql.isContention(e)) {
                     throw e;
                 }
                 // another process created the row first: read its lineage and salt
             }
         }
         throw new IllegalStateException("the environment row of " + location + " could not be read or created");
-    }
-
-    /**
-     * Checks that an existing database file is whole, before H2 opens it: H2 opens a truncated file without an error,
-     * falling back to whatever older chunk it still finds (measured with H2 2.5.252: a 96 KiB state cut to 12,000 bytes
-     * opened as an empty database, which the migrations then filled with a new lineage). The file must hold H2's two
-     * header blocks, start with an MVStore header ({@code H:2,...,blockSize:...}), be a whole number of blocks long, and,
-     * when the header names the last chunk (a file closed cleanly), hold that chunk to its end.
-     *
-     * @param file an existing database file
-     * @throws DamagedStateException when it is not whole
-     */
-    static void checkFile(Path file) {
-        long size;
-        byte[] head = new byte[256];
-        int read;
-        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
-            size = java.nio.file.Files.size(file);
-            read = in.readNBytes(head, 0, head.length);
-        } catch (IOException e) {
-            throw new StateStoreException("cannot read the state database " + file + ": " + e.getMessage(), e);
-        }
-        if (size < 2 * 4096) {
-            throw new DamagedStateException(file, "it is " + size + " bytes long, shorter than an H2 database's two header "
-                    + "blocks (the file was truncated or never completely written)");
-        }
-        String header = new String(head, 0, read, StandardCharsets.ISO_8859_1);
-        Map<String, String> fields = new HashMap<>();
-        if (header.startsWith("H:")) {
-            for (String part : header.split("\n", 2)[0].trim().split(",")) {
-                int colon = part.indexOf(':');
-                if (colon > 0) {
-                    fields.put(part.substring(0, colon), part.substring(colon + 1));
-                }
-            }
-        }
-        if (!fields.containsKey("H") || !fields.containsKey("blockSize")) {
-            throw new DamagedStateException(file, "it does not start with an H2 MVStore file header");
-        }
-        long blockSize;
-        try {
-            blockSize = Long.parseLong(fields.get("blockSize"), 16);
-        } catch (NumberFormatException e) {
-            throw new DamagedStateException(file, "its H2 file header is unreadable");
-        }
-        if (blockSize <= 0 || size % blockSize != 0) {
-            throw new DamagedStateException(file, "it is " + size + " bytes long, not a whole number of " + blockSize
-                    + "-byte blocks (the file was truncated)");
-        }
-        // "block" names the last chunk written when the file was closed cleanly; an open (or killed) store leaves it out
-        if (fields.containsKey("block")) {
-            long block;
-            try {
-                block = Long.parseLong(fields.get("block"), 16);
-            } catch (NumberFormatException e) {
-                throw new DamagedStateException(file, "its H2 file header is unreadable");
-            }
-            long length = 1;
-            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
-                if ((block + 1) * blockSize <= size) {
-                    java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(256);
-                    ch.read(buf, block * blockSize);
-                    String chunk = new String(buf.array(), 0, buf.position(), StandardCharsets.ISO_8859_1);
-                    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?:^|,)len:([0-9a-f]+)").matcher(chunk);
-                    if (chunk.startsWith("chunk:") && m.find()) {
-                        length = Long.parseLong(m.group(1), 16);
-                    }
-                }
-            } catch (IOException | NumberFormatException e) {
-                length = 1;
-            }
-            if ((block + length) * blockSize > size) {
-                throw new DamagedStateException(file, "its last chunk ends at block " + (block + length) + ", but the file "
-                        + "ends at block " + (size / blockSize) + " (the file was truncated)");
-            }
-        }
     }
 
     /**
@@ -466,22 +273,6 @@ final class StateDatabase {
                     + "\"; was it copied or renamed? Each environment keeps its own state.");
         }
         return HEX.parseHex(rows.get(0)[1]);
-    }
-
-    /**
-     * True when the connection itself is gone: H2 90067 (CONNECTION_BROKEN_1), 90098
-     * (DATABASE_IS_CLOSED), 90121 (DATABASE_CALLED_AT_SHUTDOWN, "Database is already closed").
-     */
-    static boolean isConnectionLost(SQLException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql) {
-                int code = sql.getErrorCode();
-                if (code == 90067 || code == 90098 || code == 90121) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     /** Closes {@code c}, ignoring errors: used on paths that are already failing or closing. */

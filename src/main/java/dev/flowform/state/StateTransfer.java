@@ -20,6 +20,8 @@ import java.util.Map;
  * plan, the step journal, the resource snapshots and the outputs, each row with all its columns. Secrets stay as the
  * state stores them (salted hashes, no clear text); the salt is part of the document because the hashes and the
  * saved-plan key derive from it, so a pushed state still recognises its secrets. The state lock is not part of it.
+ * The document keeps the shape of format version 1: a {@link StepStatus#STOPPED} step is written as FAILED (its detail
+ * says it was stopped), and importing turns such rows back into STOPPED.
  *
  * <p>Importing follows Terraform's {@code state push}: a document of another lineage, or with a lower serial than
  * the environment's state, is refused unless forced; an environment whose state is still empty (serial 0, no runs,
@@ -77,21 +79,23 @@ public final class StateTransfer {
      * @return the document, pretty-printed JSON
      */
     public static String export(StateStore store, String version) {
-        synchronized (store) {
-            Map<String, Object> doc = store.inTransaction("state pull", c -> {
-                Map<String, Object> out = new LinkedHashMap<>();
-                out.put("format", FORMAT);
-                out.put("format_version", FORMAT_VERSION);
-                out.put("flowform_version", version);
-                List<Map<String, Object>> env = rows(c, "SELECT * FROM environment");
-                out.put("environment", env.isEmpty() ? null : env.get(0));
-                for (Map.Entry<String, String> t : TABLES.entrySet()) {
-                    out.put(t.getKey(), rows(c, "SELECT * FROM " + t.getValue() + " ORDER BY 1"));
+        Map<String, Object> doc = store.inTransaction("state pull", c -> {
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("format", FORMAT);
+            out.put("format_version", FORMAT_VERSION);
+            out.put("flowform_version", version);
+            List<Map<String, Object>> env = rows(c, "SELECT * FROM environment");
+            out.put("environment", env.isEmpty() ? null : env.get(0));
+            for (Map.Entry<String, String> t : TABLES.entrySet()) {
+                List<Map<String, Object>> rows = rows(c, "SELECT * FROM " + t.getValue() + " ORDER BY 1");
+                if (t.getValue().equals("run_step")) {
+                    rows.forEach(row -> row.put("status", StepStatus.valueOf(String.valueOf(row.get("status"))).shown().name()));
                 }
-                return out;
-            });
-            return Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(doc) + "\n";
-        }
+                out.put(t.getKey(), rows);
+            }
+            return out;
+        });
+        return Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(doc) + "\n";
     }
 
     private static List<Map<String, Object>> rows(Connection c, String sql) throws SQLException {
@@ -123,84 +127,123 @@ public final class StateTransfer {
      * @throws Refused                  when the document does not follow the state and {@code force} is false
      * @throws StateStoreException      when the database fails (nothing is changed then)
      */
-    @SuppressWarnings("unchecked")
     public static Imported importInto(StateStore store, String json, boolean force) {
-        Map<String, Object> doc;
-        try {
-            doc = Json.MAPPER.readValue(json, LinkedHashMap.class);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("not a JSON document: " + e.getMessage(), e);
+        Document doc = Document.parse(json);
+        return store.inTransaction("state push", c -> {
+            EnvironmentRecord now = store.selectEnvironment(c);
+            boolean empty = now.serial() == 0 && count(c, "run") == 0 && count(c, "resource_snapshot") == 0;
+            if (!force) {
+                refuseUnlessFollowing(doc, now, empty);
+            }
+            long newSerial = force && !empty && doc.serial() <= now.serial()
+                    && !(doc.lineage().equals(now.lineage()) && doc.serial() == now.serial()) ? now.serial() + 1 : doc.serial();
+            for (String table : List.of("run_step", "run", "resource_snapshot", "output_value")) {
+                try (Statement st = c.createStatement()) {
+                    st.executeUpdate("DELETE FROM " + table);
+                }
+            }
+            replaceEnvironment(c, doc, newSerial, store.environmentName());
+            Map<String, Integer> written = new LinkedHashMap<>();
+            for (Map.Entry<String, String> t : TABLES.entrySet()) {
+                List<Map<String, Object>> rows = doc.rows(t.getKey());
+                for (Map<String, Object> row : rows) {
+                    insert(c, t.getValue(), row);
+                }
+                written.put(t.getKey(), rows.size());
+            }
+            RunJournal.recordStopsAsStopped(c);
+            restartIds(c);
+            return new Imported(doc.lineage(), newSerial, written);
+        });
+    }
+
+    /**
+     * A parsed state document.
+     *
+     * @param members     the whole document, by member
+     * @param environment its {@code environment} member
+     */
+    private record Document(Map<String, Object> members, Map<String, Object> environment) {
+
+        @SuppressWarnings("unchecked")
+        static Document parse(String json) {
+            Map<String, Object> doc;
+            try {
+                doc = Json.MAPPER.readValue(json, LinkedHashMap.class);
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("not a JSON document: " + e.getMessage(), e);
+            }
+            if (!FORMAT.equals(doc.get("format")) || !(doc.get("environment") instanceof Map)) {
+                throw new IllegalArgumentException("not a flowform state document (made by \"flowform state pull\")");
+            }
+            if (!Integer.valueOf(FORMAT_VERSION).equals(doc.get("format_version"))) {
+                throw new IllegalArgumentException("format_version " + doc.get("format_version") + " is not supported; this "
+                        + "flowform reads version " + FORMAT_VERSION);
+            }
+            return new Document(doc, (Map<String, Object>) doc.get("environment"));
         }
-        if (!FORMAT.equals(doc.get("format")) || !(doc.get("environment") instanceof Map)) {
-            throw new IllegalArgumentException("not a flowform state document (made by \"flowform state pull\")");
+
+        String name() {
+            return String.valueOf(environment.get("name"));
         }
-        if (!Integer.valueOf(FORMAT_VERSION).equals(doc.get("format_version"))) {
-            throw new IllegalArgumentException("format_version " + doc.get("format_version") + " is not supported; this "
-                    + "flowform reads version " + FORMAT_VERSION);
+
+        String lineage() {
+            return String.valueOf(environment.get("lineage"));
         }
-        Map<String, Object> env = (Map<String, Object>) doc.get("environment");
-        String lineage = String.valueOf(env.get("lineage"));
-        long serial = ((Number) env.get("serial")).longValue();
-        String name = String.valueOf(env.get("name"));
-        synchronized (store) {
-            return store.inTransaction("state push", c -> {
-                EnvironmentRecord now = current(c, store.environmentName());
-                boolean empty = now.serial() == 0 && count(c, "run") == 0 && count(c, "resource_snapshot") == 0;
-                if (!force) {
-                    if (!name.equals(store.environmentName())) {
-                        throw new Refused("the document is the state of environment \"" + name + "\", not \""
-                                + store.environmentName() + "\"");
-                    }
-                    if (!empty && !lineage.equals(now.lineage())) {
-                        throw new Refused("the document's lineage " + lineage + " differs from the state's lineage "
-                                + now.lineage() + ": it is the state of another history of this environment");
-                    }
-                    if (!empty && serial < now.serial()) {
-                        throw new Refused("the document's serial " + serial + " is lower than the state's serial "
-                                + now.serial() + ": the state has changed since the document was pulled");
-                    }
+
+        long serial() {
+            return ((Number) environment.get("serial")).longValue();
+        }
+
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> rows(String member) {
+            return members.get(member) instanceof List<?> l ? (List<Map<String, Object>>) l : List.of();
+        }
+    }
+
+    /** @throws Refused when the document is another environment's, another lineage's, or older than the state */
+    private static void refuseUnlessFollowing(Document doc, EnvironmentRecord now, boolean empty) {
+        if (!doc.name().equals(now.name())) {
+            throw new Refused("the document is the state of environment \"" + doc.name() + "\", not \"" + now.name() + "\"");
+        }
+        if (!empty && !doc.lineage().equals(now.lineage())) {
+            throw new Refused("the document's lineage " + doc.lineage() + " differs from the state's lineage "
+                    + now.lineage() + ": it is the state of another history of this environment");
+        }
+        if (!empty && doc.serial() < now.serial()) {
+            throw new Refused("the document's serial " + doc.serial() + " is lower than the state's serial "
+                    + now.serial() + ": the state has changed since the document was pulled");
+        }
+    }
+
+    private static void replaceEnvironment(Connection c, Document doc, long serial, String environment) throws SQLException {
+        Map<String, Object> env = doc.environment();
+        try (PreparedStatement ps = c.prepareStatement("UPDATE environment SET lineage = ?, serial = ?, "
+                + "secret_salt = ?, kube_server = ?, kube_namespace = ?, created_at = ? WHERE name = ?")) {
+            ps.setString(1, doc.lineage());
+            ps.setLong(2, serial);
+            ps.setString(3, String.valueOf(env.get("secret_salt")));
+            ps.setString(4, (String) env.get("kube_server"));
+            ps.setString(5, (String) env.get("kube_namespace"));
+            ps.setObject(6, OffsetDateTime.parse(String.valueOf(env.get("created_at"))));
+            ps.setString(7, environment);
+            ps.executeUpdate();
+        }
+    }
+
+    /** Makes the next generated run and step ids follow the imported rows. */
+    private static void restartIds(Connection c) throws SQLException {
+        for (String table : List.of("run", "run_step")) {
+            long next = 1;
+            try (PreparedStatement ps = c.prepareStatement("SELECT COALESCE(MAX(id), 0) + 1 FROM " + table);
+                 ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    next = rs.getLong(1);
                 }
-                long newSerial = force && !empty && serial <= now.serial() && !(lineage.equals(now.lineage())
-                        && serial == now.serial()) ? now.serial() + 1 : serial;
-                for (String table : List.of("run_step", "run", "resource_snapshot", "output_value")) {
-                    try (Statement st = c.createStatement()) {
-                        st.executeUpdate("DELETE FROM " + table);
-                    }
-                }
-                try (PreparedStatement ps = c.prepareStatement("UPDATE environment SET lineage = ?, serial = ?, "
-                        + "secret_salt = ?, kube_server = ?, kube_namespace = ?, created_at = ? WHERE name = ?")) {
-                    ps.setString(1, lineage);
-                    ps.setLong(2, newSerial);
-                    ps.setString(3, String.valueOf(env.get("secret_salt")));
-                    ps.setString(4, (String) env.get("kube_server"));
-                    ps.setString(5, (String) env.get("kube_namespace"));
-                    ps.setObject(6, OffsetDateTime.parse(String.valueOf(env.get("created_at"))));
-                    ps.setString(7, store.environmentName());
-                    ps.executeUpdate();
-                }
-                Map<String, Integer> written = new LinkedHashMap<>();
-                for (Map.Entry<String, String> t : TABLES.entrySet()) {
-                    Object rows = doc.get(t.getKey());
-                    List<Map<String, Object>> list = rows instanceof List<?> l ? (List<Map<String, Object>>) l : List.of();
-                    for (Map<String, Object> row : list) {
-                        insert(c, t.getValue(), row);
-                    }
-                    written.put(t.getKey(), list.size());
-                }
-                for (String table : List.of("run", "run_step")) {
-                    long next = 1;
-                    try (PreparedStatement ps = c.prepareStatement("SELECT COALESCE(MAX(id), 0) + 1 FROM " + table);
-                         ResultSet rs = ps.executeQuery()) {
-                        if (rs.next()) {
-                            next = rs.getLong(1);
-                        }
-                    }
-                    try (Statement st = c.createStatement()) {
-                        st.executeUpdate("ALTER TABLE " + table + " ALTER COLUMN id RESTART WITH " + next);
-                    }
-                }
-                return new Imported(lineage, newSerial, written);
-            });
+            }
+            try (Statement st = c.createStatement()) {
+                st.executeUpdate("ALTER TABLE " + table + " ALTER COLUMN id RESTART WITH " + next);
+            }
         }
     }
 
@@ -224,20 +267,6 @@ public final class StateTransfer {
                 ps.setObject(i + 1, v);
             }
             ps.executeUpdate();
-        }
-    }
-
-    private static EnvironmentRecord current(Connection c, String environment) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT name, lineage, serial, kube_server, kube_namespace, created_at FROM environment WHERE name = ?")) {
-            ps.setString(1, environment);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    throw new IllegalStateException("the environment row of \"" + environment + "\" is missing");
-                }
-                return new EnvironmentRecord(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4),
-                        rs.getString(5), rs.getObject(6, OffsetDateTime.class).toInstant());
-            }
         }
     }
 

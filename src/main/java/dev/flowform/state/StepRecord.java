@@ -7,8 +7,8 @@ import java.util.Objects;
  * One journal row: a step of a run, written as {@link StepStatus#STARTED} before the step acts and
  * finished as {@link StepStatus#DONE} or {@link StepStatus#FAILED} after.
  *
- * @param id         generated row id (what {@link StateStore#journalDone} and
- *                   {@link StateStore#journalFailed} take)
+ * @param id         generated row id (what {@link RunJournal#done} and
+ *                   {@link RunJournal#failed} take)
  * @param runId      the run it belongs to
  * @param stepIndex  0-based position of the step in the run's execution order
  * @param stepId     the plan's step id ({@code Step.id()}, 1-based)
@@ -29,7 +29,7 @@ public record StepRecord(long id, long runId, int stepIndex, int stepId, String 
     /**
      * Checks that the components that are never absent are present.
      *
-     * @param id         generated row id (what {@link StateStore#journalDone} and {@link StateStore#journalFailed} take)
+     * @param id         generated row id (what {@link RunJournal#done} and {@link RunJournal#failed} take)
      * @param runId      the run it belongs to
      * @param stepIndex  0-based position of the step in the run's execution order
      * @param stepId     the plan's step id ({@code Step.id()}, 1-based)

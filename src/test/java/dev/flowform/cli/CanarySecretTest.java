@@ -136,7 +136,7 @@ class CanarySecretTest {
             run(cli, outputs, exits, "history --json", CliFiles.args("history", dir, stateDir, concat(vars, "--json")));
             run(cli, outputs, exits, "state list", CliFiles.args("state list", dir, stateDir, vars));
             try (StateStore state = StateStore.open(stateDir, "prod", Clock.systemUTC())) {
-                for (ResourceSnapshot r : state.resources()) {
+                for (ResourceSnapshot r : state.snapshots().all()) {
                     run(cli, outputs, exits, "state show " + r.address(), CliFiles.args("state show", dir, stateDir,
                             concat(vars, r.address())));
                 }

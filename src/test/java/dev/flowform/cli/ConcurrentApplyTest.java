@@ -53,8 +53,8 @@ class ConcurrentApplyTest {
             ChildFlowform winner = children.get(codes.indexOf(0));
             assertThat(winner.out()).contains("Apply complete!");
             try (StateStore state = StateStore.open(stateDir, "demo", Clock.systemUTC())) {
-                assertThat(state.runs()).singleElement().satisfies(r -> assertThat(r.outcome()).isEqualTo(RunOutcome.SUCCEEDED));
-                String holder = state.runs().get(0).who();
+                assertThat(state.journal().runs()).singleElement().satisfies(r -> assertThat(r.outcome()).isEqualTo(RunOutcome.SUCCEEDED));
+                String holder = state.journal().runs().get(0).who();
                 for (int i = 0; i < 4; i++) {
                     if (codes.get(i) == 1) {
                         assertThat(children.get(i).err()).contains("Error acquiring the state lock", "Who:       " + holder,
@@ -62,7 +62,7 @@ class ConcurrentApplyTest {
                         assertThat(children.get(i).out()).doesNotContain("[1/6]");
                     }
                 }
-                assertThat(state.currentLock()).isEmpty();
+                assertThat(state.locker().current()).isEmpty();
             }
         } finally {
             children.forEach(ChildFlowform::close);
@@ -88,10 +88,12 @@ class ConcurrentApplyTest {
         assertThat(hint).contains("Interrupt received", "Apply interrupted", "interrupted by Ctrl-C (SIGINT)",
                 "the lock is released", "Run \"flowform apply\" again to continue");
         try (StateStore state = StateStore.open(stateDir, "demo", Clock.systemUTC())) {
-            assertThat(state.currentLock()).isEmpty();
-            assertThat(state.runs()).singleElement().satisfies(r -> assertThat(r.outcome()).isEqualTo(RunOutcome.INTERRUPTED));
-            assertThat(state.steps(state.runs().get(0).id())).extracting(s -> s.kind() + " " + s.status())
-                    .containsExactly("SET_WORKER_EOS DONE", "WAIT_FOR_ROLL FAILED");
+            assertThat(state.locker().current()).isEmpty();
+            assertThat(state.journal().runs()).singleElement().satisfies(r -> assertThat(r.outcome()).isEqualTo(RunOutcome.INTERRUPTED));
+            assertThat(state.journal().steps(state.journal().runs().get(0).id())).extracting(s -> s.kind() + " " + s.status())
+                    .containsExactly("SET_WORKER_EOS DONE", "WAIT_FOR_ROLL STOPPED");
+            assertThat(state.journal().steps(state.journal().runs().get(0).id())).extracting(s -> s.kind() + " " + s.status().shown())
+                    .as("as history shows it").containsExactly("SET_WORKER_EOS DONE", "WAIT_FOR_ROLL FAILED");
         }
 
         CliRunner.Result plan = CliRunner.fast().run(CliFiles.args("plan", dir, stateDir));

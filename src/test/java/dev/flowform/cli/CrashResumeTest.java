@@ -93,8 +93,8 @@ class CrashResumeTest {
         boolean lockLeft;
         boolean runOpen;
         try (StateStore state = StateStore.open(stateDir, "demo", Clock.systemUTC())) {
-            lockLeft = state.currentLock().isPresent();
-            runOpen = state.runs().get(0).outcome() == RunOutcome.RUNNING;
+            lockLeft = state.locker().current().isPresent();
+            runOpen = state.journal().runs().get(0).outcome() == RunOutcome.RUNNING;
         }
         // the last kill point races with the run's own end: the kill may land before or after its outcome is written
         boolean racesTheEnd = name.startsWith("after step 6");
@@ -117,15 +117,15 @@ class CrashResumeTest {
         assertThat(plan.out()).contains("No changes.");
 
         try (StateStore state = StateStore.open(stateDir, "demo", Clock.systemUTC())) {
-            List<RunRecord> runs = state.runs();
+            List<RunRecord> runs = state.journal().runs();
             assertThat(runs.get(runs.size() - 1).outcome()).as("the killed run")
                     .isEqualTo(runOpen ? RunOutcome.INTERRUPTED : RunOutcome.SUCCEEDED);
             assertThat(runs).allMatch(r -> r.outcome() != RunOutcome.RUNNING);
-            assertThat(state.currentLock()).isEmpty();
+            assertThat(state.locker().current()).isEmpty();
             Map<String, Integer> done = new TreeMap<>();
             List<String> rows = new ArrayList<>();
             for (RunRecord r : runs) {
-                for (StepRecord s : state.steps(r.id())) {
+                for (StepRecord s : state.journal().steps(r.id())) {
                     rows.add("run " + r.id() + " " + key(s) + " " + s.status());
                     if (s.status() == StepStatus.DONE) {
                         done.merge(key(s), 1, Integer::sum);

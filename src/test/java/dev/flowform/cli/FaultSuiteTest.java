@@ -49,8 +49,8 @@ class FaultSuiteTest {
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             cluster.faults().clear();
             try (StateStore state = StateStore.open(stateDir, "prod", Clock.systemUTC())) {
-                RunRecord run = state.runs().get(0);
-                return new Outcome(r, took, run.outcome(), state.currentLock().isEmpty());
+                RunRecord run = state.journal().runs().get(0);
+                return new Outcome(r, took, run.outcome(), state.locker().current().isEmpty());
             }
         }
     }
@@ -174,8 +174,8 @@ class FaultSuiteTest {
             assertThat(r.exitCode()).isEqualTo(1);
             assertThat(r.err()).contains("Reconciliation is paused", "strimzi.io/pause-reconciliation");
             try (StateStore state = StateStore.open(stateDir, "prod", Clock.systemUTC())) {
-                assertThat(state.runs()).isEmpty();
-                assertThat(state.currentLock()).isEmpty();
+                assertThat(state.journal().runs()).isEmpty();
+                assertThat(state.locker().current()).isEmpty();
             }
         }
     }

@@ -47,15 +47,15 @@ class LockingCliTest {
         Path dir = CliFiles.quickstart(tmp.resolve("qs"));
         Path stateDir = tmp.resolve("state");
         try (StateStore other = StateStore.open(stateDir, "demo", Clock.systemUTC())) {
-            LockInfo held = other.lock("apply", "alice@build-7", "0.9.0");
+            LockInfo held = other.locker().lock("apply", "alice@build-7", "0.9.0");
 
             CliRunner.Result r = CliRunner.fast().run(CliFiles.args("apply", dir, stateDir, "--auto-approve"));
 
             assertThat(r.exitCode()).isEqualTo(1);
             assertThat(r.err()).contains("Error acquiring the state lock", "ID:        " + held.id(), "Who:       alice@build-7",
                     "Operation: apply", "Version:   0.9.0", "ago)", "--lock-timeout");
-            assertThat(other.currentLock()).contains(held);
-            assertThat(other.runs()).isEmpty();
+            assertThat(other.locker().current()).contains(held);
+            assertThat(other.journal().runs()).isEmpty();
         }
     }
 
@@ -64,14 +64,14 @@ class LockingCliTest {
         Path dir = CliFiles.quickstart(tmp.resolve("qs"));
         Path stateDir = tmp.resolve("state");
         try (StateStore other = StateStore.open(stateDir, "demo", Clock.systemUTC())) {
-            LockInfo held = other.lock("apply", "alice@build-7", "0.9.0");
+            LockInfo held = other.locker().lock("apply", "alice@build-7", "0.9.0");
             Step wait = new Step(1, StepKind.WAIT_FOR_ROLL, "connect_cluster.mm2-connect",
                     new ObjectRef("kafka.strimzi.io/v1beta2", "KafkaConnect", "replication", "mm2-connect"), List.of(),
                     new StepPayload.WaitForRoll(EosMode.PREPARING, 5L), "wait");
             String planJson = PlanCodec.toJson(new Plan(Plan.FORMAT_VERSION, "demo", Instant.EPOCH, null, Map.of(), List.of(),
-                    List.of(wait), List.of()), "0.9.0", other::hashSecret);
-            long run = other.startRun("apply", planJson, "alice@build-7", "0.9.0");
-            other.journalIntent(run, 1, 1, "WAIT_FOR_ROLL", "connect_cluster.mm2-connect", "{}");
+                    List.of(wait), List.of()), "0.9.0", other.cipher()::hash);
+            long run = other.journal().startRun("apply", planJson, "alice@build-7", "0.9.0");
+            other.journal().intent(run, 1, 1, "WAIT_FOR_ROLL", "connect_cluster.mm2-connect", "{}");
 
             CliRunner.Result r = CliRunner.fast().run(CliFiles.args("plan", dir, stateDir));
 
@@ -86,19 +86,19 @@ class LockingCliTest {
         Path dir = CliFiles.quickstart(tmp.resolve("qs"));
         Path stateDir = tmp.resolve("state");
         try (StateStore other = StateStore.open(stateDir, "demo", Clock.systemUTC())) {
-            LockInfo held = other.lock("apply", "alice@build-7", "0.9.0");
+            LockInfo held = other.locker().lock("apply", "alice@build-7", "0.9.0");
             StringWriter out = new StringWriter();
             CompletableFuture<CliRunner.Result> apply = CompletableFuture.supplyAsync(() -> CliRunner.fast().run(out,
                     new StringWriter(), CliFiles.args("apply", dir, stateDir, "--auto-approve", "--lock-timeout", "60s")));
             await().atMost(Duration.ofSeconds(60)).until(() -> out.toString().contains("Acquiring state lock"));
             assertThat(apply).isNotDone();
-            other.unlock(held.id());
+            other.locker().unlock(held.id());
 
             CliRunner.Result r = apply.get(60, TimeUnit.SECONDS);
 
             assertThat(r.exitCode()).as("%s", r).isZero();
             assertThat(r.out()).contains("Acquiring state lock. This may take a few moments...", "Apply complete!");
-            assertThat(other.currentLock()).isEmpty();
+            assertThat(other.locker().current()).isEmpty();
         }
     }
 
@@ -107,7 +107,7 @@ class LockingCliTest {
         Path dir = CliFiles.quickstart(tmp.resolve("qs"));
         Path stateDir = tmp.resolve("state");
         try (StateStore other = StateStore.open(stateDir, "demo", Clock.systemUTC())) {
-            other.lock("apply", "alice@build-7", "0.9.0");
+            other.locker().lock("apply", "alice@build-7", "0.9.0");
 
             CliRunner.Result r = CliRunner.fast().run(CliFiles.args("apply", dir, stateDir, "--auto-approve", "--lock-timeout", "2s"));
 
@@ -122,7 +122,7 @@ class LockingCliTest {
         Path stateDir = tmp.resolve("state");
         LockInfo held;
         try (StateStore old = StateStore.open(stateDir, "demo", Clock.offset(Clock.systemUTC(), Duration.ofMinutes(-10)))) {
-            held = old.lock("apply", "alice@build-7", "0.9.0");
+            held = old.locker().lock("apply", "alice@build-7", "0.9.0");
         }
         CliRunner cli = CliRunner.fast();
 
@@ -159,17 +159,17 @@ class LockingCliTest {
                     .replace("\\", "\\\\") + "\" } } },\n    \"prod\": {"));
             Path stateDir = tmp.resolve("state");
             try (StateStore prod = StateStore.open(stateDir, "prod", Clock.systemUTC())) {
-                prod.lock("apply", "alice@build-7", "0.9.0");
+                prod.locker().lock("apply", "alice@build-7", "0.9.0");
 
                 CliRunner.Result r = CliRunner.fast().run(CliFiles.args("apply", dir, stateDir, "-e", "staging", "--auto-approve"));
 
                 assertThat(r.exitCode()).as("%s", r).isZero();
                 try (StateStore staging = StateStore.open(stateDir, "staging", Clock.systemUTC())) {
                     assertThat(staging.environment().lineage()).isNotEqualTo(prod.environment().lineage());
-                    assertThat(staging.runs()).hasSize(1);
-                    assertThat(prod.runs()).isEmpty();
-                    assertThat(prod.currentLock()).isPresent();
-                    assertThat(staging.currentLock()).isEmpty();
+                    assertThat(staging.journal().runs()).hasSize(1);
+                    assertThat(prod.journal().runs()).isEmpty();
+                    assertThat(prod.locker().current()).isPresent();
+                    assertThat(staging.locker().current()).isEmpty();
                 }
             }
         }

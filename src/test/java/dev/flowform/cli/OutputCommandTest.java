@@ -66,7 +66,7 @@ class OutputCommandTest {
         assertThat(new String(db, StandardCharsets.ISO_8859_1)).doesNotContain(SECRET);
 
         try (StateStore other = StateStore.open(state, "other", Clock.systemUTC())) {
-            assertThat(other.outputs()).isEmpty();
+            assertThat(other.outputs().all()).isEmpty();
         }
         CliRunner.Result ambiguous = cli.run("output", "--state-dir", state.toString());
         assertThat(ambiguous.exitCode()).isEqualTo(1);

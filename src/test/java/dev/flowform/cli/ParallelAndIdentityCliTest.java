@@ -62,7 +62,7 @@ class ParallelAndIdentityCliTest {
 
     private static List<StepRecord> steps(Path stateDir) {
         try (StateStore state = StateStore.open(stateDir, "prod", Clock.systemUTC())) {
-            return state.steps(state.runs().get(0).id());
+            return state.journal().steps(state.journal().runs().get(0).id());
         }
     }
 

@@ -63,15 +63,15 @@ class QuickstartCliTest {
         assertThat(again.out()).contains("No changes.");
 
         try (StateStore state = StateStore.open(stateDir, "demo", Clock.systemUTC())) {
-            List<RunRecord> runs = state.runs();
+            List<RunRecord> runs = state.journal().runs();
             assertThat(runs).hasSize(1);
             assertThat(runs.get(0).outcome()).isEqualTo(RunOutcome.SUCCEEDED);
-            List<StepRecord> steps = state.steps(runs.get(0).id());
+            List<StepRecord> steps = state.journal().steps(runs.get(0).id());
             assertThat(steps).extracting(StepRecord::kind).containsExactly("SET_WORKER_EOS", "WAIT_FOR_ROLL",
                     "SET_WORKER_EOS", "WAIT_FOR_ROLL", "UPDATE_CONNECTOR", "WAIT_FOR_CONNECTOR_READY");
-            assertThat(state.resources()).extracting(r -> r.address()).contains("connect_cluster.mm2-connect",
+            assertThat(state.snapshots().all()).extracting(r -> r.address()).contains("connect_cluster.mm2-connect",
                     "kafka_connector.dc1-to-dc2-source");
-            assertThat(state.resources()).allSatisfy(r -> assertThat(r.bodyJson()).doesNotContain("Fixture-Secret-4417"));
+            assertThat(state.snapshots().all()).allSatisfy(r -> assertThat(r.bodyJson()).doesNotContain("Fixture-Secret-4417"));
             assertThat(state.stateRef().serial()).isGreaterThan(10);
         }
     }

@@ -107,7 +107,7 @@ class StateHomeCliTest {
         assertThat(apply.exitCode()).as("%s", apply).isZero();
         assertThat(apply.out()).contains("Apply complete!");
         try (StateStore state = StateStore.open(repoState, "demo", Clock.systemUTC())) {
-            assertThat(state.runs()).hasSize(1);
+            assertThat(state.journal().runs()).hasSize(1);
         }
     }
 
@@ -204,7 +204,7 @@ class StateHomeCliTest {
         try (StateStore state = StateStore.open(repoState, "demo", Clock.systemUTC())) {
             assertThat(state.stateRef().serial()).isEqualTo(firstSerial);
             assertThat(state.stateRef().lineage()).isEqualTo(lineage);
-            assertThat(state.runs()).hasSize(1);
+            assertThat(state.journal().runs()).hasSize(1);
         }
         try (Stream<Path> files = Files.list(db.getParent())) {
             Path kept = files.filter(p -> p.getFileName().toString().startsWith("flowform.mv.db.replaced-")).findFirst().orElseThrow();
@@ -239,14 +239,14 @@ class StateHomeCliTest {
         try (StateStore a = StateStore.open(repoState, "demo", Clock.systemUTC());
              StateStore b = StateStore.open(fresh, "demo", Clock.systemUTC())) {
             assertThat(b.stateRef()).isEqualTo(a.stateRef());
-            assertThat(b.runs()).hasSize(2).isEqualTo(a.runs());
-            for (var run : a.runs()) {
-                assertThat(b.steps(run.id())).isEqualTo(a.steps(run.id())).isNotEmpty();
+            assertThat(b.journal().runs()).hasSize(2).isEqualTo(a.journal().runs());
+            for (var run : a.journal().runs()) {
+                assertThat(b.journal().steps(run.id())).isEqualTo(a.journal().steps(run.id())).isNotEmpty();
             }
-            assertThat(b.resources()).hasSize(4).isEqualTo(a.resources());
-            assertThat(b.outputs()).isEqualTo(a.outputs());
+            assertThat(b.snapshots().all()).hasSize(4).isEqualTo(a.snapshots().all());
+            assertThat(b.outputs().all()).isEqualTo(a.outputs().all());
             assertThat(b.environment()).isEqualTo(a.environment());
-            assertThat(b.hashSecret("x")).isEqualTo(a.hashSecret("x"));
+            assertThat(b.cipher().hash("x")).isEqualTo(a.cipher().hash("x"));
         }
         assertThat(push.out()).contains("Pushed " + file + " to the state of environment \"demo\"", "2 run(s)",
                 "4 resource snapshot(s)");
@@ -275,7 +275,7 @@ class StateHomeCliTest {
         assertThat(forced.exitCode()).as("%s", forced).isZero();
         try (StateStore b = StateStore.open(fresh, "demo", Clock.systemUTC())) {
             assertThat(b.stateRef().serial()).as("a forced push moves the serial on").isEqualTo(serialBefore + 1);
-            assertThat(b.runs()).hasSize(2);
+            assertThat(b.journal().runs()).hasSize(2);
         }
         assertThat(StateBackups.list(fresh, "demo")).isNotEmpty();
 

@@ -24,12 +24,12 @@ class LockHeartbeatTest {
     @Test
     void keepsTheLockFreshWhileALongStepRuns() {
         try (StateStore store = StateStore.inMemory("prod", clock)) {
-            LockInfo lock = store.lock("apply", "alice@host", "0.1.0");
-            try (LockHeartbeat heartbeat = LockHeartbeat.start(store, lock.id(), scheduler, Duration.ofMillis(20))) {
+            LockInfo lock = store.locker().lock("apply", "alice@host", "0.1.0");
+            try (LockHeartbeat heartbeat = LockHeartbeat.start(store.locker(), lock.id(), scheduler, Duration.ofMillis(20))) {
                 clock.advance(Duration.ofMinutes(10)); // a long roll
                 await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                        assertThat(store.currentLock().orElseThrow().heartbeat()).isEqualTo(Instant.parse("2026-03-01T10:10:00Z")));
-                assertThat(store.currentLock().orElseThrow().isProbablyStale(clock)).isFalse();
+                        assertThat(store.locker().current().orElseThrow().heartbeat()).isEqualTo(Instant.parse("2026-03-01T10:10:00Z")));
+                assertThat(store.locker().current().orElseThrow().isProbablyStale(clock)).isFalse();
                 assertThat(heartbeat.failure()).isEmpty();
             }
         }
@@ -38,9 +38,9 @@ class LockHeartbeatTest {
     @Test
     void reportsALockThatWasForceUnlocked() {
         try (StateStore store = StateStore.inMemory("prod", clock)) {
-            LockInfo lock = store.lock("apply", "alice@host", "0.1.0");
-            try (LockHeartbeat heartbeat = LockHeartbeat.start(store, lock.id(), scheduler, Duration.ofMillis(20))) {
-                assertThat(store.forceUnlock(lock.id())).isTrue();
+            LockInfo lock = store.locker().lock("apply", "alice@host", "0.1.0");
+            try (LockHeartbeat heartbeat = LockHeartbeat.start(store.locker(), lock.id(), scheduler, Duration.ofMillis(20))) {
+                assertThat(store.locker().forceUnlock(lock.id())).isTrue();
                 await().atMost(Duration.ofSeconds(10)).until(() -> heartbeat.failure().isPresent());
                 assertThat(heartbeat.failure().orElseThrow())
                         .isInstanceOf(IllegalStateException.class).hasMessageContaining("no longer held");
@@ -51,7 +51,7 @@ class LockHeartbeatTest {
     @Test
     void rejectsANonPositiveInterval() {
         try (StateStore store = StateStore.inMemory("prod", clock)) {
-            assertThatThrownBy(() -> LockHeartbeat.start(store, "id", scheduler, Duration.ZERO))
+            assertThatThrownBy(() -> LockHeartbeat.start(store.locker(), "id", scheduler, Duration.ZERO))
                     .isInstanceOf(IllegalArgumentException.class);
         }
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.flowform.apply.Sleeper;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,6 +19,7 @@ class LockWithTimeoutTest {
 
     private final MutableClock clock = MutableClock.at("2026-03-01T10:00:00Z");
     private final List<Duration> pauses = new ArrayList<>();
+    private final List<HeldLock> taken = new ArrayList<>();
     private StateStore holder;
     private StateStore waiter;
 
@@ -35,15 +37,25 @@ class LockWithTimeoutTest {
 
     @AfterEach
     void tearDown() {
+        taken.forEach(HeldLock::close);
         holder.close();
+    }
+
+    /** Takes the lock the way every command does, keeping it to release after the test. */
+    private LockInfo acquire(StateStore store, String operation, String who, String version, String info, Duration timeout,
+                             Sleeper sleeper) throws InterruptedException {
+        HeldLock lock = store.locker().acquire(new StateLocker.Request(operation, who, version, info), timeout, sleeper,
+                StateLocker.Listener.NONE);
+        taken.add(lock);
+        return lock.info();
     }
 
     @Test
     void backsOffFromOneSecondDoublingToSixteenUntilTheTimeout() {
-        LockInfo held = holder.lock("apply", "alice@host", "0.1.0");
+        LockInfo held = holder.locker().lock("apply", "alice@host", "0.1.0");
 
         LockHeldException e = catchThrowableOfType(LockHeldException.class, () ->
-                waiter.lockWithTimeout("apply", "bob@laptop", "0.1.0", null, Duration.ofSeconds(60), fakeSleeper));
+                acquire(waiter, "apply", "bob@laptop", "0.1.0", null, Duration.ofSeconds(60), fakeSleeper));
 
         assertThat(pauses).containsExactly(seconds(1), seconds(2), seconds(4), seconds(8), seconds(16), seconds(16), seconds(13));
         assertThat(e.holder()).isEqualTo(held);
@@ -53,9 +65,9 @@ class LockWithTimeoutTest {
 
     @Test
     void theLastPauseIsCutSoTheFinalAttemptIsAtTheTimeout() {
-        holder.lock("apply", "alice@host", "0.1.0");
+        holder.locker().lock("apply", "alice@host", "0.1.0");
         assertThatThrownBy(() ->
-                waiter.lockWithTimeout("apply", "bob@laptop", "0.1.0", null, Duration.ofSeconds(30), fakeSleeper))
+                acquire(waiter, "apply", "bob@laptop", "0.1.0", null, Duration.ofSeconds(30), fakeSleeper))
                 .isInstanceOf(LockHeldException.class);
         assertThat(pauses).containsExactly(seconds(1), seconds(2), seconds(4), seconds(8), seconds(15));
         assertThat(clock.instant()).isEqualTo(Instant.parse("2026-03-01T10:00:30Z"));
@@ -63,15 +75,15 @@ class LockWithTimeoutTest {
 
     @Test
     void succeedsAsSoonAsTheHolderLetsGo() throws Exception {
-        LockInfo held = holder.lock("apply", "alice@host", "0.1.0");
+        LockInfo held = holder.locker().lock("apply", "alice@host", "0.1.0");
         Sleeper releasesDuringThirdPause = d -> {
             fakeSleeper.sleep(d);
             if (pauses.size() == 3) {
-                holder.unlock(held.id());
+                holder.locker().unlock(held.id());
             }
         };
 
-        LockInfo mine = waiter.lockWithTimeout("apply", "bob@laptop", "0.1.0", "ci job 42", Duration.ofMinutes(5),
+        LockInfo mine = acquire(waiter, "apply", "bob@laptop", "0.1.0", "ci job 42", Duration.ofMinutes(5),
                 releasesDuringThirdPause);
 
         assertThat(pauses).containsExactly(seconds(1), seconds(2), seconds(4));
@@ -82,28 +94,28 @@ class LockWithTimeoutTest {
 
     @Test
     void aFreeLockIsTakenWithoutPausing() throws Exception {
-        LockInfo mine = waiter.lockWithTimeout("apply", "bob@laptop", "0.1.0", null, Duration.ofMinutes(1), fakeSleeper);
+        LockInfo mine = acquire(waiter, "apply", "bob@laptop", "0.1.0", null, Duration.ofMinutes(1), fakeSleeper);
         assertThat(pauses).isEmpty();
-        assertThat(waiter.currentLock()).contains(mine);
+        assertThat(waiter.locker().current()).contains(mine);
     }
 
     @Test
     void zeroTimeoutMakesOneAttempt() {
-        holder.lock("apply", "alice@host", "0.1.0");
+        holder.locker().lock("apply", "alice@host", "0.1.0");
         LockHeldException e = catchThrowableOfType(LockHeldException.class, () ->
-                waiter.lockWithTimeout("apply", "bob@laptop", "0.1.0", null, Duration.ZERO, fakeSleeper));
+                acquire(waiter, "apply", "bob@laptop", "0.1.0", null, Duration.ZERO, fakeSleeper));
         assertThat(pauses).isEmpty();
         assertThat(e.waited()).isZero();
-        assertThatThrownBy(() -> waiter.lockWithTimeout("apply", "b@l", "1", null, Duration.ofSeconds(-1), fakeSleeper))
+        assertThatThrownBy(() -> acquire(waiter, "apply", "b@l", "1", null, Duration.ofSeconds(-1), fakeSleeper))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void endsEvenWhenTheClockStandsStill() {
         try (StateStore frozen = StateStore.inMemory("prod", Clock.fixed(Instant.parse("2026-03-01T10:00:00Z"), ZoneOffset.UTC))) {
-            frozen.lock("apply", "alice@host", "0.1.0");
+            frozen.locker().lock("apply", "alice@host", "0.1.0");
             List<Duration> seen = new ArrayList<>();
-            assertThatThrownBy(() -> frozen.lockWithTimeout("apply", "bob@laptop", "0.1.0", null, Duration.ofSeconds(20), seen::add))
+            assertThatThrownBy(() -> acquire(frozen, "apply", "bob@laptop", "0.1.0", null, Duration.ofSeconds(20), seen::add))
                     .isInstanceOf(LockHeldException.class);
             assertThat(seen).containsExactly(seconds(1), seconds(2), seconds(4), seconds(8), seconds(5));
         }
@@ -111,11 +123,11 @@ class LockWithTimeoutTest {
 
     @Test
     void anInterruptedWaitStopsWaiting() {
-        holder.lock("apply", "alice@host", "0.1.0");
+        holder.locker().lock("apply", "alice@host", "0.1.0");
         Sleeper interrupted = d -> {
             throw new InterruptedException("Ctrl-C");
         };
-        assertThatThrownBy(() -> waiter.lockWithTimeout("apply", "bob@laptop", "0.1.0", null, Duration.ofMinutes(1), interrupted))
+        assertThatThrownBy(() -> acquire(waiter, "apply", "bob@laptop", "0.1.0", null, Duration.ofMinutes(1), interrupted))
                 .isInstanceOf(InterruptedException.class);
     }
 

@@ -3,6 +3,7 @@ package dev.flowform.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flowform.apply.Sleeper;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,7 +23,7 @@ class OpenRetryTest {
     @Test
     void retriesWhileAnotherProcessIsOpeningTheFile() {
         AtomicInteger attempts = new AtomicInteger();
-        String result = StateDatabase.retryWhileBusy(() -> {
+        String result = H2Backend.retryWhileBusy(() -> {
             if (attempts.incrementAndGet() <= 3) {
                 throw busy(attempts.get() == 2 ? 90020 : 8000);
             }
@@ -36,7 +37,7 @@ class OpenRetryTest {
 
     @Test
     void givesUpAfterTheBudgetWithTheLastError() {
-        assertThatThrownBy(() -> StateDatabase.retryWhileBusy(() -> {
+        assertThatThrownBy(() -> H2Backend.retryWhileBusy(() -> {
             throw busy(8000);
         }, recorder, "test.mv.db"))
                 .isInstanceOf(StateStoreException.class)
@@ -45,16 +46,16 @@ class OpenRetryTest {
         assertThat(pauses).startsWith(Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(200),
                 Duration.ofMillis(400), Duration.ofMillis(800), Duration.ofSeconds(1), Duration.ofSeconds(1));
         Duration total = pauses.stream().reduce(Duration.ZERO, Duration::plus);
-        assertThat(total).isGreaterThanOrEqualTo(StateStore.OPEN_RETRY_BUDGET)
-                .isLessThan(StateStore.OPEN_RETRY_BUDGET.plus(StateStore.OPEN_RETRY_MAX_DELAY));
+        assertThat(total).isGreaterThanOrEqualTo(H2Backend.OPEN_RETRY_BUDGET)
+                .isLessThan(H2Backend.OPEN_RETRY_BUDGET.plus(H2Backend.OPEN_RETRY_MAX_DELAY));
     }
 
     @Test
     void otherFailuresAreNotRetried() {
-        assertThatThrownBy(() -> StateDatabase.retryWhileBusy(() -> {
+        assertThatThrownBy(() -> H2Backend.retryWhileBusy(() -> {
             throw new StateStoreException("disk full", new SQLException("No space left", "HY000", 90028));
         }, recorder, "test.mv.db")).hasMessage("disk full");
-        assertThatThrownBy(() -> StateDatabase.retryWhileBusy(() -> {
+        assertThatThrownBy(() -> H2Backend.retryWhileBusy(() -> {
             throw new IllegalStateException("belongs to another environment");
         }, recorder, "test.mv.db")).isInstanceOf(IllegalStateException.class);
         assertThat(pauses).isEmpty();
@@ -66,7 +67,7 @@ class OpenRetryTest {
             throw new InterruptedException();
         };
         try {
-            assertThatThrownBy(() -> StateDatabase.retryWhileBusy(() -> {
+            assertThatThrownBy(() -> H2Backend.retryWhileBusy(() -> {
                 throw busy(8000);
             }, interrupted, "test.mv.db"))
                     .isInstanceOf(StateStoreException.class)

@@ -59,10 +59,10 @@ class ProcessIdentityTest {
     @Test
     void a_lock_records_its_holder_process() {
         try (StateStore store = StateStore.inMemory("dev", Clock.systemUTC())) {
-            LockInfo lock = store.lock("apply", "me@here", "test");
+            LockInfo lock = store.locker().lock("apply", "me@here", "test");
 
             assertThat(lock.holderProcess()).map(ProcessIdentity::pid).contains(ProcessHandle.current().pid());
-            assertThat(store.currentLock()).map(LockInfo::process).contains(lock.process());
+            assertThat(store.locker().current()).map(LockInfo::process).contains(lock.process());
             assertThat(lock.isHolderGone()).isFalse();
         }
     }

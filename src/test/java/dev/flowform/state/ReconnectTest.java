@@ -25,37 +25,37 @@ class ReconnectTest {
     @Test
     void aStoreReconnectsAfterTheDatabaseWentAwayAndRepeatsTheUncommittedCall() throws Exception {
         try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
-            long run = store.startRun("apply", null, "alice@host", "0.1.0");
-            LockInfo lock = store.lock("apply", "alice@host", "0.1.0");
+            long run = store.journal().startRun("apply", null, "alice@host", "0.1.0");
+            LockInfo lock = store.locker().lock("apply", "alice@host", "0.1.0");
             String lineage = store.stateRef().lineage();
 
             shutDown();
 
-            long step = store.journalIntent(run, 0, 1, "ANNOTATE", "connect_cluster.eu", null);
-            assertThat(store.steps(run)).extracting(StepRecord::id).containsExactly(step);
+            long step = store.journal().intent(run, 0, 1, "ANNOTATE", "connect_cluster.eu", null);
+            assertThat(store.journal().steps(run)).extracting(StepRecord::id).containsExactly(step);
             assertThat(store.stateRef().serial()).isEqualTo(2);
             assertThat(store.stateRef().lineage()).isEqualTo(lineage);
-            assertThat(store.currentLock()).contains(lock);
+            assertThat(store.locker().current()).contains(lock);
 
             shutDown();
-            assertThat(store.runs()).singleElement().extracting(RunRecord::id).isEqualTo(run);
+            assertThat(store.journal().runs()).singleElement().extracting(RunRecord::id).isEqualTo(run);
         }
     }
 
     @Test
     void connectionLossIsRecognisedByH2ErrorCode() {
-        assertThat(StateDatabase.isConnectionLost(new SQLException("Connection is broken", "90067", 90067))).isTrue();
-        assertThat(StateDatabase.isConnectionLost(new SQLException("Database is already closed", "90121", 90121))).isTrue();
-        assertThat(StateDatabase.isConnectionLost(new SQLException("Unique index violation", "23505", 23505))).isFalse();
+        assertThat(H2Backend.isConnectionLostError(new SQLException("Connection is broken", "90067", 90067))).isTrue();
+        assertThat(H2Backend.isConnectionLostError(new SQLException("Database is already closed", "90121", 90121))).isTrue();
+        assertThat(H2Backend.isConnectionLostError(new SQLException("Unique index violation", "23505", 23505))).isFalse();
     }
 
     @Test
     void inMemoryStoresDoNotReconnectToAFreshEmptyDatabase() {
         StateStore store = StateStore.inMemory("prod", clock);
         try {
-            store.startRun("apply", null, "alice@host", "0.1.0");
+            store.journal().startRun("apply", null, "alice@host", "0.1.0");
             store.close();
-            assertThatThrownBy(store::runs).isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(store.journal()::runs).isInstanceOf(IllegalStateException.class);
         } finally {
             store.close();
         }

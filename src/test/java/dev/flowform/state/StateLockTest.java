@@ -28,7 +28,7 @@ class StateLockTest {
     @Test
     void lockRecordsTerraformLockInfo() {
         try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
-            LockInfo lock = store.lock("apply", "alice@host", "0.1.0", "plan file prod.plan");
+            LockInfo lock = store.locker().lock("apply", "alice@host", "0.1.0", "plan file prod.plan");
             assertThat(lock.id()).matches("[0-9a-f-]{36}");
             assertThat(lock.environment()).isEqualTo("prod");
             assertThat(lock.operation()).isEqualTo("apply");
@@ -37,10 +37,10 @@ class StateLockTest {
             assertThat(lock.created()).isEqualTo(Instant.parse("2026-03-01T10:00:00Z"));
             assertThat(lock.heartbeat()).isEqualTo(lock.created());
             assertThat(lock.info()).isEqualTo("plan file prod.plan");
-            assertThat(store.currentLock()).contains(lock);
+            assertThat(store.locker().current()).contains(lock);
         }
         try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
-            assertThat(store.currentLock()).isPresent().get()
+            assertThat(store.locker().current()).isPresent().get()
                     .extracting(LockInfo::who).isEqualTo("alice@host");
         }
     }
@@ -49,11 +49,11 @@ class StateLockTest {
     void aHeldLockIsRefusedWithTheHoldersInfoAndAge() {
         try (StateStore alice = StateStore.open(stateDir, "prod", clock);
              StateStore bob = StateStore.open(stateDir, "prod", clock)) {
-            LockInfo held = alice.lock("apply", "alice@host", "0.1.0");
+            LockInfo held = alice.locker().lock("apply", "alice@host", "0.1.0");
             clock.advance(Duration.ofSeconds(90));
 
             LockHeldException e = catchThrowableOfType(LockHeldException.class,
-                    () -> bob.lock("apply", "bob@laptop", "0.1.0"));
+                    () -> bob.locker().lock("apply", "bob@laptop", "0.1.0"));
             assertThat(e.holder()).isEqualTo(held);
             assertThat(e.age()).isEqualTo(Duration.ofSeconds(90));
             assertThat(e.sinceHeartbeat()).isEqualTo(Duration.ofSeconds(90));
@@ -73,37 +73,37 @@ class StateLockTest {
     void heartbeatKeepsALockFreshAndSilenceMakesItProbablyStale() {
         try (StateStore alice = StateStore.open(stateDir, "prod", clock);
              StateStore bob = StateStore.open(stateDir, "prod", clock)) {
-            LockInfo held = alice.lock("apply", "alice@host", "0.1.0");
+            LockInfo held = alice.locker().lock("apply", "alice@host", "0.1.0");
             clock.advance(Duration.ofMinutes(5));
-            alice.heartbeat(held.id());
+            alice.locker().heartbeat(held.id());
             clock.advance(Duration.ofSeconds(30));
-            LockInfo fresh = bob.currentLock().orElseThrow();
+            LockInfo fresh = bob.locker().current().orElseThrow();
             assertThat(fresh.heartbeat()).isEqualTo(Instant.parse("2026-03-01T10:05:00Z"));
             assertThat(fresh.age(clock)).isEqualTo(Duration.ofSeconds(330));
             assertThat(fresh.isProbablyStale(clock)).isFalse();
 
             clock.advance(LockInfo.STALE_AFTER);
-            LockInfo silent = bob.currentLock().orElseThrow();
+            LockInfo silent = bob.locker().current().orElseThrow();
             assertThat(silent.isProbablyStale(clock)).isTrue();
             LockHeldException e = catchThrowableOfType(LockHeldException.class,
-                    () -> bob.lock("apply", "bob@laptop", "0.1.0"));
+                    () -> bob.locker().lock("apply", "bob@laptop", "0.1.0"));
             assertThat(e.isProbablyStale()).isTrue();
             assertThat(e.getMessage()).contains("has probably stopped").contains("force-unlock");
             // staleness is advice only: the lock is still alice's
-            assertThat(bob.currentLock()).map(LockInfo::id).contains(held.id());
+            assertThat(bob.locker().current()).map(LockInfo::id).contains(held.id());
         }
     }
 
     @Test
     void unlockReleasesOnlyWithTheMatchingId() {
         try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
-            LockInfo held = store.lock("apply", "alice@host", "0.1.0");
-            assertThat(store.unlock("00000000-0000-0000-0000-000000000000")).isFalse();
-            assertThat(store.currentLock()).contains(held);
-            assertThat(store.unlock(held.id())).isTrue();
-            assertThat(store.currentLock()).isEmpty();
-            assertThat(store.unlock(held.id())).isFalse();
-            assertThatThrownBy(() -> store.heartbeat(held.id()))
+            LockInfo held = store.locker().lock("apply", "alice@host", "0.1.0");
+            assertThat(store.locker().unlock("00000000-0000-0000-0000-000000000000")).isFalse();
+            assertThat(store.locker().current()).contains(held);
+            assertThat(store.locker().unlock(held.id())).isTrue();
+            assertThat(store.locker().current()).isEmpty();
+            assertThat(store.locker().unlock(held.id())).isFalse();
+            assertThatThrownBy(() -> store.locker().heartbeat(held.id()))
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("no longer held");
         }
     }
@@ -112,22 +112,22 @@ class StateLockTest {
     void forceUnlockRefusesAWrongIdAndReleasesWithTheRightOne() {
         try (StateStore crashed = StateStore.open(stateDir, "prod", clock);
              StateStore operator = StateStore.open(stateDir, "prod", clock)) {
-            LockInfo held = crashed.lock("apply", "ci@runner-7", "0.1.0");
+            LockInfo held = crashed.locker().lock("apply", "ci@runner-7", "0.1.0");
 
-            assertThatThrownBy(() -> operator.forceUnlock("not-the-id"))
+            assertThatThrownBy(() -> operator.locker().forceUnlock("not-the-id"))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("does not match")
                     .hasMessageContaining("ci@runner-7")
                     .hasMessageContaining("nothing was unlocked")
                     .message().doesNotContain(held.id());
-            assertThat(operator.currentLock()).contains(held);
+            assertThat(operator.locker().current()).contains(held);
 
-            assertThat(operator.forceUnlock(held.id())).isTrue();
-            assertThat(operator.currentLock()).isEmpty();
-            assertThat(operator.forceUnlock(held.id())).isFalse();
+            assertThat(operator.locker().forceUnlock(held.id())).isTrue();
+            assertThat(operator.locker().current()).isEmpty();
+            assertThat(operator.locker().forceUnlock(held.id())).isFalse();
             // the old holder learns it lost the lock at its next heartbeat
-            assertThatThrownBy(() -> crashed.heartbeat(held.id())).isInstanceOf(IllegalStateException.class);
-            assertThat(operator.lock("apply", "op@desk", "0.1.0").who()).isEqualTo("op@desk");
+            assertThatThrownBy(() -> crashed.locker().heartbeat(held.id())).isInstanceOf(IllegalStateException.class);
+            assertThat(operator.locker().lock("apply", "op@desk", "0.1.0").who()).isEqualTo("op@desk");
         }
     }
 
@@ -149,7 +149,7 @@ class StateLockTest {
                     Callable<Object> attempt = () -> {
                         start.await(10, TimeUnit.SECONDS);
                         try {
-                            return store.lock("apply", who, "0.1.0");
+                            return store.locker().lock("apply", who, "0.1.0");
                         } catch (LockHeldException e) {
                             return e;
                         }
@@ -170,8 +170,8 @@ class StateLockTest {
                 LockInfo winner = winners.get(0);
                 assertThat(losers).hasSize(racers - 1)
                         .allSatisfy(e -> assertThat(e.holder()).isEqualTo(winner));
-                assertThat(stores.get(0).currentLock()).contains(winner);
-                assertThat(stores.get(0).unlock(winner.id())).isTrue();
+                assertThat(stores.get(0).locker().current()).contains(winner);
+                assertThat(stores.get(0).locker().unlock(winner.id())).isTrue();
             }
         } finally {
             pool.shutdownNow();

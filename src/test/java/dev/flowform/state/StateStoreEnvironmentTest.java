@@ -69,14 +69,14 @@ class StateStoreEnvironmentTest {
             assertThat(StateStore.databaseFile(stateDir, "prod")).isNotEqualTo(StateStore.databaseFile(stateDir, "staging"));
             assertThat(prod.environment().lineage()).isNotEqualTo(staging.environment().lineage());
 
-            LockInfo prodLock = prod.lock("apply", "alice@a", "0.1.0");
-            LockInfo stagingLock = staging.lock("apply", "bob@b", "0.1.0");
+            LockInfo prodLock = prod.locker().lock("apply", "alice@a", "0.1.0");
+            LockInfo stagingLock = staging.locker().lock("apply", "bob@b", "0.1.0");
             assertThat(prodLock.environment()).isEqualTo("prod");
             assertThat(stagingLock.environment()).isEqualTo("staging");
-            assertThat(prod.currentLock()).contains(prodLock);
-            assertThat(staging.currentLock()).contains(stagingLock);
+            assertThat(prod.locker().current()).contains(prodLock);
+            assertThat(staging.locker().current()).contains(stagingLock);
 
-            prod.startRun("apply", null, "alice@a", "0.1.0");
+            prod.journal().startRun("apply", null, "alice@a", "0.1.0");
             assertThat(prod.stateRef().serial()).isEqualTo(1);
             assertThat(staging.stateRef().serial()).isZero();
         }
@@ -87,8 +87,8 @@ class StateStoreEnvironmentTest {
         try (StateStore a = StateStore.inMemory("prod", clock);
              StateStore b = StateStore.inMemory("prod", clock)) {
             assertThat(a.environment().lineage()).isNotEqualTo(b.environment().lineage());
-            a.lock("apply", "alice@a", "0.1.0");
-            assertThat(b.currentLock()).isEmpty();
+            a.locker().lock("apply", "alice@a", "0.1.0");
+            assertThat(b.locker().current()).isEmpty();
         }
     }
 
@@ -123,7 +123,7 @@ class StateStoreEnvironmentTest {
     @Test
     void aDatabaseCopiedToAnotherEnvironmentIsRefused() throws Exception {
         try (StateStore prod = StateStore.open(stateDir, "prod", clock)) {
-            prod.startRun("apply", null, "alice@a", "0.1.0");
+            prod.journal().startRun("apply", null, "alice@a", "0.1.0");
         }
         Path staging = StateStore.databaseFile(stateDir, "staging");
         Files.createDirectories(staging.getParent());
@@ -170,11 +170,11 @@ class StateStoreEnvironmentTest {
         String stagingHash;
         try (StateStore prod = StateStore.open(stateDir, "prod", clock);
              StateStore staging = StateStore.open(stateDir, "staging", clock)) {
-            prodHash = prod.hashSecret("s3cret");
-            stagingHash = staging.hashSecret("s3cret");
+            prodHash = prod.cipher().hash("s3cret");
+            stagingHash = staging.cipher().hash("s3cret");
             assertThat(prodHash).matches("sha256:[0-9a-f]{64}");
-            assertThat(prod.hashSecret("s3cret")).isEqualTo(prodHash);
-            assertThat(prod.hashSecret("s3cret2")).isNotEqualTo(prodHash);
+            assertThat(prod.cipher().hash("s3cret")).isEqualTo(prodHash);
+            assertThat(prod.cipher().hash("s3cret2")).isNotEqualTo(prodHash);
             assertThat(stagingHash).isNotEqualTo(prodHash);
             assertThat(prodHash).isNotEqualTo("sha256:" + sha256Hex("s3cret".getBytes(StandardCharsets.UTF_8)));
 
@@ -193,7 +193,7 @@ class StateStoreEnvironmentTest {
             }
         }
         try (StateStore prod = StateStore.open(stateDir, "prod", clock)) {
-            assertThat(prod.hashSecret("s3cret")).isEqualTo(prodHash);
+            assertThat(prod.cipher().hash("s3cret")).isEqualTo(prodHash);
         }
     }
 

@@ -20,16 +20,16 @@ class StateStoreJournalTest {
     @Test
     void aRunRecordsItsStepsWithTimesAndDurations() {
         try (StateStore store = StateStore.inMemory("prod", clock)) {
-            long run = store.startRun("apply", "{\"format_version\":1}", "alice@host", "0.1.0");
-            long s1 = store.journalIntent(run, 0, 1, "SET_WORKER_EOS", "connect_cluster.eu", "{\"mode\":\"preparing\"}");
+            long run = store.journal().startRun("apply", "{\"format_version\":1}", "alice@host", "0.1.0");
+            long s1 = store.journal().intent(run, 0, 1, "SET_WORKER_EOS", "connect_cluster.eu", "{\"mode\":\"preparing\"}");
             clock.advance(Duration.ofMillis(1500));
-            store.journalDone(s1, "generation 7");
-            long s2 = store.journalIntent(run, 1, 2, "WAIT_FOR_ROLL", "connect_cluster.eu", null);
+            store.journal().done(s1, "generation 7");
+            long s2 = store.journal().intent(run, 1, 2, "WAIT_FOR_ROLL", "connect_cluster.eu", null);
             clock.advance(Duration.ofSeconds(95));
-            store.journalDone(s2, "3/3 pods rolled");
-            store.finishRun(run, RunOutcome.SUCCEEDED, "Apply complete! 1 changed, 1 rolling restart.");
+            store.journal().done(s2, "3/3 pods rolled");
+            store.journal().finishRun(run, RunOutcome.SUCCEEDED, "Apply complete! 1 changed, 1 rolling restart.");
 
-            RunRecord r = store.run(run).orElseThrow();
+            RunRecord r = store.journal().run(run).orElseThrow();
             assertThat(r.kind()).isEqualTo("apply");
             assertThat(r.who()).isEqualTo("alice@host");
             assertThat(r.flowformVersion()).isEqualTo("0.1.0");
@@ -37,9 +37,9 @@ class StateStoreJournalTest {
             assertThat(r.startedAt()).isEqualTo(Instant.parse("2026-03-01T10:00:00Z"));
             assertThat(r.finishedAt()).isEqualTo(Instant.parse("2026-03-01T10:01:36.500Z"));
             assertThat(r.summary()).startsWith("Apply complete!");
-            assertThat(store.planJson(run)).contains("{\"format_version\":1}");
+            assertThat(store.journal().planJson(run)).contains("{\"format_version\":1}");
 
-            List<StepRecord> steps = store.steps(run);
+            List<StepRecord> steps = store.journal().steps(run);
             assertThat(steps).extracting(StepRecord::stepId).containsExactly(1, 2);
             StepRecord first = steps.get(0);
             assertThat(first.id()).isEqualTo(s1);
@@ -62,19 +62,19 @@ class StateStoreJournalTest {
         long run;
         long openStep;
         try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
-            store.lock("apply", "alice@host", "0.1.0");
-            run = store.startRun("apply", "{}", "alice@host", "0.1.0");
-            long s1 = store.journalIntent(run, 0, 1, "SET_WORKER_EOS", "connect_cluster.eu", "{\"mode\":\"preparing\"}");
-            store.journalDone(s1, "generation 7");
-            openStep = store.journalIntent(run, 1, 2, "WAIT_FOR_ROLL", "connect_cluster.eu", "{}");
+            store.locker().lock("apply", "alice@host", "0.1.0");
+            run = store.journal().startRun("apply", "{}", "alice@host", "0.1.0");
+            long s1 = store.journal().intent(run, 0, 1, "SET_WORKER_EOS", "connect_cluster.eu", "{\"mode\":\"preparing\"}");
+            store.journal().done(s1, "generation 7");
+            openStep = store.journal().intent(run, 1, 2, "WAIT_FOR_ROLL", "connect_cluster.eu", "{}");
             // "crash": no journalDone, no finishRun, no unlock; the connection just goes away
         }
         clock.advance(Duration.ofMinutes(10));
         try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
-            LockInfo left = store.currentLock().orElseThrow();
+            LockInfo left = store.locker().current().orElseThrow();
             assertThat(left.isProbablyStale(clock)).isTrue();
 
-            Interrupted found = store.interruptedRun().orElseThrow();
+            Interrupted found = store.journal().interruptedRun().orElseThrow();
             assertThat(found.run().id()).isEqualTo(run);
             assertThat(found.run().outcome()).isEqualTo(RunOutcome.RUNNING);
             assertThat(found.run().finishedAt()).isNull();
@@ -85,100 +85,100 @@ class StateStoreJournalTest {
             assertThat(open.finishedAt()).isNull();
             assertThat(open.durationMs()).isNull();
 
-            assertThat(store.forceUnlock(left.id())).isTrue();
-            store.lock("apply", "bob@host", "0.1.0");
-            store.markInterrupted(run);
+            assertThat(store.locker().forceUnlock(left.id())).isTrue();
+            store.locker().lock("apply", "bob@host", "0.1.0");
+            store.journal().markInterrupted(run);
 
-            assertThat(store.interruptedRun()).isEmpty();
-            RunRecord marked = store.run(run).orElseThrow();
+            assertThat(store.journal().interruptedRun()).isEmpty();
+            RunRecord marked = store.journal().run(run).orElseThrow();
             assertThat(marked.outcome()).isEqualTo(RunOutcome.INTERRUPTED);
             assertThat(marked.finishedAt()).isEqualTo(Instant.parse("2026-03-01T10:10:00Z"));
             assertThat(marked.summary()).contains("Interrupted");
             // what happened to the open step stays unknown, and the history says so
-            assertThat(store.steps(run)).extracting(StepRecord::status).containsExactly(StepStatus.DONE, StepStatus.STARTED);
+            assertThat(store.journal().steps(run)).extracting(StepRecord::status).containsExactly(StepStatus.DONE, StepStatus.STARTED);
         }
     }
 
     @Test
     void interruptedRunIsTheNewestRunningRunAndMayHaveNoOpenStep() {
         try (StateStore store = StateStore.inMemory("prod", clock)) {
-            assertThat(store.interruptedRun()).isEmpty();
-            long older = store.startRun("apply", null, "a@h", "1");
-            store.journalIntent(older, 0, 1, "ANNOTATE", "connect_cluster.eu", null);
-            long newer = store.startRun("apply", null, "a@h", "1");
-            long done = store.journalIntent(newer, 0, 1, "ANNOTATE", "connect_cluster.eu", null);
-            store.journalDone(done, null);
+            assertThat(store.journal().interruptedRun()).isEmpty();
+            long older = store.journal().startRun("apply", null, "a@h", "1");
+            store.journal().intent(older, 0, 1, "ANNOTATE", "connect_cluster.eu", null);
+            long newer = store.journal().startRun("apply", null, "a@h", "1");
+            long done = store.journal().intent(newer, 0, 1, "ANNOTATE", "connect_cluster.eu", null);
+            store.journal().done(done, null);
 
-            Interrupted found = store.interruptedRun().orElseThrow();
+            Interrupted found = store.journal().interruptedRun().orElseThrow();
             assertThat(found.run().id()).isEqualTo(newer);
             assertThat(found.openStep()).isEmpty();
 
-            store.markInterrupted(newer);
-            assertThat(store.interruptedRun().orElseThrow().run().id()).isEqualTo(older);
+            store.journal().markInterrupted(newer);
+            assertThat(store.journal().interruptedRun().orElseThrow().run().id()).isEqualTo(older);
         }
     }
 
     @Test
     void runsAreListedNewestFirstWithAnOptionalLimit() {
         try (StateStore store = StateStore.inMemory("prod", clock)) {
-            long a = store.startRun("apply", null, "a@h", "1");
-            store.finishRun(a, RunOutcome.SUCCEEDED, null);
-            long b = store.startRun("refresh", null, "a@h", "1");
-            store.finishRun(b, RunOutcome.FAILED, "cluster unreachable");
-            long c = store.startRun("apply", null, "a@h", "1");
+            long a = store.journal().startRun("apply", null, "a@h", "1");
+            store.journal().finishRun(a, RunOutcome.SUCCEEDED, null);
+            long b = store.journal().startRun("refresh", null, "a@h", "1");
+            store.journal().finishRun(b, RunOutcome.FAILED, "cluster unreachable");
+            long c = store.journal().startRun("apply", null, "a@h", "1");
 
-            assertThat(store.runs()).extracting(RunRecord::id).containsExactly(c, b, a);
-            assertThat(store.runs()).extracting(RunRecord::outcome)
+            assertThat(store.journal().runs()).extracting(RunRecord::id).containsExactly(c, b, a);
+            assertThat(store.journal().runs()).extracting(RunRecord::outcome)
                     .containsExactly(RunOutcome.RUNNING, RunOutcome.FAILED, RunOutcome.SUCCEEDED);
-            assertThat(store.runs(2)).extracting(RunRecord::id).containsExactly(c, b);
-            assertThat(store.runs(10)).hasSize(3);
-            assertThatThrownBy(() -> store.runs(0)).isInstanceOf(IllegalArgumentException.class);
-            assertThat(store.run(999)).isEmpty();
-            assertThat(store.planJson(a)).isEmpty();
-            assertThat(store.steps(999)).isEmpty();
+            assertThat(store.journal().runs(2)).extracting(RunRecord::id).containsExactly(c, b);
+            assertThat(store.journal().runs(10)).hasSize(3);
+            assertThatThrownBy(() -> store.journal().runs(0)).isInstanceOf(IllegalArgumentException.class);
+            assertThat(store.journal().run(999)).isEmpty();
+            assertThat(store.journal().planJson(a)).isEmpty();
+            assertThat(store.journal().steps(999)).isEmpty();
         }
     }
 
     @Test
     void finishedRunsAndStepsCannotBeRewritten() {
         try (StateStore store = StateStore.inMemory("prod", clock)) {
-            long run = store.startRun("apply", null, "a@h", "1");
-            long step = store.journalIntent(run, 0, 1, "ANNOTATE", "connect_cluster.eu", null);
-            store.journalDone(step, null);
-            assertThatThrownBy(() -> store.journalFailed(step, "late"))
+            long run = store.journal().startRun("apply", null, "a@h", "1");
+            long step = store.journal().intent(run, 0, 1, "ANNOTATE", "connect_cluster.eu", null);
+            store.journal().done(step, null);
+            assertThatThrownBy(() -> store.journal().failed(step, "late"))
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("already DONE");
-            assertThatThrownBy(() -> store.journalDone(12345, null))
+            assertThatThrownBy(() -> store.journal().done(12345, null))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no journal row 12345");
-            assertThatThrownBy(() -> store.finishRun(run, RunOutcome.RUNNING, null))
+            assertThatThrownBy(() -> store.journal().finishRun(run, RunOutcome.RUNNING, null))
                     .isInstanceOf(IllegalArgumentException.class);
 
-            store.finishRun(run, RunOutcome.SUCCEEDED, null);
-            assertThatThrownBy(() -> store.finishRun(run, RunOutcome.FAILED, null))
+            store.journal().finishRun(run, RunOutcome.SUCCEEDED, null);
+            assertThatThrownBy(() -> store.journal().finishRun(run, RunOutcome.FAILED, null))
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("already SUCCEEDED");
-            assertThatThrownBy(() -> store.journalIntent(run, 1, 2, "ANNOTATE", null, null))
+            assertThatThrownBy(() -> store.journal().intent(run, 1, 2, "ANNOTATE", null, null))
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("already SUCCEEDED");
-            assertThatThrownBy(() -> store.markInterrupted(run)).isInstanceOf(IllegalStateException.class);
-            assertThatThrownBy(() -> store.journalIntent(777, 0, 1, "ANNOTATE", null, null))
+            assertThatThrownBy(() -> store.journal().markInterrupted(run)).isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> store.journal().intent(777, 0, 1, "ANNOTATE", null, null))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no run 777");
-            assertThatThrownBy(() -> store.startRun(" ", null, "a@h", "1")).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> store.journal().startRun(" ", null, "a@h", "1")).isInstanceOf(IllegalArgumentException.class);
         }
     }
 
     @Test
     void aRunCannotSucceedWhileAStepOutcomeIsUnknown() {
         try (StateStore store = StateStore.inMemory("prod", clock)) {
-            long run = store.startRun("apply", null, "a@h", "1");
-            store.journalIntent(run, 0, 3, "WAIT_FOR_ROLL", "connect_cluster.eu", null);
+            long run = store.journal().startRun("apply", null, "a@h", "1");
+            store.journal().intent(run, 0, 3, "WAIT_FOR_ROLL", "connect_cluster.eu", null);
             long serial = store.stateRef().serial();
 
-            assertThatThrownBy(() -> store.finishRun(run, RunOutcome.SUCCEEDED, null))
+            assertThatThrownBy(() -> store.journal().finishRun(run, RunOutcome.SUCCEEDED, null))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("step 3 (WAIT_FOR_ROLL) is still STARTED");
             assertThat(store.stateRef().serial()).as("refused call changes nothing").isEqualTo(serial);
-            assertThat(store.run(run).orElseThrow().outcome()).isEqualTo(RunOutcome.RUNNING);
+            assertThat(store.journal().run(run).orElseThrow().outcome()).isEqualTo(RunOutcome.RUNNING);
 
-            store.finishRun(run, RunOutcome.FAILED, "interrupted by SIGINT");
-            assertThat(store.run(run).orElseThrow().outcome()).isEqualTo(RunOutcome.FAILED);
+            store.journal().finishRun(run, RunOutcome.FAILED, "interrupted by SIGINT");
+            assertThat(store.journal().run(run).orElseThrow().outcome()).isEqualTo(RunOutcome.FAILED);
         }
     }
 }

@@ -21,27 +21,27 @@ class StateStoreOutputsTest {
     void outputsAreReplacedAsASetAndSensitiveValuesAreOnlyHashed() throws Exception {
         try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
             long before = store.stateRef().serial();
-            assertThat(store.replaceOutputs(List.of(
+            assertThat(store.outputs().replace(List.of(
                     OutputRecord.of("source", "\"orders-source\"", "string", false, "the source connector"),
                     OutputRecord.of("password", "\"Hunter2-Canary\"", "string", true, null)))).isTrue();
             assertThat(store.stateRef().serial()).isEqualTo(before + 1);
 
-            List<OutputRecord> stored = store.outputs();
+            List<OutputRecord> stored = store.outputs().all();
             assertThat(stored).extracting(OutputRecord::name).containsExactly("password", "source");
             assertThat(stored.get(0).valueJson()).isNull();
-            assertThat(stored.get(0).valueHash()).isEqualTo(store.hashSecret("\"Hunter2-Canary\""));
+            assertThat(stored.get(0).valueHash()).isEqualTo(store.cipher().hash("\"Hunter2-Canary\""));
             assertThat(stored.get(1).valueJson()).isEqualTo("\"orders-source\"");
             assertThat(stored.get(1).valueHash()).isNull();
             assertThat(stored.get(1).description()).isEqualTo("the source connector");
             assertThat(stored.get(1).updatedSerial()).isEqualTo(before + 1);
 
-            assertThat(store.replaceOutputs(List.of(
+            assertThat(store.outputs().replace(List.of(
                     OutputRecord.of("password", "\"Hunter2-Canary\"", "string", true, null),
                     OutputRecord.of("source", "\"orders-source\"", "string", false, "the source connector")))).isFalse();
             assertThat(store.stateRef().serial()).isEqualTo(before + 1);
 
-            assertThat(store.replaceOutputs(List.of(OutputRecord.of("count", "2", "number", false, null)))).isTrue();
-            assertThat(store.outputs()).extracting(OutputRecord::name).containsExactly("count");
+            assertThat(store.outputs().replace(List.of(OutputRecord.of("count", "2", "number", false, null)))).isTrue();
+            assertThat(store.outputs().all()).extracting(OutputRecord::name).containsExactly("count");
             assertThat(store.stateRef().serial()).isEqualTo(before + 2);
         }
         byte[] file = Files.readAllBytes(StateStore.databaseFile(stateDir, "prod"));
@@ -51,9 +51,9 @@ class StateStoreOutputsTest {
     @Test
     void duplicateNamesAreRefused() {
         try (StateStore store = StateStore.inMemory("prod", clock)) {
-            assertThatThrownBy(() -> store.replaceOutputs(List.of(OutputRecord.of("a", "1", "number", false, null),
+            assertThatThrownBy(() -> store.outputs().replace(List.of(OutputRecord.of("a", "1", "number", false, null),
                     OutputRecord.of("a", "2", "number", false, null)))).isInstanceOf(IllegalArgumentException.class);
-            assertThat(store.outputs()).isEmpty();
+            assertThat(store.outputs().all()).isEmpty();
         }
     }
 }

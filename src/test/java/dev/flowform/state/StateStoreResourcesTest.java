@@ -18,29 +18,29 @@ class StateStoreResourcesTest {
     @Test
     void snapshotsAreSavedReplacedListedAndDeleted() {
         try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
-            ResourceSnapshot saved = store.saveResource(
+            ResourceSnapshot saved = store.snapshots().save(
                     ResourceSnapshot.of("kafka_connector.orders-source", "KafkaConnector", "kafka", "orders-source", "{\"v\":1}"));
             assertThat(saved.updatedSerial()).isEqualTo(1);
             assertThat(saved.updatedAt()).isEqualTo(Instant.parse("2026-03-01T10:00:00Z"));
-            store.saveResource(ResourceSnapshot.of("connect_cluster.eu", "KafkaConnect", "kafka", "eu", "{}"));
+            store.snapshots().save(ResourceSnapshot.of("connect_cluster.eu", "KafkaConnect", "kafka", "eu", "{}"));
 
             clock.advance(Duration.ofMinutes(1));
-            ResourceSnapshot replaced = store.saveResource(
+            ResourceSnapshot replaced = store.snapshots().save(
                     ResourceSnapshot.of("kafka_connector.orders-source", "KafkaConnector", "kafka", "orders-source", "{\"v\":2}"));
             assertThat(replaced.updatedSerial()).isEqualTo(3);
 
-            assertThat(store.resources()).extracting(ResourceSnapshot::address)
+            assertThat(store.snapshots().all()).extracting(ResourceSnapshot::address)
                     .containsExactly("connect_cluster.eu", "kafka_connector.orders-source");
-            assertThat(store.resource("kafka_connector.orders-source")).contains(replaced);
+            assertThat(store.snapshots().get("kafka_connector.orders-source")).contains(replaced);
             assertThat(replaced.bodyJson()).isEqualTo("{\"v\":2}");
             assertThat(replaced.updatedAt()).isEqualTo(Instant.parse("2026-03-01T10:01:00Z"));
 
-            assertThat(store.deleteResource("connect_cluster.eu")).isTrue();
-            assertThat(store.deleteResource("connect_cluster.eu")).isFalse();
-            assertThat(store.resource("connect_cluster.eu")).isEmpty();
+            assertThat(store.snapshots().delete("connect_cluster.eu")).isTrue();
+            assertThat(store.snapshots().delete("connect_cluster.eu")).isFalse();
+            assertThat(store.snapshots().get("connect_cluster.eu")).isEmpty();
         }
         try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
-            assertThat(store.resources()).singleElement()
+            assertThat(store.snapshots().all()).singleElement()
                     .satisfies(r -> assertThat(r.bodyJson()).isEqualTo("{\"v\":2}"));
         }
     }
@@ -49,10 +49,10 @@ class StateStoreResourcesTest {
     void largeBodiesAreStoredWhole() {
         String big = "{\"pad\":\"" + "x".repeat(3_000_000) + "\"}";
         try (StateStore store = StateStore.inMemory("prod", clock)) {
-            store.saveResource(ResourceSnapshot.of("connect_cluster.big", "KafkaConnect", "kafka", "big", big));
-            long run = store.startRun("apply", big, "a@h", "1");
-            assertThat(store.resource("connect_cluster.big").orElseThrow().bodyJson()).hasSize(big.length());
-            assertThat(store.planJson(run).orElseThrow()).isEqualTo(big);
+            store.snapshots().save(ResourceSnapshot.of("connect_cluster.big", "KafkaConnect", "kafka", "big", big));
+            long run = store.journal().startRun("apply", big, "a@h", "1");
+            assertThat(store.snapshots().get("connect_cluster.big").orElseThrow().bodyJson()).hasSize(big.length());
+            assertThat(store.journal().planJson(run).orElseThrow()).isEqualTo(big);
         }
     }
 }

@@ -19,18 +19,18 @@ class StateStoreSerialTest {
         try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
             long[] run = new long[1];
             long[] step = new long[2];
-            bumps(store, s -> run[0] = s.startRun("apply", "{\"steps\":[]}", "alice@a", "0.1.0"));
-            bumps(store, s -> step[0] = s.journalIntent(run[0], 0, 1, "SET_WORKER_EOS", "connect_cluster.eu", "{}"));
-            bumps(store, s -> s.journalDone(step[0], "patched generation 4"));
-            bumps(store, s -> step[1] = s.journalIntent(run[0], 1, 2, "WAIT_FOR_ROLL", "connect_cluster.eu", null));
-            bumps(store, s -> s.journalFailed(step[1], "timed out"));
-            bumps(store, s -> s.finishRun(run[0], RunOutcome.FAILED, "step 2 failed"));
-            bumps(store, s -> s.saveResource(ResourceSnapshot.of("connect_cluster.eu", "KafkaConnect", "kafka", "eu", "{}")));
-            bumps(store, s -> s.saveResource(ResourceSnapshot.of("connect_cluster.eu", "KafkaConnect", "kafka", "eu", "{\"a\":1}")));
-            bumps(store, s -> s.deleteResource("connect_cluster.eu"));
+            bumps(store, s -> run[0] = s.journal().startRun("apply", "{\"steps\":[]}", "alice@a", "0.1.0"));
+            bumps(store, s -> step[0] = s.journal().intent(run[0], 0, 1, "SET_WORKER_EOS", "connect_cluster.eu", "{}"));
+            bumps(store, s -> s.journal().done(step[0], "patched generation 4"));
+            bumps(store, s -> step[1] = s.journal().intent(run[0], 1, 2, "WAIT_FOR_ROLL", "connect_cluster.eu", null));
+            bumps(store, s -> s.journal().failed(step[1], "timed out"));
+            bumps(store, s -> s.journal().finishRun(run[0], RunOutcome.FAILED, "step 2 failed"));
+            bumps(store, s -> s.snapshots().save(ResourceSnapshot.of("connect_cluster.eu", "KafkaConnect", "kafka", "eu", "{}")));
+            bumps(store, s -> s.snapshots().save(ResourceSnapshot.of("connect_cluster.eu", "KafkaConnect", "kafka", "eu", "{\"a\":1}")));
+            bumps(store, s -> s.snapshots().delete("connect_cluster.eu"));
             bumps(store, s -> s.setKubeServer("https://k8s:6443", "kafka"));
-            long second = store.startRun("refresh", null, "alice@a", "0.1.0");
-            bumps(store, s -> s.markInterrupted(second));
+            long second = store.journal().startRun("refresh", null, "alice@a", "0.1.0");
+            bumps(store, s -> s.journal().markInterrupted(second));
             assertThat(store.stateRef().serial()).isEqualTo(12);
         }
     }
@@ -38,27 +38,27 @@ class StateStoreSerialTest {
     @Test
     void readsLockingAndNoOpsLeaveTheSerialAlone() {
         try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
-            long run = store.startRun("apply", null, "alice@a", "0.1.0");
-            store.finishRun(run, RunOutcome.SUCCEEDED, null);
+            long run = store.journal().startRun("apply", null, "alice@a", "0.1.0");
+            store.journal().finishRun(run, RunOutcome.SUCCEEDED, null);
             long before = store.stateRef().serial();
 
-            LockInfo lock = store.lock("apply", "alice@a", "0.1.0");
-            store.heartbeat(lock.id());
-            store.currentLock();
-            store.unlock(lock.id());
-            LockInfo again = store.lock("apply", "alice@a", "0.1.0");
-            store.forceUnlock(again.id());
-            store.runs();
-            store.runs(5);
-            store.steps(run);
-            store.resources();
-            store.resource("nope");
-            store.interruptedRun();
-            store.hashSecret("x");
-            assertThat(store.deleteResource("never-saved")).isFalse();
-            store.markInterrupted(store.startRun("apply", null, "a@b", "1"));
+            LockInfo lock = store.locker().lock("apply", "alice@a", "0.1.0");
+            store.locker().heartbeat(lock.id());
+            store.locker().current();
+            store.locker().unlock(lock.id());
+            LockInfo again = store.locker().lock("apply", "alice@a", "0.1.0");
+            store.locker().forceUnlock(again.id());
+            store.journal().runs();
+            store.journal().runs(5);
+            store.journal().steps(run);
+            store.snapshots().all();
+            store.snapshots().get("nope");
+            store.journal().interruptedRun();
+            store.cipher().hash("x");
+            assertThat(store.snapshots().delete("never-saved")).isFalse();
+            store.journal().markInterrupted(store.journal().startRun("apply", null, "a@b", "1"));
             long afterInterrupt = store.stateRef().serial();
-            store.markInterrupted(store.runs(1).get(0).id()); // already interrupted: no change
+            store.journal().markInterrupted(store.journal().runs(1).get(0).id()); // already interrupted: no change
 
             assertThat(before).isEqualTo(2);
             assertThat(afterInterrupt).isEqualTo(before + 2);
@@ -70,7 +70,7 @@ class StateStoreSerialTest {
     void serialSurvivesReopen() {
         String lineage;
         try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
-            store.startRun("apply", null, "alice@a", "0.1.0");
+            store.journal().startRun("apply", null, "alice@a", "0.1.0");
             store.setKubeServer("https://k8s:6443", null);
             lineage = store.stateRef().lineage();
             assertThat(store.stateRef().serial()).isEqualTo(2);
@@ -78,7 +78,7 @@ class StateStoreSerialTest {
         try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
             assertThat(store.stateRef().serial()).isEqualTo(2);
             assertThat(store.stateRef().lineage()).isEqualTo(lineage);
-            store.saveResource(ResourceSnapshot.of("a", "KafkaConnect", "kafka", "a", "{}"));
+            store.snapshots().save(ResourceSnapshot.of("a", "KafkaConnect", "kafka", "a", "{}"));
             assertThat(store.stateRef().serial()).isEqualTo(3);
         }
     }
@@ -87,8 +87,8 @@ class StateStoreSerialTest {
     void twoStoresOnTheSameFileShareOneSerial() {
         try (StateStore a = StateStore.open(stateDir, "prod", clock);
              StateStore b = StateStore.open(stateDir, "prod", clock)) {
-            a.startRun("apply", null, "alice@a", "0.1.0");
-            b.startRun("apply", null, "bob@b", "0.1.0");
+            a.journal().startRun("apply", null, "alice@a", "0.1.0");
+            b.journal().startRun("apply", null, "bob@b", "0.1.0");
             assertThat(a.stateRef()).isEqualTo(b.stateRef());
             assertThat(a.stateRef().serial()).isEqualTo(2);
         }

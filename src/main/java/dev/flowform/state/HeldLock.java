@@ -1,0 +1,100 @@
+package dev.flowform.state;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A state lock taken by {@link StateLocker#acquire}, held until {@link #close()}. It owns the lock's heartbeat: a
+ * daemon thread calls {@link StateLocker#heartbeat} every {@link LockInfo#HEARTBEAT_INTERVAL}, so an apply waiting
+ * minutes for a rolling restart does not look stale; if the lock is lost (force-unlocked by someone, the database
+ * failed), {@link #lost()} says so and the holder stops writing.
+ *
+ * <p>{@link #close()} may run on any thread (an interrupt handler releases the lock with it) and more than once; the
+ * heartbeat thread is stopped without interrupting it, as an interrupt inside H2's file I/O would close the database.
+ */
+public final class HeldLock implements AutoCloseable {
+
+    /** How long closing waits for a heartbeat in flight to finish: 10 seconds. */
+    private static final long STOP_WAIT_SECONDS = 10;
+
+    private final StateLocker locker;
+    private final LockInfo info;
+    private final Set<String> releasedGone;
+    private final ScheduledExecutorService scheduler;
+    private final LockHeartbeat heartbeat;
+    private boolean released;
+
+    private HeldLock(StateLocker locker, LockInfo info, Set<String> releasedGone, Duration interval) {
+        this.locker = locker;
+        this.info = info;
+        this.releasedGone = Set.copyOf(releasedGone);
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "flowform-lock-heartbeat");
+            t.setDaemon(true);
+            return t;
+        });
+        this.heartbeat = LockHeartbeat.start(locker, info.id(), scheduler, interval);
+    }
+
+    /** Starts the heartbeat of a lock just taken. */
+    static HeldLock start(StateLocker locker, LockInfo info, Set<String> releasedGone, Duration interval) {
+        return new HeldLock(locker, info, releasedGone, interval);
+    }
+
+    /** @return the lock as it was taken */
+    public LockInfo info() {
+        return info;
+    }
+
+    /**
+     * @return the IDs of locks released while taking this one because their holder process no longer runs: a
+     *         cluster lease still naming one of them belongs to that dead process
+     */
+    public Set<String> releasedGone() {
+        return releasedGone;
+    }
+
+    /**
+     * @return the error of the heartbeat that failed (typically {@link IllegalStateException}: the lock is no longer
+     *         held), or empty while the heartbeats succeed
+     */
+    public Optional<RuntimeException> lost() {
+        return heartbeat.failure();
+    }
+
+    /** @return true once {@link #close()} has run */
+    public synchronized boolean isReleased() {
+        return released;
+    }
+
+    /**
+     * Stops the heartbeat and releases the lock; does nothing the second time.
+     *
+     * @throws StateStoreException when the database fails while releasing: the lock may still be held, and
+     *                             {@code force-unlock} with {@link LockInfo#id()} releases it
+     */
+    @Override
+    public synchronized void close() {
+        if (released) {
+            return;
+        }
+        released = true;
+        heartbeat.close();
+        scheduler.shutdown();
+        try {
+            scheduler.awaitTermination(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            // go on: the flag stays clear so that the unlock below (H2 file I/O) is not disturbed
+        }
+        locker.unlock(info.id());
+    }
+
+    @Override
+    public String toString() {
+        return "HeldLock[" + info.id() + " of " + info.environment() + "]";
+    }
+}

@@ -1,0 +1,147 @@
+package dev.flowform.state;
+
+import dev.flowform.config.OutputValue;
+import dev.flowform.plan.Json;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * The root module's outputs (table {@code output_value}), written by apply after a successful run and read by
+ * {@code flowform output}. As Terraform replaces a state's outputs on apply, the stored set is replaced as a whole;
+ * unlike Terraform, a sensitive output's value is never stored, only {@link SecretCipher#hash} of its JSON text.
+ * Plain SQL, shared by every backend.
+ */
+public final class OutputTable {
+
+    private static final String COLUMNS =
+            "name, value_json, value_hash, value_type, sensitive, description, updated_serial, updated_at";
+
+    private final StateStore store;
+
+    OutputTable(StateStore store) {
+        this.store = store;
+    }
+
+    /**
+     * Replaces the stored outputs with {@code outputs}: outputs no longer declared disappear. Serial +1 when anything
+     * changed; when the stored outputs already equal {@code outputs}, nothing is written and the serial stays (so an
+     * apply with no changes does not make saved plans stale).
+     *
+     * @param outputs the outputs, made with {@link OutputRecord#of}; names must be unique
+     * @return true when the stored outputs changed
+     * @throws IllegalArgumentException when two outputs share a name
+     * @throws StateStoreException      when the database fails
+     */
+    public boolean replace(List<OutputRecord> outputs) {
+        Objects.requireNonNull(outputs, "outputs");
+        TreeMap<String, OutputRecord> wanted = new TreeMap<>();
+        for (OutputRecord o : outputs) {
+            Objects.requireNonNull(o, "output");
+            if (wanted.put(o.name(), stored(o)) != null) {
+                throw new IllegalArgumentException("output \"" + o.name() + "\" is given twice");
+            }
+        }
+        return store.inTransaction("replaceOutputs", c -> {
+            if (same(select(c), List.copyOf(wanted.values()))) {
+                return false;
+            }
+            long serial = store.bumpSerial(c);
+            Instant now = store.now();
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM output_value")) {
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO output_value (" + COLUMNS
+                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+                for (OutputRecord o : wanted.values()) {
+                    ps.setString(1, o.name());
+                    ps.setString(2, o.valueJson());
+                    ps.setString(3, o.valueHash());
+                    ps.setString(4, o.valueType());
+                    ps.setBoolean(5, o.sensitive());
+                    ps.setString(6, o.description());
+                    ps.setLong(7, serial);
+                    ps.setObject(8, Sql.timestamp(now));
+                    ps.executeUpdate();
+                }
+            }
+            return true;
+        });
+    }
+
+    /**
+     * Replaces the stored outputs with the configuration's, as {@link #replace} does.
+     *
+     * @param values the root module's evaluated outputs
+     * @return true when the stored outputs changed
+     * @throws StateStoreException when the database fails
+     */
+    public boolean replaceWithConfigured(List<OutputValue> values) {
+        return replace(records(values));
+    }
+
+    /**
+     * @param values the root module's evaluated outputs
+     * @return them as the state stores them: values as compact JSON (a sensitive one is hashed by {@link #replace})
+     */
+    public static List<OutputRecord> records(List<OutputValue> values) {
+        List<OutputRecord> out = new ArrayList<>();
+        for (OutputValue v : values) {
+            out.add(OutputRecord.of(v.name(), Json.render(v.value()), v.type(), v.sensitive(), v.description()));
+        }
+        return out;
+    }
+
+    /**
+     * @return the stored outputs, by name; sensitive ones carry a hash instead of their value
+     * @throws StateStoreException when the database fails
+     */
+    public List<OutputRecord> all() {
+        return store.inTransaction("outputs()", OutputTable::select);
+    }
+
+    /** @return the row to store for {@code o}: a sensitive value only as its hash */
+    private OutputRecord stored(OutputRecord o) {
+        if (o.sensitive()) {
+            String hash = o.valueHash() != null ? o.valueHash()
+                    : store.cipher().hash(Objects.requireNonNull(o.valueJson(), "valueJson"));
+            return new OutputRecord(o.name(), null, hash, o.valueType(), true, o.description(), 0, null);
+        }
+        return new OutputRecord(o.name(), Objects.requireNonNull(o.valueJson(), "valueJson"), null, o.valueType(), false,
+                o.description(), 0, null);
+    }
+
+    private static List<OutputRecord> select(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM output_value ORDER BY name");
+             ResultSet rs = ps.executeQuery()) {
+            List<OutputRecord> out = new ArrayList<>();
+            while (rs.next()) {
+                out.add(new OutputRecord(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getBoolean(5),
+                        rs.getString(6), rs.getLong(7), Sql.instant(rs, 8)));
+            }
+            return out;
+        }
+    }
+
+    private static boolean same(List<OutputRecord> a, List<OutputRecord> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            OutputRecord x = a.get(i);
+            OutputRecord y = b.get(i);
+            if (!x.name().equals(y.name()) || !Objects.equals(x.valueJson(), y.valueJson())
+                    || !Objects.equals(x.valueHash(), y.valueHash()) || !x.valueType().equals(y.valueType())
+                    || x.sensitive() != y.sensitive() || !Objects.equals(x.description(), y.description())) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,426 @@
+package dev.flowform.state;
+
+import dev.flowform.apply.Applier;
+import dev.flowform.apply.Journal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * The run history of an environment and each run's step journal (tables {@code run} and {@code run_step}): a run is
+ * recorded {@link RunOutcome#RUNNING} when it starts; each step's intent is journaled ({@link StepStatus#STARTED})
+ * before the step acts and its outcome after, each in its own committed transaction, so a crash leaves a run still
+ * RUNNING with at most one open step per chain, which {@link #interruptedRun()} finds (Flyway's schema-history idea,
+ * Pulumi's pending operations). Every write adds 1 to the serial. Plain SQL, shared by every backend.
+ */
+public final class RunJournal {
+
+    private static final String RUN_COLUMNS =
+            "id, kind, who, flowform_version, started_at, finished_at, outcome, summary";
+    private static final String STEP_COLUMNS =
+            "id, run_id, step_index, step_id, kind, address, intent_json, status, started_at, finished_at, detail, duration_ms";
+
+    private final StateStore store;
+
+    RunJournal(StateStore store) {
+        this.store = store;
+    }
+
+    /**
+     * Records the start of a run with outcome {@link RunOutcome#RUNNING}. Serial +1.
+     *
+     * @param kind     what runs, e.g. {@code apply} or {@code refresh}; not blank
+     * @param planJson the plan being applied, already free of secrets, or null
+     * @param who      {@code user@host} (see {@link LockInfo#localWho()}); not blank
+     * @param version  flowform version; not blank
+     * @return the run id
+     * @throws IllegalArgumentException when a required argument is blank
+     * @throws StateStoreException     when the database fails
+     */
+    public long startRun(String kind, String planJson, String who, String version) {
+        Sql.requireText(kind, "kind");
+        Sql.requireText(who, "who");
+        Sql.requireText(version, "version");
+        return store.inTransaction("startRun", c -> {
+            long id;
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO run "
+                            + "(kind, plan_json, who, flowform_version, started_at, outcome) VALUES (?, ?, ?, ?, ?, ?)",
+                    Statement.RETURN_GENERATED_KEYS)) {
+                ps.setString(1, kind);
+                ps.setString(2, planJson);
+                ps.setString(3, who);
+                ps.setString(4, version);
+                ps.setObject(5, Sql.timestamp(store.now()));
+                ps.setString(6, RunOutcome.RUNNING.name());
+                ps.executeUpdate();
+                id = Sql.generatedId(ps);
+            }
+            store.bumpSerial(c);
+            return id;
+        });
+    }
+
+    /**
+     * Journals a step's intent before the step acts: a row with status {@link StepStatus#STARTED}.
+     * Serial +1; committed before returning, so it survives the process being killed while the
+     * step runs.
+     *
+     * @param runId      a run that is still {@link RunOutcome#RUNNING}
+     * @param stepIndex  0-based position in the run's execution order
+     * @param stepId     the plan's step id
+     * @param kind       step kind, e.g. {@code SET_WORKER_EOS}; not blank
+     * @param address    resource address acted on, or null
+     * @param intentJson what the step is about to do, as JSON without secrets, or null
+     * @return the journal row id, for {@link #done}, {@link #failed} or {@link #stopped}
+     * @throws IllegalArgumentException when the run does not exist or {@code kind} is blank
+     * @throws IllegalStateException    when the run is already finished
+     * @throws StateStoreException      when the database fails
+     */
+    public long intent(long runId, int stepIndex, int stepId, String kind, String address, String intentJson) {
+        Sql.requireText(kind, "kind");
+        return store.inTransaction("journalIntent(run " + runId + ")", c -> {
+            RunOutcome outcome = runOutcome(c, runId);
+            if (outcome.isFinal()) {
+                throw new IllegalStateException("run " + runId + " is already " + outcome + "; cannot journal step " + stepId);
+            }
+            long id;
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO run_step "
+                            + "(run_id, step_index, step_id, kind, address, intent_json, status, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    Statement.RETURN_GENERATED_KEYS)) {
+                ps.setLong(1, runId);
+                ps.setInt(2, stepIndex);
+                ps.setInt(3, stepId);
+                ps.setString(4, kind);
+                ps.setString(5, address);
+                ps.setString(6, intentJson);
+                ps.setString(7, StepStatus.STARTED.name());
+                ps.setObject(8, Sql.timestamp(store.now()));
+                ps.executeUpdate();
+                id = Sql.generatedId(ps);
+            }
+            store.bumpSerial(c);
+            return id;
+        });
+    }
+
+    /**
+     * Marks a journaled step {@link StepStatus#DONE}, with its finish time and duration. Serial +1.
+     *
+     * @param stepRowId the id {@link #intent} returned
+     * @param detail    what was observed, or null
+     * @throws IllegalArgumentException when there is no such journal row
+     * @throws IllegalStateException    when the step is no longer STARTED
+     * @throws StateStoreException      when the database fails
+     */
+    public void done(long stepRowId, String detail) {
+        finishStep(stepRowId, StepStatus.DONE, detail);
+    }
+
+    /**
+     * Marks a journaled step {@link StepStatus#FAILED}, with its finish time and duration. Serial +1.
+     *
+     * @param stepRowId the id {@link #intent} returned
+     * @param detail    the error, or null
+     * @throws IllegalArgumentException when there is no such journal row
+     * @throws IllegalStateException    when the step is no longer STARTED
+     * @throws StateStoreException      when the database fails
+     */
+    public void failed(long stepRowId, String detail) {
+        finishStep(stepRowId, StepStatus.FAILED, detail);
+    }
+
+    /**
+     * Marks a journaled step {@link StepStatus#STOPPED}: a stop request ended it while it waited. Serial +1.
+     *
+     * @param stepRowId the id {@link #intent} returned
+     * @param detail    how it was stopped, e.g. {@code stopped while waiting (interrupted by Ctrl-C (SIGINT))}
+     * @throws IllegalArgumentException when there is no such journal row
+     * @throws IllegalStateException    when the step is no longer STARTED
+     * @throws StateStoreException      when the database fails
+     */
+    public void stopped(long stepRowId, String detail) {
+        finishStep(stepRowId, StepStatus.STOPPED, detail);
+    }
+
+    private void finishStep(long stepRowId, StepStatus status, String detail) {
+        String what = "journal" + status.name().charAt(0) + status.name().substring(1).toLowerCase(java.util.Locale.ROOT);
+        store.inTransaction(what + "(" + stepRowId + ")", c -> {
+            Instant started;
+            StepStatus current;
+            try (PreparedStatement ps = c.prepareStatement("SELECT status, started_at FROM run_step WHERE id = ?")) {
+                ps.setLong(1, stepRowId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        throw new IllegalArgumentException("no journal row " + stepRowId + " in " + store.location());
+                    }
+                    current = StepStatus.valueOf(rs.getString(1));
+                    started = Sql.instant(rs, 2);
+                }
+            }
+            if (current != StepStatus.STARTED) {
+                throw new IllegalStateException("journal row " + stepRowId + " is already " + current + "; cannot mark it " + status);
+            }
+            Instant finished = store.now();
+            long durationMs = Math.max(0, Duration.between(started, finished).toMillis());
+            try (PreparedStatement ps = c.prepareStatement("UPDATE run_step "
+                    + "SET status = ?, finished_at = ?, detail = ?, duration_ms = ? WHERE id = ? AND status = ?")) {
+                ps.setString(1, status.name());
+                ps.setObject(2, Sql.timestamp(finished));
+                ps.setString(3, detail);
+                ps.setLong(4, durationMs);
+                ps.setLong(5, stepRowId);
+                ps.setString(6, StepStatus.STARTED.name());
+                if (ps.executeUpdate() != 1) {
+                    throw new IllegalStateException("journal row " + stepRowId + " changed while being marked " + status);
+                }
+            }
+            return store.bumpSerial(c);
+        });
+    }
+
+    /**
+     * Records how a run ended. Serial +1.
+     *
+     * <p>{@link RunOutcome#SUCCEEDED} is refused while one of the run's steps is still
+     * {@link StepStatus#STARTED}: a run cannot have succeeded with a step whose outcome is unknown.
+     *
+     * @param runId   a run that is still {@link RunOutcome#RUNNING}
+     * @param outcome SUCCEEDED, FAILED or INTERRUPTED
+     * @param summary one paragraph for the history, or null
+     * @throws IllegalArgumentException when the run does not exist or {@code outcome} is RUNNING
+     * @throws IllegalStateException    when the run is already finished, or SUCCEEDED is given while
+     *                                  a step is still STARTED
+     * @throws StateStoreException      when the database fails
+     */
+    public void finishRun(long runId, RunOutcome outcome, String summary) {
+        Objects.requireNonNull(outcome, "outcome");
+        if (!outcome.isFinal()) {
+            throw new IllegalArgumentException("finishRun needs a final outcome, not " + outcome);
+        }
+        store.inTransaction("finishRun(" + runId + ")", c -> {
+            RunOutcome current = runOutcome(c, runId);
+            if (current.isFinal()) {
+                throw new IllegalStateException("run " + runId + " is already " + current + "; cannot finish it as " + outcome);
+            }
+            if (outcome == RunOutcome.SUCCEEDED) {
+                List<StepRecord> open = selectSteps(c, "WHERE run_id = ? AND status = ? ORDER BY id",
+                        runId, StepStatus.STARTED.name());
+                if (!open.isEmpty()) {
+                    StepRecord s = open.get(0);
+                    throw new IllegalStateException("run " + runId + " cannot have SUCCEEDED: step " + s.stepId() + " ("
+                            + s.kind() + ") is still STARTED; record its outcome first");
+                }
+            }
+            setRunOutcome(c, runId, outcome, summary);
+            return store.bumpSerial(c);
+        });
+    }
+
+    /**
+     * Marks a run that was left {@link RunOutcome#RUNNING} by a process that is gone as
+     * {@link RunOutcome#INTERRUPTED}, with the time of marking as its finish time. Its open steps
+     * stay {@link StepStatus#STARTED}: whether they reached the cluster is unknown, and the history
+     * should say so. Marking an already interrupted run does nothing. Serial +1 when it changes.
+     *
+     * <p>Only call this for a run whose process is known to be gone, typically after taking the
+     * lock (which proves no other flowform process is applying).
+     *
+     * @param runId the run
+     * @throws IllegalArgumentException when the run does not exist
+     * @throws IllegalStateException    when the run SUCCEEDED or FAILED
+     * @throws StateStoreException      when the database fails
+     */
+    public void markInterrupted(long runId) {
+        store.inTransaction("markInterrupted(" + runId + ")", c -> {
+            RunOutcome current = runOutcome(c, runId);
+            if (current == RunOutcome.INTERRUPTED) {
+                return null;
+            }
+            if (current != RunOutcome.RUNNING) {
+                throw new IllegalStateException("run " + runId + " " + current + "; only a RUNNING run can be marked INTERRUPTED");
+            }
+            setRunOutcome(c, runId, RunOutcome.INTERRUPTED,
+                    "Interrupted: the process running it stopped before recording an outcome; found by a later run.");
+            return store.bumpSerial(c);
+        });
+    }
+
+    /**
+     * Finds the newest run still {@link RunOutcome#RUNNING}, with its newest step still
+     * {@link StepStatus#STARTED}.
+     *
+     * <p>The store cannot tell a running run from one whose process died: the caller decides,
+     * typically by holding the lock first (then no other process can be running one). After
+     * handling it, call {@link #markInterrupted(long)}.
+     *
+     * @return the run and its open step, or empty when no run is RUNNING
+     * @throws StateStoreException when the database fails
+     */
+    public Optional<Interrupted> interruptedRun() {
+        return store.inTransaction("interruptedRun()", c -> {
+            List<RunRecord> running = selectRuns(c, "WHERE outcome = ? ORDER BY id DESC FETCH FIRST 1 ROWS ONLY",
+                    RunOutcome.RUNNING.name());
+            if (running.isEmpty()) {
+                return Optional.empty();
+            }
+            RunRecord run = running.get(0);
+            List<StepRecord> open = selectSteps(c, "WHERE run_id = ? AND status = ? ORDER BY id DESC FETCH FIRST 1 ROWS ONLY",
+                    run.id(), StepStatus.STARTED.name());
+            return Optional.of(new Interrupted(run, open.stream().findFirst()));
+        });
+    }
+
+    /**
+     * @return every run, newest first
+     * @throws StateStoreException when the database fails
+     */
+    public List<RunRecord> runs() {
+        return store.inTransaction("runs()", c -> selectRuns(c, "ORDER BY id DESC"));
+    }
+
+    /**
+     * @param limit how many runs at most; at least 1
+     * @return the newest {@code limit} runs, newest first
+     * @throws IllegalArgumentException when {@code limit} is below 1
+     * @throws StateStoreException     when the database fails
+     */
+    public List<RunRecord> runs(int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, got " + limit);
+        }
+        return store.inTransaction("runs(" + limit + ")", c -> selectRuns(c, "ORDER BY id DESC FETCH FIRST ? ROWS ONLY", limit));
+    }
+
+    /**
+     * @param runId a run id
+     * @return that run, or empty when there is none
+     * @throws StateStoreException when the database fails
+     */
+    public Optional<RunRecord> run(long runId) {
+        return store.inTransaction("run(" + runId + ")", c -> selectRuns(c, "WHERE id = ?", runId).stream().findFirst());
+    }
+
+    /**
+     * @param runId a run id
+     * @return the plan JSON recorded by {@link #startRun}; empty when the run does not exist or
+     *         was started without a plan
+     * @throws StateStoreException when the database fails
+     */
+    public Optional<String> planJson(long runId) {
+        return store.inTransaction("planJson(" + runId + ")", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT plan_json FROM run WHERE id = ?")) {
+                ps.setLong(1, runId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    /**
+     * @param runId a run id
+     * @return its journal rows in the order they were written (empty for an unknown run)
+     * @throws StateStoreException when the database fails
+     */
+    public List<StepRecord> steps(long runId) {
+        return store.inTransaction("steps(" + runId + ")", c -> selectSteps(c, "WHERE run_id = ? ORDER BY id", runId));
+    }
+
+    /**
+     * The {@link Journal} an {@link dev.flowform.apply.Applier} writes one run's steps through: the intent is the step
+     * as JSON with sensitive values replaced by the environment's salted hash, and every text passes through
+     * {@code redact} first, so a secret quoted in an error message never reaches the database.
+     *
+     * @param runId   the run, from {@link #startRun}
+     * @param version flowform's version, recorded with each intent
+     * @param redact  removes secret values from free text
+     * @return the journal of that run
+     */
+    public Journal forRun(long runId, String version, UnaryOperator<String> redact) {
+        return new StepJournal(this, store.cipher(), runId, version, redact);
+    }
+
+    /**
+     * Turns journal rows that record a stop the old way, as FAILED with a detail starting {@link Applier#STOPPED},
+     * into {@link StepStatus#STOPPED}, in the caller's transaction: rows of a state document pulled before schema
+     * version 4, or by {@code state pull}, which shows stopped steps as FAILED. Migration V4 does the same to the
+     * rows of an existing database.
+     *
+     * @param c the caller's connection
+     * @return how many rows changed
+     */
+    static int recordStopsAsStopped(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE run_step SET status = ? WHERE status = ? AND detail LIKE ?")) {
+            ps.setString(1, StepStatus.STOPPED.name());
+            ps.setString(2, StepStatus.FAILED.name());
+            ps.setString(3, Applier.STOPPED + "%");
+            return ps.executeUpdate();
+        }
+    }
+
+    private RunOutcome runOutcome(Connection c, long runId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT outcome FROM run WHERE id = ?")) {
+            ps.setLong(1, runId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new IllegalArgumentException("no run " + runId + " in " + store.location());
+                }
+                return RunOutcome.valueOf(rs.getString(1));
+            }
+        }
+    }
+
+    private void setRunOutcome(Connection c, long runId, RunOutcome outcome, String summary) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE run SET outcome = ?, finished_at = ?, summary = ? WHERE id = ? AND outcome = ?")) {
+            ps.setString(1, outcome.name());
+            ps.setObject(2, Sql.timestamp(store.now()));
+            ps.setString(3, summary);
+            ps.setLong(4, runId);
+            ps.setString(5, RunOutcome.RUNNING.name());
+            if (ps.executeUpdate() != 1) {
+                throw new IllegalStateException("run " + runId + " changed while being marked " + outcome);
+            }
+        }
+    }
+
+    private static List<RunRecord> selectRuns(Connection c, String where, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + RUN_COLUMNS + " FROM run " + where)) {
+            Sql.bind(ps, params);
+            List<RunRecord> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new RunRecord(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                            Sql.instant(rs, 5), Sql.instant(rs, 6), RunOutcome.valueOf(rs.getString(7)), rs.getString(8)));
+                }
+            }
+            return out;
+        }
+    }
+
+    private static List<StepRecord> selectSteps(Connection c, String where, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + STEP_COLUMNS + " FROM run_step " + where)) {
+            Sql.bind(ps, params);
+            List<StepRecord> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    long duration = rs.getLong(12);
+                    Long durationMs = rs.wasNull() ? null : duration;
+                    out.add(new StepRecord(rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getInt(4), rs.getString(5),
+                            rs.getString(6), rs.getString(7), StepStatus.valueOf(rs.getString(8)), Sql.instant(rs, 9),
+                            Sql.instant(rs, 10), rs.getString(11), durationMs));
+                }
+            }
+            return out;
+        }
+    }
+}

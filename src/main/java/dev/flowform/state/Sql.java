@@ -1,0 +1,76 @@
+package dev.flowform.state;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * JDBC helpers shared by the state tables: times in and out of {@code TIMESTAMP WITH TIME ZONE} columns, binding
+ * parameters, generated ids, argument checks. Plain JDBC that every backend runs.
+ */
+final class Sql {
+
+    private Sql() {
+    }
+
+    /** @return the clock's time truncated to microseconds, the precision the database keeps */
+    static Instant now(Clock clock) {
+        return clock.instant().truncatedTo(ChronoUnit.MICROS);
+    }
+
+    /** @return {@code instant} as a UTC value for a {@code TIMESTAMP WITH TIME ZONE} parameter */
+    static OffsetDateTime timestamp(Instant instant) {
+        return instant.atOffset(ZoneOffset.UTC);
+    }
+
+    /** @return the time in {@code column} of the current row, or null when it is NULL */
+    static Instant instant(ResultSet rs, int column) throws SQLException {
+        OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
+        return t == null ? null : t.toInstant();
+    }
+
+    /** Binds {@code params} (Long, Integer or String) to the statement's parameters, in order. */
+    static void bind(PreparedStatement ps, Object... params) throws SQLException {
+        for (int i = 0; i < params.length; i++) {
+            Object p = params[i];
+            if (p instanceof Long l) {
+                ps.setLong(i + 1, l);
+            } else if (p instanceof Integer n) {
+                ps.setInt(i + 1, n);
+            } else {
+                ps.setString(i + 1, (String) p);
+            }
+        }
+    }
+
+    /** @return the id the database generated for the row {@code ps} inserted */
+    static long generatedId(PreparedStatement ps) throws SQLException {
+        try (ResultSet keys = ps.getGeneratedKeys()) {
+            if (!keys.next()) {
+                throw new SQLException("the database returned no generated id");
+            }
+            return keys.getLong(1);
+        }
+    }
+
+    /**
+     * True for errors that mean "someone else got there first": unique violation (23505, H2 and
+     * PostgreSQL), H2 concurrent update (90131) or lock timeout (HYT00), serialization failure (40001).
+     */
+    static boolean isContention(SQLException e) {
+        String state = e.getSQLState();
+        return "23505".equals(state) || "90131".equals(state) || "HYT00".equals(state) || "40001".equals(state);
+    }
+
+    /** @throws IllegalArgumentException when {@code value} is null or blank, naming it {@code name} */
+    static void requireText(String value, String name) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(name + " must not be blank");
+        }
+    }
+}

@@ -1,0 +1,339 @@
+package dev.flowform.state;
+
+import dev.flowform.apply.Sleeper;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The environment's state lock, following Terraform's {@code statemgr.Locker} and {@code LockWithContext}
+ * ({@code internal/states/statemgr/locker.go}): one row in {@code state_lock} per environment, taken by an INSERT
+ * that the table's primary key lets only one racer win; released by the holder ({@link HeldLock#close()},
+ * {@link #unlock}) or by {@link #forceUnlock} with the lock's ID as nonce. The row carries a heartbeat; see
+ * {@link LockInfo#STALE_AFTER}. Taking, refreshing and releasing the lock leave the serial alone.
+ *
+ * <p>{@link #acquire} is how every command takes it: it waits, releases a lock whose holder process is gone from
+ * this machine, and hands back a {@link HeldLock} that keeps the heartbeat going. Plain SQL, shared by every backend.
+ */
+public final class StateLocker {
+
+    /** First pause of {@link #acquire}, as in Terraform's {@code LockWithContext}: 1 second. */
+    public static final Duration RETRY_FIRST_DELAY = Duration.ofSeconds(1);
+
+    /** Longest pause of {@link #acquire}; the pause doubles up to this: 16 seconds. */
+    public static final Duration RETRY_MAX_DELAY = Duration.ofSeconds(16);
+
+    /** How many locks of gone holders one {@link #acquire} releases at most: 3. */
+    static final int GONE_RELEASES = 3;
+
+    private static final int INSERT_ATTEMPTS = 5;
+    private static final String COLUMNS =
+            "lock_id, environment, operation, who, version, created, heartbeat, info, holder_process";
+
+    private final StateStore store;
+
+    StateLocker(StateStore store) {
+        this.store = store;
+    }
+
+    /**
+     * What a lock is taken for, shown to whoever finds it held.
+     *
+     * @param operation what the caller will do, e.g. {@code apply}; not blank
+     * @param who       {@code user@host} (see {@link LockInfo#localWho()}); not blank
+     * @param version   flowform version; not blank
+     * @param info      free text shown to others who find the lock held (e.g. the plan file), or null
+     */
+    public record Request(String operation, String who, String version, String info) {
+        /**
+         * Checks the required components.
+         *
+         * @param operation what the caller will do; not blank
+         * @param who       {@code user@host}; not blank
+         * @param version   flowform version; not blank
+         * @param info      free text, or null
+         * @throws IllegalArgumentException when a required component is blank
+         */
+        public Request {
+            Sql.requireText(operation, "operation");
+            Sql.requireText(who, "who");
+            Sql.requireText(version, "version");
+        }
+    }
+
+    /** What {@link #acquire} reports while it works, for a command to print. */
+    public interface Listener {
+
+        /** A listener that reports nothing. */
+        Listener NONE = new Listener() {
+        };
+
+        /**
+         * Called once, before the first pause: the lock is held and will be waited for.
+         *
+         * @param holder the current holder
+         */
+        default void waiting(LockInfo holder) {
+        }
+
+        /**
+         * Called after releasing a lock whose holder was a process on this machine that no longer runs.
+         *
+         * @param gone the lock released
+         */
+        default void releasedGone(LockInfo gone) {
+        }
+    }
+
+    /**
+     * Takes the lock, or fails at once if it is held (Terraform's {@code Locker.Lock}); same as
+     * {@link #lock(String, String, String, String)} without info.
+     *
+     * @param operation what the caller will do, e.g. {@code apply}; not blank
+     * @param who       {@code user@host}; not blank
+     * @param version   flowform version; not blank
+     * @return the lock taken; keep its {@link LockInfo#id()} to heartbeat and unlock
+     * @throws LockHeldException        when another holder has the lock
+     * @throws IllegalArgumentException when an argument is blank
+     * @throws StateStoreException      when the database fails
+     */
+    public LockInfo lock(String operation, String who, String version) {
+        return lock(operation, who, version, null);
+    }
+
+    /**
+     * Takes the lock, or fails at once if it is held (Terraform's {@code Locker.Lock}): the INSERT either succeeds or
+     * hits the primary key, so of several processes racing exactly one wins. The losers read the winner's row and
+     * throw it in a {@link LockHeldException}. A stale lock is never taken over; see {@link LockInfo#isProbablyStale}.
+     *
+     * @param operation what the caller will do, e.g. {@code apply}; not blank
+     * @param who       {@code user@host}; not blank
+     * @param version   flowform version; not blank
+     * @param info      free text shown to others who find the lock held (e.g. the plan file), or null
+     * @return the lock taken, with a new random id, created = heartbeat = now
+     * @throws LockHeldException        when another holder has the lock
+     * @throws IllegalArgumentException when an argument is blank
+     * @throws StateStoreException      when the database fails
+     */
+    public LockInfo lock(String operation, String who, String version, String info) {
+        Request request = new Request(operation, who, version, info);
+        for (int attempt = 0; attempt < INSERT_ATTEMPTS; attempt++) {
+            Instant now = store.now();
+            LockInfo mine = new LockInfo(UUID.randomUUID().toString(), store.environmentName(), operation, who, version,
+                    now, now, info, ProcessIdentity.current().encode());
+            // the lock row after our INSERT: ours, the winner's, or null when it vanished in between
+            LockInfo current = store.inTransaction("lock(" + request.operation() + ")", c -> insert(c, mine));
+            if (current == null) {
+                continue; // the holder released it between our INSERT and our read: try again
+            }
+            if (current.id().equals(mine.id())) {
+                return mine;
+            }
+            throw new LockHeldException(current, current.age(store.clock()), current.sinceHeartbeat(store.clock()),
+                    Duration.ZERO);
+        }
+        throw new StateStoreException("lock(" + operation + ") on " + store.location() + ": the lock was taken and "
+                + "released by others " + INSERT_ATTEMPTS + " times while trying; try again", null);
+    }
+
+    /**
+     * Takes the lock for a command, retrying while it is held until {@code timeout} has passed: Terraform's
+     * {@code LockWithContext}. The pause between attempts starts at {@link #RETRY_FIRST_DELAY} and doubles up to
+     * {@link #RETRY_MAX_DELAY} (1, 2, 4, 8, 16, 16, ... seconds); the last pause is cut short so a final attempt
+     * happens when the timeout ends. A zero timeout makes a single attempt. Time waited is the larger of the clock's
+     * elapsed time and the total of requested pauses, so the loop ends even with a fixed clock and a sleeper that does
+     * not sleep.
+     *
+     * <p>A lock whose holder was a process on this machine that no longer runs ({@link LockInfo#isHolderGone()}, e.g.
+     * an apply killed with {@code kill -9}) is released and taken, up to {@value #GONE_RELEASES} times: that is what
+     * an OS file lock would do. Its release is reported to {@code listener}.
+     *
+     * @param request  what the lock is for
+     * @param timeout  how long to keep trying; zero or positive (Terraform's {@code -lock-timeout})
+     * @param sleeper  how to pause between attempts
+     * @param listener told when waiting starts and when a gone holder's lock is released
+     * @return the lock, held until it is closed, with its heartbeat running
+     * @throws LockHeldException        when the lock is still held after {@code timeout}; its
+     *                                  {@link LockHeldException#waited()} says how long was waited (zero when
+     *                                  {@code timeout} is zero)
+     * @throws InterruptedException     when the sleeper is interrupted
+     * @throws IllegalArgumentException when {@code timeout} is negative
+     * @throws StateStoreException      when the database fails
+     */
+    public HeldLock acquire(Request request, Duration timeout, Sleeper sleeper, Listener listener)
+            throws InterruptedException {
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(sleeper, "sleeper");
+        Objects.requireNonNull(listener, "listener");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("lock timeout must not be negative, got " + timeout);
+        }
+        Instant start = store.clock().instant();
+        Duration slept = Duration.ZERO;
+        Duration delay = RETRY_FIRST_DELAY;
+        Set<String> released = new LinkedHashSet<>();
+        int goneReleases = 0;
+        while (true) {
+            LockHeldException held;
+            try {
+                return HeldLock.start(this, lock(request.operation(), request.who(), request.version(), request.info()),
+                        released, LockInfo.HEARTBEAT_INTERVAL);
+            } catch (LockHeldException e) {
+                held = e;
+            }
+            LockInfo holder = held.holder();
+            if (holder.isHolderGone() && goneReleases < GONE_RELEASES) {
+                goneReleases++;
+                if (forceUnlock(holder.id())) {
+                    released.add(holder.id());
+                    listener.releasedGone(holder);
+                }
+                continue;
+            }
+            Duration elapsed = Duration.between(start, store.clock().instant());
+            Duration waited = elapsed.compareTo(slept) > 0 ? elapsed : slept;
+            Duration remaining = timeout.minus(waited);
+            if (remaining.isNegative() || remaining.isZero()) {
+                throw timeout.isZero() || waited.isZero() ? held : held.afterWaiting(waited);
+            }
+            if (slept.isZero()) {
+                listener.waiting(holder);
+            }
+            Duration pause = delay.compareTo(remaining) < 0 ? delay : remaining;
+            sleeper.sleep(pause);
+            slept = slept.plus(pause);
+            Duration doubled = delay.multipliedBy(2);
+            delay = doubled.compareTo(RETRY_MAX_DELAY) < 0 ? doubled : RETRY_MAX_DELAY;
+        }
+    }
+
+    /**
+     * Shows the holder is alive: sets the lock's heartbeat to now. {@link HeldLock} calls it every
+     * {@link LockInfo#HEARTBEAT_INTERVAL}. Does not change the serial.
+     *
+     * @param lockId the id {@link #lock} returned
+     * @throws IllegalStateException when this environment is no longer locked with that id (it was
+     *                               released or force-unlocked): the caller must stop writing
+     * @throws StateStoreException   when the database fails
+     */
+    public void heartbeat(String lockId) {
+        Objects.requireNonNull(lockId, "lockId");
+        store.inTransaction("heartbeat", c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "UPDATE state_lock SET heartbeat = ? WHERE environment = ? AND lock_id = ?")) {
+                ps.setObject(1, Sql.timestamp(store.now()));
+                ps.setString(2, store.environmentName());
+                ps.setString(3, lockId);
+                if (ps.executeUpdate() == 0) {
+                    throw new IllegalStateException("the state lock " + lockId + " on environment \""
+                            + store.environmentName() + "\" is no longer held (released or force-unlocked); stop writing "
+                            + "to this state");
+                }
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Releases the lock if it is held with {@code lockId} (Terraform's {@code Locker.Unlock}); does
+     * nothing when the lock is free or held under another id. Does not change the serial.
+     *
+     * @param lockId the id {@link #lock} returned
+     * @return true when the lock was released, false when it was not held with that id
+     * @throws StateStoreException when the database fails
+     */
+    public boolean unlock(String lockId) {
+        Objects.requireNonNull(lockId, "lockId");
+        return store.inTransaction("unlock", c -> delete(c, lockId));
+    }
+
+    /**
+     * Releases a lock left by another process, for the {@code force-unlock LOCK_ID} command. As in
+     * Terraform, the id acts as a nonce: it must match the current lock, so a user cannot release a
+     * lock they have not looked at. Does not change the serial.
+     *
+     * @param lockId the id of the lock to release, as printed by {@link LockHeldException}
+     * @return true when that lock was released; false when the environment is not locked
+     * @throws IllegalArgumentException when the environment is locked under a different id (nothing
+     *                                  is released)
+     * @throws StateStoreException      when the database fails
+     */
+    public boolean forceUnlock(String lockId) {
+        Objects.requireNonNull(lockId, "lockId");
+        return store.inTransaction("forceUnlock", c -> {
+            Optional<LockInfo> current = select(c);
+            if (current.isEmpty()) {
+                return false;
+            }
+            LockInfo h = current.get();
+            if (!h.id().equals(lockId)) {
+                throw new IllegalArgumentException("lock ID \"" + lockId + "\" does not match the lock on environment \""
+                        + store.environmentName() + "\" (" + h.operation() + " by " + h.who() + " since " + h.created()
+                        + "); nothing was unlocked. Use the ID printed in the lock error.");
+            }
+            return delete(c, lockId);
+        });
+    }
+
+    /**
+     * @return the lock as it is now in the database, or empty when the environment is not locked
+     * @throws StateStoreException when the database fails
+     */
+    public Optional<LockInfo> current() {
+        return store.inTransaction("currentLock()", this::select);
+    }
+
+    /** @return the row after inserting {@code mine}: ours, the winner's when another got there first, or null */
+    private LockInfo insert(Connection c, LockInfo mine) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO state_lock (" + COLUMNS
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            ps.setString(1, mine.id());
+            ps.setString(2, mine.environment());
+            ps.setString(3, mine.operation());
+            ps.setString(4, mine.who());
+            ps.setString(5, mine.version());
+            ps.setObject(6, Sql.timestamp(mine.created()));
+            ps.setObject(7, Sql.timestamp(mine.heartbeat()));
+            ps.setString(8, mine.info());
+            ps.setString(9, mine.process());
+            ps.executeUpdate();
+            return mine;
+        } catch (SQLException e) {
+            if (!Sql.isContention(e)) {
+                throw e;
+            }
+            c.rollback();
+            return select(c).orElse(null);
+        }
+    }
+
+    private boolean delete(Connection c, String lockId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM state_lock WHERE environment = ? AND lock_id = ?")) {
+            ps.setString(1, store.environmentName());
+            ps.setString(2, lockId);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    private Optional<LockInfo> select(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM state_lock WHERE environment = ?")) {
+            ps.setString(1, store.environmentName());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new LockInfo(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                        rs.getString(5), Sql.instant(rs, 6), Sql.instant(rs, 7), rs.getString(8), rs.getString(9)));
+            }
+        }
+    }
+}
