@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads a PostgreSQL connection string in either of libpq's two forms (PostgreSQL docs, libpq "Connection Strings",
- * section 34.1.1) into keyword/value pairs:
+ * Reads a PostgreSQL connection string in either of libpq's two forms (PostgreSQL documentation, libpq, "Connection
+ * Strings") into keyword/value pairs:
  *
  * <ul>
  *   <li>keyword/value: {@code host=db.example port=5432 user=ff password='a b' dbname=state sslmode=require}. Spaces

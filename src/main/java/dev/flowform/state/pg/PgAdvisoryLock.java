@@ -16,12 +16,15 @@ import java.util.OptionalInt;
  * An environment's state lock on PostgreSQL: a session-level advisory lock held on a connection of its own.
  *
  * <p>PostgreSQL releases a session-level advisory lock when its holder unlocks it or when the holder's session ends,
- * whatever ends it: the client closing the connection, the client process dying (the server sees the socket close),
- * {@code pg_terminate_backend}, or a server restart (PostgreSQL docs, "Explicit Locking", section 13.3.5 Advisory
- * Locks: "a session-level advisory lock ... is held until explicitly released or the session ends"). So a holder that
- * is gone never leaves the lock behind, which is what Terraform's pg backend relies on too. The lock is taken with
- * {@code pg_try_advisory_lock(bigint)}, which answers at once instead of queueing behind the holder, and released with
- * {@code pg_advisory_unlock(bigint)} (PostgreSQL docs, "Advisory Lock Functions", table 9.95).
+ * whatever ends it: the client closing the connection, the client process dying (its operating system closes the
+ * socket), {@code pg_terminate_backend}, or a server restart (PostgreSQL documentation, section 13.3.5 "Advisory
+ * Locks": "Once acquired at session level, an advisory lock is held until explicitly released or the session ends").
+ * So a holder that is gone never leaves the lock behind, which is what Terraform's pg backend relies on too. One case
+ * takes longer: a client machine that vanishes without closing its socket (power loss, network cut) leaves an idle
+ * session that the server ends only when TCP keepalive gives up on it (server settings {@code tcp_keepalives_idle},
+ * {@code tcp_keepalives_interval}, {@code tcp_keepalives_count}; with the Linux defaults about two hours). The lock is
+ * taken with {@code pg_try_advisory_lock(bigint)}, which answers at once instead of queueing behind the holder, and
+ * released with {@code pg_advisory_unlock(bigint)} (PostgreSQL documentation, "Advisory Lock Functions").
  *
  * <p>The connection must serve nothing else: a session lock belongs to the session, and a pooled or shared connection
  * would keep it after the caller thinks it gave it up, or lose it when another user closes the connection. This class
@@ -104,8 +107,8 @@ public final class PgAdvisoryLock implements AutoCloseable {
     /**
      * Finds the session that holds a key, from any connection to the same database, through {@code pg_locks}: "a
      * bigint key is displayed with its high-order half in the classid column, its low-order half in the objid column,
-     * and objsubid equal to 1" (PostgreSQL docs, {@code pg_locks} view). Seeing another session's pid there needs no
-     * privilege.
+     * and objsubid equal to 1" (PostgreSQL documentation, the {@code pg_locks} view). Seeing another session's pid
+     * there needs no privilege.
      *
      * @param any a connection to the database the lock lives in
      * @param key the lock key

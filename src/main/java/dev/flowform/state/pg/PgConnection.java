@@ -18,8 +18,8 @@ import java.util.Properties;
  *   <li>the {@code conn_str} of the {@code backend "pg"} block;</li>
  *   <li>when the block gives no {@code conn_str}, {@value #CONN_STR_VARIABLE} (Terraform's pg backend reads
  *       {@code PG_CONN_STR} the same way);</li>
- *   <li>libpq's environment variables for what the string leaves out (PostgreSQL docs, libpq "Environment
- *       Variables", section 34.15): {@code PGHOST}, {@code PGPORT}, {@code PGUSER}, {@code PGPASSWORD},
+ *   <li>libpq's environment variables for what the string leaves out (PostgreSQL documentation, libpq, "Environment
+ *       Variables"): {@code PGHOST}, {@code PGPORT}, {@code PGUSER}, {@code PGPASSWORD},
  *       {@code PGDATABASE}, {@code PGSSLMODE}, {@code PGSSLROOTCERT}, {@code PGCONNECT_TIMEOUT}, {@code PGAPPNAME};</li>
  *   <li>defaults: host {@value #DEFAULT_HOST}, port {@value #DEFAULT_PORT}, database = the user name, SSL mode
  *       {@value #DEFAULT_SSL_MODE}, application name {@value #DEFAULT_APPLICATION_NAME}.</li>
@@ -50,7 +50,7 @@ public final class PgConnection {
     /** What the server shows in {@code pg_stat_activity.application_name} when nothing else is set. */
     public static final String DEFAULT_APPLICATION_NAME = "flowform";
 
-    /** libpq's SSL modes (PostgreSQL docs, libpq "SSL Support", table 34.1). */
+    /** libpq's SSL modes (PostgreSQL documentation, libpq, "SSL Support"). */
     public static final List<String> SSL_MODES = List.of("disable", "allow", "prefer", "require", "verify-ca", "verify-full");
 
     /** libpq's environment variable for each keyword. */
