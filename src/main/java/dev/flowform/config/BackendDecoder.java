@@ -2,7 +2,9 @@ package dev.flowform.config;
 
 import dev.flowform.config.lang.Arguments;
 import dev.flowform.config.lang.Evaluator;
+import dev.flowform.config.lang.Template;
 import dev.flowform.config.syntax.Blocks;
+import dev.flowform.config.syntax.ConfigNode;
 import dev.flowform.config.syntax.Names;
 import dev.flowform.config.syntax.Sink;
 import dev.flowform.config.syntax.Suggestions;
@@ -10,22 +12,47 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Decodes the root folder's {@code backend} blocks into a {@link StateBackend}: at most one block, of type
- * {@code local}, with an optional literal {@code path} (default {@value StateBackend#DEFAULT_FOLDER}) relative to
- * the declaring file's folder. Shared by the full decoding and by the quick look-up of commands that read only
- * state ({@link ConfigLoader#backend}).
+ * {@code local} or {@code pg}. Shared by the full decoding and by the quick look-up of commands that read only state
+ * ({@link ConfigLoader#backend}).
+ *
+ * <ul>
+ *   <li>{@code local}: an optional literal {@code path} (default {@value StateBackend#DEFAULT_FOLDER}) relative to the
+ *       declaring file's folder.</li>
+ *   <li>{@code pg}: Terraform's pg backend arguments {@code conn_str} (optional: without it the connection comes from
+ *       the environment, {@code FLOWFORM_PG_CONN_STR} and libpq's {@code PG*} variables, when the state is opened) and
+ *       {@code schema_name} (default {@value StateBackend#DEFAULT_SCHEMA}). Both are literals: backend blocks are read
+ *       before variables are, and by commands that read no variables at all (Terraform also refuses variables in a
+ *       backend block), so a connection string that differs between machines belongs in the environment.
+ *       The commands do not open PostgreSQL state yet, so a {@code pg} block, once its arguments are checked, is still
+ *       refused as an unsupported type.</li>
+ * </ul>
  */
 final class BackendDecoder {
 
     /** Backend types other configuration tools know, with why flowform refuses them. */
     private static final Map<String, String> NOT_YET = Map.of(
-            "pg", "The \"pg\" backend (state in PostgreSQL) is not supported yet.",
+            StateBackend.PG, "The \"pg\" backend (state in PostgreSQL) is not supported yet.",
             "s3", "The \"s3\" backend is not supported.",
             "remote", "The \"remote\" backend is not supported.");
 
     private static final Blocks.Schema LOCAL = new Blocks.Schema("backend \"local\"", List.of("path"), List.of(), Map.of());
+
+    private static final String SKIP = "flowform creates the schema, its tables and indexes when they are missing and "
+            + "has no option to skip that; create them beforehand with a more privileged role if flowform's may not.";
+
+    private static final Blocks.Schema PG = new Blocks.Schema("backend \"pg\"", List.of("conn_str", "schema_name"),
+            List.of(), Map.of("skip_schema_creation", SKIP, "skip_table_creation", SKIP, "skip_index_creation", SKIP));
+
+    /**
+     * An unquoted PostgreSQL identifier in lower case (PostgreSQL docs, "Identifiers and Key Words", section 4.1.1:
+     * a letter or underscore, then letters, digits, underscores or dollar signs; unquoted names fold to lower case),
+     * at most 63 characters (NAMEDATALEN - 1).
+     */
+    private static final Pattern SCHEMA_NAME = Pattern.compile("[a-z_][a-z0-9_$]{0,62}");
 
     private BackendDecoder() {
     }
@@ -34,7 +61,8 @@ final class BackendDecoder {
      * @param blocks    the {@code backend} blocks of the root folder, in file order
      * @param configDir the configuration folder (absolute), for the default
      * @param sink      receives the problems
-     * @return the backend (the default when there is no usable block)
+     * @return the backend: the declared one when its arguments are valid (a {@code pg} block's comes with the error
+     *         that the type is not supported yet), else the default
      */
     static StateBackend decode(List<Blocks.Block> blocks, Path configDir, Sink sink) {
         StateBackend backend = StateBackend.defaultFor(configDir);
@@ -46,38 +74,115 @@ final class BackendDecoder {
                 continue;
             }
             first = b;
-            if (!b.name().equals(StateBackend.LOCAL)) {
-                String known = NOT_YET.getOrDefault(b.name(), "");
-                sink.error("Unsupported backend type", "Backend type \"" + Names.abbreviate(b.name()) + "\" is not supported. "
-                        + (known.isEmpty() ? "" : known + " ") + "The supported backend type is \"local\": "
-                        + "{\"backend\": {\"local\": {\"path\": \"state\"}}}, a state folder relative to this file."
-                        + Suggestions.didYouMean(b.name(), List.of(StateBackend.LOCAL)), b.labelRange());
-                continue;
-            }
-            Blocks.Content content = Blocks.decode(b, LOCAL, sink);
-            Arguments args = new Arguments(content, n -> Evaluator.literal(n, "a backend block", sink), sink);
-            String text = args.strictString("path", "a folder path");
-            if (text == null) {
-                if (args.has("path") && !args.unset("path")) {
-                    continue;
+            StateBackend decoded = switch (b.name()) {
+                case StateBackend.LOCAL -> local(b, configDir, sink);
+                case StateBackend.PG -> pg(b, sink);
+                default -> {
+                    unsupported(b, sink);
+                    yield null;
                 }
-                text = StateBackend.DEFAULT_FOLDER;
-            }
-            if (text.isBlank()) {
-                sink.error("Invalid backend path", "The state folder path is empty; write a folder, e.g. \"state\".",
-                        args.valueRange("path"));
-                continue;
-            }
-            Path base = b.file().baseDir() != null ? b.file().baseDir() : configDir;
-            try {
-                Path p = Path.of(text);
-                backend = new StateBackend(StateBackend.LOCAL, (p.isAbsolute() ? p : base.resolve(p)).normalize(),
-                        b.labelRange());
-            } catch (InvalidPathException e) {
-                sink.error("Invalid backend path", "\"" + Names.abbreviate(text) + "\" is not a valid path: " + e.getReason()
-                        + ".", args.valueRange("path"));
+            };
+            if (decoded != null) {
+                backend = decoded;
             }
         }
         return backend;
+    }
+
+    private static void unsupported(Blocks.Block b, Sink sink) {
+        String known = NOT_YET.getOrDefault(b.name(), "");
+        sink.error("Unsupported backend type", "Backend type \"" + Names.abbreviate(b.name()) + "\" is not supported. "
+                + (known.isEmpty() ? "" : known + " ") + "The supported backend type is \"local\": "
+                + "{\"backend\": {\"local\": {\"path\": \"state\"}}}, a state folder relative to this file."
+                + Suggestions.didYouMean(b.name(), List.of(StateBackend.LOCAL)), b.labelRange());
+    }
+
+    private static StateBackend.Local local(Blocks.Block b, Path configDir, Sink sink) {
+        Blocks.Content content = Blocks.decode(b, LOCAL, sink);
+        Arguments args = new Arguments(content, n -> Evaluator.literal(n, "a backend block", sink), sink);
+        String text = args.strictString("path", "a folder path");
+        if (text == null) {
+            if (args.has("path") && !args.unset("path")) {
+                return null;
+            }
+            text = StateBackend.DEFAULT_FOLDER;
+        }
+        if (text.isBlank()) {
+            sink.error("Invalid backend path", "The state folder path is empty; write a folder, e.g. \"state\".",
+                    args.valueRange("path"));
+            return null;
+        }
+        Path base = b.file().baseDir() != null ? b.file().baseDir() : configDir;
+        try {
+            Path p = Path.of(text);
+            return new StateBackend.Local((p.isAbsolute() ? p : base.resolve(p)).normalize(), b.labelRange());
+        } catch (InvalidPathException e) {
+            sink.error("Invalid backend path", "\"" + Names.abbreviate(text) + "\" is not a valid path: " + e.getReason()
+                    + ".", args.valueRange("path"));
+            return null;
+        }
+    }
+
+    /**
+     * Checks a {@code pg} block's arguments, then refuses the type until the commands can open PostgreSQL state.
+     *
+     * @return the backend as written, or null when an argument is wrong
+     */
+    private static StateBackend.Pg pg(Blocks.Block b, Sink sink) {
+        Blocks.Content content = Blocks.decode(b, PG, sink);
+        Arguments args = new Arguments(content, n -> Evaluator.literal(n, "a backend block", sink), sink);
+        boolean ok = true;
+        String connStr = null;
+        ConfigNode.Entry conn = content.attributes().get("conn_str");
+        String reference = conn != null && conn.value() instanceof ConfigNode.StringNode s
+                ? Template.firstReference(s.value()) : null;
+        if (reference != null) {
+            sink.error("Variables not allowed", "References such as " + reference + " cannot be used in a backend "
+                    + "block: it is read before variables are, and by commands that read none. Leave conn_str out and "
+                    + "set FLOWFORM_PG_CONN_STR, or libpq's variables (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, "
+                    + "PGSSLMODE), in flowform's environment.", conn.value().range());
+            ok = false;
+        } else if (args.has("conn_str") && !args.unset("conn_str")) {
+            connStr = args.strictString("conn_str", "a PostgreSQL connection string");
+            ok = connStr != null && connString(connStr, args, sink);
+        }
+        String schema = StateBackend.DEFAULT_SCHEMA;
+        if (args.has("schema_name") && !args.unset("schema_name")) {
+            schema = args.strictString("schema_name", "a PostgreSQL schema name");
+            ok &= schema != null && schemaName(schema, args, sink);
+        }
+        unsupported(b, sink);
+        return ok ? new StateBackend.Pg(connStr, schema, b.labelRange()) : null;
+    }
+
+    /** Checks a literal connection string: not blank; a password in it draws a warning. */
+    private static boolean connString(String connStr, Arguments args, Sink sink) {
+        if (connStr.isBlank()) {
+            sink.error("Invalid backend connection string", "conn_str is empty. Write a connection string, e.g. "
+                    + "\"postgresql://flowform@db.example/state\", or leave conn_str out to take the connection from "
+                    + "FLOWFORM_PG_CONN_STR and libpq's PG* variables.", args.valueRange("conn_str"));
+            return false;
+        }
+        if (!StateBackend.Pg.masked(connStr).equals(connStr)) {
+            sink.warning("Password in the configuration", "conn_str holds a password, so it is stored wherever this "
+                    + "file is (version control, copies, backups). Leave it out and give it in PGPASSWORD or a password "
+                    + "file (PGPASSFILE, ~/.pgpass), or give the whole string in FLOWFORM_PG_CONN_STR.",
+                    args.valueRange("conn_str"));
+        }
+        return true;
+    }
+
+    private static boolean schemaName(String schema, Arguments args, Sink sink) {
+        String problem = !SCHEMA_NAME.matcher(schema).matches()
+                ? "must be a lower-case PostgreSQL name of at most 63 characters: a letter or underscore, then letters, "
+                + "digits, underscores or dollar signs"
+                : schema.startsWith("pg_") ? "must not start with \"pg_\", which PostgreSQL reserves for system schemas"
+                : null;
+        if (problem != null) {
+            sink.error("Invalid backend schema name", "schema_name \"" + Names.abbreviate(schema) + "\" " + problem
+                    + ", e.g. \"" + StateBackend.DEFAULT_SCHEMA + "\".", args.valueRange("schema_name"));
+            return false;
+        }
+        return true;
     }
 }
