@@ -7,7 +7,6 @@ import dev.flowform.apply.ApplyListener;
 import dev.flowform.apply.ApplyResult;
 import dev.flowform.apply.Fabric8ClusterWriter;
 import dev.flowform.apply.Fabric8RolloutWatcher;
-import dev.flowform.apply.Resume;
 import dev.flowform.apply.Sleeper;
 import dev.flowform.apply.StepTimeouts;
 import dev.flowform.apply.StopSignal;
@@ -21,6 +20,7 @@ import dev.flowform.plan.Json;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.PlanCodec;
 import dev.flowform.plan.Staleness;
+import dev.flowform.plan.resume.Resume;
 import dev.flowform.render.PlanRenderer;
 import dev.flowform.render.Style;
 import dev.flowform.state.LockInfo;
@@ -382,7 +382,7 @@ public final class ApplyCommand implements Callable<Integer> {
             term.note("info", "The cluster changed since it was read; planning again from the live cluster.");
             read = now;
             plan = session.plan(now, planning.toOptions(),
-                    prior.map(p -> dev.flowform.apply.Resume.analyze(p.run(), now, state::hashSecret)));
+                    prior.map(p -> Resume.analyze(p.run(), now, state::hashSecret)));
             term.diagnostics(plan.diagnostics());
             if (!plan.isApplyable()) {
                 return null;

@@ -1,6 +1,5 @@
 package dev.flowform.cli;
 
-import dev.flowform.apply.Resume;
 import dev.flowform.config.ConfigLoader;
 import dev.flowform.config.Configuration;
 import dev.flowform.config.DesiredStateFactory;
@@ -18,6 +17,7 @@ import dev.flowform.plan.PlanOptions;
 import dev.flowform.plan.PlanRequest;
 import dev.flowform.plan.Planner;
 import dev.flowform.plan.RecordedResource;
+import dev.flowform.plan.resume.Resume;
 import dev.flowform.sim.EmbeddedCluster;
 import dev.flowform.sim.EmbeddedClusterOptions;
 import dev.flowform.sim.SimSettings;
@@ -419,7 +419,7 @@ public final class Session implements AutoCloseable {
         List<Diagnostic> diags = new ArrayList<>();
         diags.add(running);
         diags.addAll(plan.diagnostics());
-        return Resume.withDiagnostics(plan, diags);
+        return plan.withDiagnostics(diags);
     }
 
     /**
@@ -440,7 +440,7 @@ public final class Session implements AutoCloseable {
         }
         List<Diagnostic> diags = new ArrayList<>(plan.diagnostics());
         diags.add(identity.get());
-        return Resume.withDiagnostics(plan, diags);
+        return plan.withDiagnostics(diags);
     }
 
     /** @return the state's resource snapshots as the planner takes them */
