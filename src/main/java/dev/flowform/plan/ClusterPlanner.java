@@ -18,6 +18,8 @@ import dev.flowform.model.SecretKeys;
 import dev.flowform.model.StrimziApi;
 import dev.flowform.model.TaskStatus;
 import dev.flowform.model.strimzi.Strimzi;
+import dev.flowform.plan.rules.ConnectorCheck;
+import dev.flowform.plan.rules.RollCheck;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

@@ -4,8 +4,8 @@
  * dev.flowform.plan.Rule}).
  *
  * <p><b>Planning.</b> {@link dev.flowform.plan.Planner} builds one chain of steps per Connect cluster (rules
- * in docs/domain-rules.md); {@link dev.flowform.plan.RollCheck} and {@link dev.flowform.plan.ConnectorCheck}
- * decide when a roll or a connector change has settled, for the planner (is a roll in progress?) and for the
+ * in docs/domain-rules.md); {@link dev.flowform.plan.rules.RollCheck} and
+ * {@link dev.flowform.plan.rules.ConnectorCheck} decide when a roll or a connector change has settled, for the planner (is a roll in progress?) and for the
  * waits of an apply alike. {@link dev.flowform.plan.Drift} compares live objects with the state's snapshots;
  * {@link dev.flowform.plan.PlanOptions} carries the user's flags ({@code --target}, {@code --refresh-only} and
  * the two explicit acknowledgements).

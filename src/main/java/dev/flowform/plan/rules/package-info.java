@@ -1,0 +1,10 @@
+/**
+ * The pure decision functions behind the domain rules (docs/domain-rules.md), shared by the planner, the
+ * configuration checks and the applier's waits: {@link dev.flowform.plan.rules.RollCheck} (rule 7: has Strimzi
+ * finished a roll?) and {@link dev.flowform.plan.rules.ConnectorCheck} (rule 8: has a connector change
+ * settled?). Every rule they apply is a {@link dev.flowform.plan.Rule} with its source.
+ *
+ * <p>Depends only on {@code diag}, {@code model} and {@code plan}'s vocabulary ({@code Rule},
+ * {@code Readiness}). Pure: no I/O.
+ */
+package dev.flowform.plan.rules;
