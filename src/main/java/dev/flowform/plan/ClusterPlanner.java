@@ -19,6 +19,8 @@ import dev.flowform.model.StrimziApi;
 import dev.flowform.model.TaskStatus;
 import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.plan.rules.ConnectorCheck;
+import dev.flowform.plan.rules.ConnectorRules;
+import dev.flowform.plan.rules.Finding;
 import dev.flowform.plan.rules.RollCheck;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -887,46 +889,12 @@ final class ClusterPlanner {
      * @return false when an error was added (the connector is left out)
      */
     private boolean desiredConnectorAllowed(DesiredFlow flow, DesiredConnector d) {
-        String support = d.config().get(EXACTLY_ONCE_SUPPORT);
-        if (REQUIRED.equalsIgnoreCase(support) && dc.eos() != EosMode.ENABLED) {
-            diags.add(Rule.REQUIRED_AFTER_ENABLED.diagnostic(Severity.ERROR,
-                    "Connector requires exactly-once support the workers will not have",
-                    d.address() + " sets exactly.once.support=required but connect_cluster \"" + dc.name()
-                            + "\" ends at exactly.once.source.support=" + dc.eos().value() + "; Kafka rejects it (\"This worker "
-                            + "does not have exactly-once source support enabled.\").", flow.range(), d.address()));
-            return false;
+        boolean allowed = true;
+        for (Finding f : ConnectorRules.desiredConnector(d, dc.name(), dc.eos())) {
+            diags.add(f.cited(flow.range(), d.address()));
+            allowed &= !f.isError();
         }
-        if (d.role() != ConnectorRole.SOURCE && REQUIRED.equalsIgnoreCase(support)) {
-            diags.add(Rule.REQUIRED_SOURCE_ONLY.diagnostic(Severity.ERROR,
-                    "exactly.once.support=required on a " + d.role().suffix() + " connector",
-                    d.address() + ": Mirror" + (d.role() == ConnectorRole.CHECKPOINT ? "Checkpoint" : "Heartbeat")
-                            + "Connector does not implement KIP-618's preflight API, so Kafka rejects \"required\". Only the "
-                            + "source connector takes it.", flow.range(), d.address()));
-            return false;
-        }
-        String boundary = d.config().get(TRANSACTION_BOUNDARY);
-        if (boundary != null && "connector".equals(boundary.trim().toLowerCase(Locale.ROOT))) {
-            diags.add(Rule.TRANSACTION_BOUNDARY.diagnostic(Severity.ERROR, "transaction.boundary=connector on MirrorMaker 2",
-                    d.address() + " sets transaction.boundary=connector, but MirrorMaker 2 connectors cannot define "
-                            + "transaction boundaries; Kafka rejects the configuration. Use poll (the default) or interval.",
-                    flow.range(), d.address()));
-            return false;
-        }
-        if (d.exactlyOnce() && d.role() == ConnectorRole.SOURCE && !"read_committed".equals(d.config().get(SOURCE_ISOLATION))) {
-            diags.add(Rule.READ_COMMITTED.diagnostic(Severity.ERROR, "Exactly-once flow without read_committed",
-                    d.address() + ": with exactly_once the MirrorSourceConnector's source consumer must use "
-                            + "isolation.level=read_committed; otherwise records of aborted transactions are replicated as "
-                            + "committed, and Kafka rejects exactly.once.support=required.", flow.range(), d.address()));
-            return false;
-        }
-        if (d.role() == ConnectorRole.SOURCE && d.config().containsKey(CONSUMER_OVERRIDE_ISOLATION)) {
-            diags.add(Rule.CONSUMER_OVERRIDE.diagnostic(Severity.WARNING,
-                    "consumer.override.isolation.level does not reach MirrorMaker 2's source consumer",
-                    d.address() + " sets consumer.override.isolation.level, which configures Kafka Connect's own consumer, "
-                            + "not the consumer MirrorMaker 2 reads the source cluster with. Use isolation_level (it sets "
-                            + "source.consumer.isolation.level).", flow.range(), d.address()));
-        }
-        return true;
+        return allowed;
     }
 
     private void warnIfFailed(String address, LiveConnector l, boolean updated) {
