@@ -210,8 +210,8 @@ final class ClusterPlanner {
                         : "take over from " + cl.owner().describe();
                 first.add(new Draft(StepKind.TRANSFER_OWNERSHIP, cl.address(), cl.ref(), new StepPayload.PatchObject(edits),
                         from));
-                mergeChange(cl.address(), cl.ref(), attrs, (cl.owner().unmarked() ? "ownership claimed"
-                        : "ownership taken over from " + cl.owner().describe()) + " (--transfer-ownership)");
+                mergeChange(cl.address(), cl.ref(), attrs, cl.owner().unmarked() ? ChangeReason.OWNERSHIP_CLAIMED.of()
+                        : ChangeReason.OWNERSHIP_TAKEN_OVER.of(cl.owner().describe()));
                 continue;
             }
             for (int i = 0; i < chain.size(); i++) {
@@ -240,18 +240,16 @@ final class ClusterPlanner {
     }
 
     /** Adds {@code attrs} to the change of {@code address} (a new update when there is none), and {@code reason} to its reason. */
-    private void mergeChange(String address, ObjectRef object, List<AttributeChange> attrs, String reason) {
+    private void mergeChange(String address, ObjectRef object, List<AttributeChange> attrs, Change.Reason reason) {
         for (int i = 0; i < changes.size(); i++) {
             Change c = changes.get(i);
             if (c.address().equals(address)) {
-                List<AttributeChange> all = new ArrayList<>(c.attributes());
-                all.addAll(attrs);
-                changes.set(i, new Change(address, c.object(), c.action(), all,
-                        reason == null ? c.reason() : c.reason() + "; " + reason));
+                changes.set(i, c.plus(attrs, reason));
                 return;
             }
         }
-        changes.add(new Change(address, object, Action.UPDATE, attrs, reason == null ? "ownership marks" : reason));
+        changes.add(new Change(address, object, Action.UPDATE, attrs,
+                reason == null ? ChangeReason.OWNERSHIP_MARKS.of() : reason));
     }
 
     // ---------------------------------------------------------------------------------- new cluster
@@ -277,8 +275,7 @@ final class ClusterPlanner {
         List<AttributeChange> attrs = new ArrayList<>();
         Planner.flatten("", manifest, attrs, dc::isSensitive);
         changes.add(new Change(dc.address(), ref, Action.CREATE, attrs,
-                "KafkaConnect " + dc.namespace() + "/" + dc.name() + " does not exist; a new cluster starts with "
-                        + EosMode.CONFIG_KEY + "=" + dc.eos().value() + " directly (KIP-618)"));
+                ChangeReason.CONNECT_CLUSTER_MISSING.of(dc.namespace() + "/" + dc.name(), dc.eos().value())));
         add(StepKind.CREATE_CONNECT_CLUSTER, dc.address(), ref,
                 new StepPayload.CreateObject(manifest, sensitiveConfigKeys(dc.config().keySet())),
                 "create KafkaConnect " + dc.name() + " with " + EosMode.CONFIG_KEY + "=" + dc.eos().value());
@@ -405,11 +402,11 @@ final class ClusterPlanner {
                         c.eosValue() == null ? null : Planner.quote(c.eosValue()), Planner.quote(dc.eos().value()), false));
             }
             attrs.addAll(clusterAttrs);
-            String reason = clusterReason(current, path, annotate);
+            List<Change.Reason> reasons = new ArrayList<>(List.of(clusterReason(current, path, annotate)));
             if (newIdentity) {
-                reason += "; " + identityReason(identity);
+                reasons.add(ChangeReason.NEW_CLUSTER_IDENTITY.of(identityReason(identity)));
             }
-            changes.add(new Change(dc.address(), c.ref(), Action.UPDATE, attrs, reason));
+            changes.add(new Change(dc.address(), c.ref(), Action.UPDATE, attrs, reasons));
         }
         if (newIdentity) {
             diags.add(Rule.CLUSTER_IDENTITY.warning("The Connect cluster gets a new exactly-once identity",
@@ -687,16 +684,15 @@ final class ClusterPlanner {
 
     // ---------------------------------------------------------------------------------- cluster spec
 
-    private String clusterReason(EosMode current, List<EosMode> path, boolean annotate) {
+    private Change.Reason clusterReason(EosMode current, List<EosMode> path, boolean annotate) {
         if (path.size() == 2) {
-            return "exactly-once rollout of an existing cluster: " + path.get(0).value() + ", rolling restart, "
-                    + path.get(1).value() + ", rolling restart (KIP-618)";
+            return ChangeReason.EOS_ROLLOUT.of(path.get(0).value(), path.get(1).value());
         }
         if (path.size() == 1) {
-            return EosMode.CONFIG_KEY + " " + current.value() + " -> " + path.get(0).value() + ", one rolling restart"
-                    + (path.get(0).ordinal() < current.ordinal() ? ", after the connectors (KIP-618 reverse order)" : "");
+            return (path.get(0).ordinal() < current.ordinal() ? ChangeReason.EOS_MODE_DOWN : ChangeReason.EOS_MODE_UP)
+                    .of(current.value(), path.get(0).value());
         }
-        return annotate ? "enable KafkaConnector resources" : "spec changed; one rolling restart";
+        return annotate ? ChangeReason.CONNECTOR_RESOURCES.of() : ChangeReason.SPEC_CHANGED.of();
     }
 
     /** The non-EOS spec edits the desired cluster asks for. */
@@ -1008,7 +1004,7 @@ final class ClusterPlanner {
                     List<AttributeChange> attrs = new ArrayList<>();
                     Planner.flatten("", w.manifest(), attrs, w.desired()::isSensitive);
                     changes.add(new Change(w.address(), w.ref(), Action.CREATE, attrs,
-                            "KafkaConnector " + w.ref().namespace() + "/" + w.ref().name() + " does not exist"));
+                            ChangeReason.CONNECTOR_MISSING.of(w.ref().namespace() + "/" + w.ref().name())));
                     Set<String> sensitive = new HashSet<>();
                     for (String k : w.desired().config().keySet()) {
                         if (w.desired().isSensitive(k)) {
@@ -1028,8 +1024,7 @@ final class ClusterPlanner {
                 }
                 case DELETE -> {
                     changes.add(new Change(w.address(), w.ref(), Action.DELETE, List.of(),
-                            "no replication flow in the configuration produces it (created by flowform in environment \""
-                                    + environment + "\")"));
+                            ChangeReason.NO_FLOW.of(environment)));
                     add(StepKind.DELETE_CONNECTOR, w.address(), w.ref(), new StepPayload.DeleteObject(),
                             "delete KafkaConnector " + w.ref().name());
                 }
@@ -1047,18 +1042,16 @@ final class ClusterPlanner {
                         + w.expectedState());
     }
 
-    private static String updateReason(ConnectorWork w) {
+    private static Change.Reason updateReason(ConnectorWork w) {
         boolean eos = w.edits().stream().anyMatch(e -> e.key().equals(EXACTLY_ONCE_SUPPORT)
                 || e.key().equals(SOURCE_ISOLATION) || e.key().equals(TRANSACTION_BOUNDARY));
         if (eos && w.desired().exactlyOnce()) {
-            return "exactly-once for the flow's source connector: read_committed source consumer and "
-                    + "exactly.once.support=required, after every worker runs with enabled";
+            return ChangeReason.CONNECTOR_EOS_ON.of();
         }
         if (eos && w.edits().stream().anyMatch(e -> e.key().equals(EXACTLY_ONCE_SUPPORT) && e.remove())) {
-            return "exactly-once off for the flow: exactly.once.support back to requested before the workers leave enabled "
-                    + "(KIP-618 reverse order)";
+            return ChangeReason.CONNECTOR_EOS_OFF.of();
         }
-        return "connector configuration differs from " + w.desired().flowAddress();
+        return ChangeReason.CONNECTOR_CONFIG.of(w.desired().flowAddress());
     }
 
     private static String editSummary(List<FieldEdit> edits) {
@@ -1265,7 +1258,7 @@ final class ClusterPlanner {
         if (parts.isEmpty()) {
             parts.add("storage topics " + describe(identity));
         }
-        return "new exactly-once identity (KIP-618): " + String.join("; ", parts);
+        return String.join("; ", parts);
     }
 
     // ---------------------------------------------------------------------------------- helpers

@@ -202,7 +202,7 @@ public final class PlanCodec {
         List<Change> changes = new ArrayList<>();
         for (JsonNode n : root.path("changes")) {
             changes.add(new Change(n.get("address").asString(), ref(n.get("object")), Action.fromJson(n.get("action").asString()),
-                    attributes(n.path("attributes")), text(n.get("reason"))));
+                    attributes(n.path("attributes")), ChangeReason.read(text(n.get("reason")))));
         }
         List<Step> steps = new ArrayList<>();
         for (JsonNode n : root.path("steps")) {
