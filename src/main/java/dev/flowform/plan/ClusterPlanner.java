@@ -17,6 +17,8 @@ import dev.flowform.model.ObjectRef;
 import dev.flowform.model.SecretKeys;
 import dev.flowform.model.StrimziApi;
 import dev.flowform.model.TaskStatus;
+import dev.flowform.model.strimzi.KafkaConnectManifest;
+import dev.flowform.model.strimzi.KafkaConnectorManifest;
 import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.plan.rules.ConnectorCheck;
 import dev.flowform.plan.rules.ConnectorRules;
@@ -747,46 +749,23 @@ final class ClusterPlanner {
     }
 
     private Map<String, Object> connectManifest() {
-        Map<String, Object> metadata = new LinkedHashMap<>();
-        metadata.put("name", dc.name());
-        metadata.put("namespace", dc.namespace());
-        metadata.put("labels", labels(Map.of()));
-        Map<String, Object> annotations = new LinkedHashMap<>();
-        annotations.put(Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION, "true");
-        annotations.putAll(marks());
-        metadata.put("annotations", annotations);
-        Map<String, Object> spec = new LinkedHashMap<>();
-        if (dc.version() != null) {
-            spec.put("version", dc.version());
-        }
-        if (dc.replicas() != null) {
-            spec.put("replicas", dc.replicas());
-        }
-        if (dc.bootstrapServers() != null) {
-            spec.put("bootstrapServers", dc.bootstrapServers());
-        }
-        spec.putAll(dc.spec());
-        Map<String, Object> config = new LinkedHashMap<>(dc.config());
+        Map<String, String> config = new LinkedHashMap<>(dc.config());
         config.put(EosMode.CONFIG_KEY, dc.eos().value());
-        spec.put("config", config);
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("apiVersion", ref.apiVersion());
-        m.put("kind", "KafkaConnect");
-        m.put("metadata", metadata);
-        m.put("spec", spec);
-        return m;
+        return new KafkaConnectManifest(ref.apiVersion(), dc.namespace(), dc.name(), labels(), marks(), dc.version(),
+                dc.replicas(), dc.bootstrapServers(), dc.spec(), config).toMap();
     }
 
-    private Map<String, Object> labels(Map<String, String> extra) {
-        Map<String, Object> labels = new LinkedHashMap<>(extra);
+    /** @return the labels of a new object: managed by flowform, in this environment */
+    private Map<String, String> labels() {
+        Map<String, String> labels = new LinkedHashMap<>();
         labels.put(Strimzi.MANAGED_BY_LABEL, LiveConnector.MANAGED_BY_VALUE);
         labels.put(Planner.ENVIRONMENT_LABEL, environment);
         return labels;
     }
 
     /** @return our ownership annotations for a new object; empty without a lineage */
-    private Map<String, Object> marks() {
-        Map<String, Object> m = new LinkedHashMap<>();
+    private Map<String, String> marks() {
+        Map<String, String> m = new LinkedHashMap<>();
         if (lineage != null) {
             m.put(Ownership.ENVIRONMENT_ANNOTATION, environment);
             m.put(Ownership.LINEAGE_ANNOTATION, lineage);
@@ -964,28 +943,8 @@ final class ClusterPlanner {
     }
 
     private Map<String, Object> connectorManifest(DesiredConnector d) {
-        Map<String, Object> metadata = new LinkedHashMap<>();
-        metadata.put("name", d.name());
-        metadata.put("namespace", d.namespace());
-        metadata.put("labels", labels(Map.of(Strimzi.CLUSTER_LABEL, dc.name())));
-        if (lineage != null) {
-            metadata.put("annotations", marks());
-        }
-        Map<String, Object> spec = new LinkedHashMap<>();
-        spec.put("class", d.className());
-        if (d.tasksMax() != null) {
-            spec.put("tasksMax", d.tasksMax());
-        }
-        if (d.state() != null) {
-            spec.put("state", d.state());
-        }
-        spec.put("config", new LinkedHashMap<String, Object>(d.config()));
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("apiVersion", live.api().kafkaApiVersion());
-        m.put("kind", "KafkaConnector");
-        m.put("metadata", metadata);
-        m.put("spec", spec);
-        return m;
+        return new KafkaConnectorManifest(live.api().kafkaApiVersion(), d.namespace(), d.name(), dc.name(), labels(), marks(),
+                d.className(), d.tasksMax(), d.state(), d.config()).toMap();
     }
 
     /** @return {@code RUNNING}, {@code PAUSED} or {@code STOPPED} for a {@code spec.state} value */
