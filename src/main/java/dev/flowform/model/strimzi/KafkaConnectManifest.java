@@ -41,14 +41,9 @@ public record KafkaConnectManifest(String apiVersion, String namespace, String n
 
     /** @return the resource: {@code apiVersion}, {@code kind}, {@code metadata}, {@code spec}, as mutable maps */
     public Map<String, Object> toMap() {
-        Map<String, Object> metadata = new LinkedHashMap<>();
-        metadata.put("name", name);
-        metadata.put("namespace", namespace);
-        metadata.put("labels", new LinkedHashMap<String, Object>(labels));
         Map<String, Object> allAnnotations = new LinkedHashMap<>();
         allAnnotations.put(Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION, "true");
         allAnnotations.putAll(annotations);
-        metadata.put("annotations", allAnnotations);
         Map<String, Object> s = new LinkedHashMap<>();
         if (version != null) {
             s.put("version", version);
@@ -61,11 +56,6 @@ public record KafkaConnectManifest(String apiVersion, String namespace, String n
         }
         s.putAll(spec);
         s.put("config", new LinkedHashMap<String, Object>(config));
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("apiVersion", apiVersion);
-        m.put("kind", KIND);
-        m.put("metadata", metadata);
-        m.put("spec", s);
-        return m;
+        return CustomResource.of(apiVersion, KIND, namespace, name, new LinkedHashMap<>(labels), allAnnotations, s);
     }
 }

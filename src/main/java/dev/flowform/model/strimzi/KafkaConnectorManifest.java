@@ -37,16 +37,9 @@ public record KafkaConnectorManifest(String apiVersion, String namespace, String
 
     /** @return the resource: {@code apiVersion}, {@code kind}, {@code metadata}, {@code spec}, as mutable maps */
     public Map<String, Object> toMap() {
-        Map<String, Object> metadata = new LinkedHashMap<>();
-        metadata.put("name", name);
-        metadata.put("namespace", namespace);
         Map<String, Object> allLabels = new LinkedHashMap<>();
         allLabels.put(Strimzi.CLUSTER_LABEL, cluster);
         allLabels.putAll(labels);
-        metadata.put("labels", allLabels);
-        if (!annotations.isEmpty()) {
-            metadata.put("annotations", new LinkedHashMap<String, Object>(annotations));
-        }
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("class", className);
         if (tasksMax != null) {
@@ -56,11 +49,6 @@ public record KafkaConnectorManifest(String apiVersion, String namespace, String
             spec.put("state", state);
         }
         spec.put("config", new LinkedHashMap<String, Object>(config));
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("apiVersion", apiVersion);
-        m.put("kind", KIND);
-        m.put("metadata", metadata);
-        m.put("spec", spec);
-        return m;
+        return CustomResource.of(apiVersion, KIND, namespace, name, allLabels, new LinkedHashMap<>(annotations), spec);
     }
 }
