@@ -165,34 +165,10 @@ final class ResourceDecoder {
         Blocks.Content content = Blocks.decode(b, REPLICATION_FLOW, s);
         Arguments args = new Arguments(content, eval::eval, s);
 
-        String name = b.name();
-        SourceRange nameRange = b.labelRange();
-        if (args.has("name")) {
-            String given = args.string("name");
-            if (given != null) {
-                nameRange = args.valueRange("name");
-                if (!Names.isKubernetesName(given)) {
-                    s.error("Invalid value for argument", "\"" + Names.abbreviate(given) + "\" cannot name the flow's "
-                            + "KafkaConnectors (" + Names.abbreviate(given) + "-source, ...): use at most "
-                            + (Names.KUBERNETES_NAME_MAX - "-checkpoint".length()) + " lower case letters, digits and '-', "
-                            + "starting and ending with a letter or digit.", nameRange);
-                } else {
-                    name = given;
-                }
-            }
-        }
+        FlowName named = name(b, args, s);
         String manage = args.oneOf("manage", MANAGE);
         ManageMode mode = manage == null ? ManageMode.OWN : ManageMode.parse(manage).orElse(ManageMode.OWN);
-        String connectCluster = args.string("connect_cluster");
-        SourceRange connectClusterRange = args.valueRange("connect_cluster");
-        if (args.unset("connect_cluster")) {
-            s.error("Missing required argument", "The argument \"connect_cluster\" is required: it names the connect_cluster "
-                    + "block the flow's connectors run on.", b.labelRange());
-        } else if (connectCluster != null && !clusterNames.contains(connectCluster)) {
-            s.error("Reference to undeclared connect cluster", "No connect_cluster named \"" + connectCluster + "\" is declared."
-                    + Suggestions.didYouMean(connectCluster, clusterNames) + " Declare it with a connect_cluster block "
-                    + "(manage = \"adopt\" for an existing KafkaConnect).", connectClusterRange);
-        }
+        String connectCluster = connectCluster(b, args, clusterNames, s);
 
         Set<String> sensitiveKeys = new TreeSet<>();
         ClusterEndpoint source = endpoint(content, "source", mode, eval, s, b, sensitiveKeys);
@@ -215,6 +191,68 @@ final class ResourceDecoder {
         Boolean heartbeats = args.bool("heartbeats");
         String state = args.oneOf("state", STATE);
         boolean eos = exactlyOnce == null || exactlyOnce;
+
+        Map<String, String> config = config(args, roles(checkpoints, heartbeats), s, sensitiveKeys);
+        Map<String, Map<String, String>> connectorConfig = connectorConfig(content, eval, s, sensitiveKeys);
+
+        boolean ack = Boolean.TRUE.equals(acknowledged);
+        ConnectorRules.readUncommitted(eos, isolation, ack).ifPresent(f -> report(s, f, args.valueRange("isolation_level")));
+        ConnectorRules.unneededAcknowledgement(eos, isolation, ack)
+                .ifPresent(f -> report(s, f, args.valueRange("acknowledge_read_uncommitted")));
+
+        ReplicationFlowBlock flow = new ReplicationFlowBlock(address, named.name(),
+                mode, connectCluster, args.valueRange("connect_cluster"), source, target, topics, topicsExclude, groups,
+                exactlyOnce, isolation, boundary, tasksMax == null ? null : tasksMax.intValue(), checkpoints, heartbeats,
+                config, connectorConfig, state, sensitiveKeys, b.range(), ack);
+        return new Flow(flow, named.range());
+    }
+
+    /**
+     * The Kubernetes name of a flow's connectors.
+     *
+     * @param name  the {@code name} argument when it is a valid name, else the block's label
+     * @param range where it is written
+     */
+    private record FlowName(String name, SourceRange range) {
+    }
+
+    /** Reads the {@code name} argument; an invalid one is reported and the label is used. */
+    private static FlowName name(Blocks.Block b, Arguments args, Sink s) {
+        String name = b.name();
+        SourceRange nameRange = b.labelRange();
+        if (args.has("name")) {
+            String given = args.string("name");
+            if (given != null) {
+                nameRange = args.valueRange("name");
+                if (!Names.isKubernetesName(given)) {
+                    s.error("Invalid value for argument", "\"" + Names.abbreviate(given) + "\" cannot name the flow's "
+                            + "KafkaConnectors (" + Names.abbreviate(given) + "-source, ...): use at most "
+                            + (Names.KUBERNETES_NAME_MAX - "-checkpoint".length()) + " lower case letters, digits and '-', "
+                            + "starting and ending with a letter or digit.", nameRange);
+                } else {
+                    name = given;
+                }
+            }
+        }
+        return new FlowName(name, nameRange);
+    }
+
+    /** Reads the {@code connect_cluster} argument, which must name a declared cluster. */
+    private static String connectCluster(Blocks.Block b, Arguments args, Set<String> clusterNames, Sink s) {
+        String connectCluster = args.string("connect_cluster");
+        if (args.unset("connect_cluster")) {
+            s.error("Missing required argument", "The argument \"connect_cluster\" is required: it names the connect_cluster "
+                    + "block the flow's connectors run on.", b.labelRange());
+        } else if (connectCluster != null && !clusterNames.contains(connectCluster)) {
+            s.error("Reference to undeclared connect cluster", "No connect_cluster named \"" + connectCluster + "\" is declared."
+                    + Suggestions.didYouMean(connectCluster, clusterNames) + " Declare it with a connect_cluster block "
+                    + "(manage = \"adopt\" for an existing KafkaConnect).", args.valueRange("connect_cluster"));
+        }
+        return connectCluster;
+    }
+
+    /** @return the connector roles a flow runs: source, checkpoint unless turned off, heartbeat when turned on */
+    private static Set<String> roles(Boolean checkpoints, Boolean heartbeats) {
         Set<String> roles = new TreeSet<>(List.of("source"));
         if (checkpoints == null || checkpoints) {
             roles.add("checkpoint");
@@ -222,7 +260,16 @@ final class ResourceDecoder {
         if (Boolean.TRUE.equals(heartbeats)) {
             roles.add("heartbeat");
         }
+        return roles;
+    }
 
+    /**
+     * Reads the flow-wide {@code config} object, checking its keys, and records which connector keys hold
+     * sensitive values (from the object and from sensitive {@code topics}, {@code topics_exclude}, {@code groups}).
+     *
+     * @return the entries, or null when the flow has no {@code config}
+     */
+    private static Map<String, String> config(Arguments args, Set<String> roles, Sink s, Set<String> sensitiveKeys) {
         Map<String, String> config = null;
         Value.ObjectValue configValue = args.object("config");
         if (configValue != null) {
@@ -235,35 +282,31 @@ final class ResourceDecoder {
                 sensitiveKeys.add(argumentKeys.get(a));
             }
         });
+        return config;
+    }
 
+    /** Reads the {@code connector_config} block: one config object per role, its keys checked. */
+    private static Map<String, Map<String, String>> connectorConfig(Blocks.Content content, Evaluator eval, Sink s,
+                                                                    Set<String> sensitiveKeys) {
         Map<String, Map<String, String>> connectorConfig = new LinkedHashMap<>();
         Blocks.Block perRole = Blocks.single(content, "connector_config", s);
-        if (perRole != null) {
-            Blocks.Content rolesContent = Blocks.decode(perRole, CONNECTOR_CONFIG, s);
-            Arguments roleArgs = new Arguments(rolesContent, eval::eval, s);
-            for (String role : CONNECTOR_CONFIG.attributes()) {
-                Value.ObjectValue roleValue = roleArgs.object(role);
-                if (roleValue == null) {
-                    continue;
-                }
-                checkConnectorKeys(roleValue, "connector_config." + role, Set.of(role), s);
-                Map<String, String> entries = roleArgs.entries(role, roleValue, sensitiveKeys);
-                if (entries != null) {
-                    connectorConfig.put(role, entries);
-                }
+        if (perRole == null) {
+            return connectorConfig;
+        }
+        Blocks.Content rolesContent = Blocks.decode(perRole, CONNECTOR_CONFIG, s);
+        Arguments roleArgs = new Arguments(rolesContent, eval::eval, s);
+        for (String role : CONNECTOR_CONFIG.attributes()) {
+            Value.ObjectValue roleValue = roleArgs.object(role);
+            if (roleValue == null) {
+                continue;
+            }
+            checkConnectorKeys(roleValue, "connector_config." + role, Set.of(role), s);
+            Map<String, String> entries = roleArgs.entries(role, roleValue, sensitiveKeys);
+            if (entries != null) {
+                connectorConfig.put(role, entries);
             }
         }
-
-        boolean ack = Boolean.TRUE.equals(acknowledged);
-        ConnectorRules.readUncommitted(eos, isolation, ack).ifPresent(f -> report(s, f, args.valueRange("isolation_level")));
-        ConnectorRules.unneededAcknowledgement(eos, isolation, ack)
-                .ifPresent(f -> report(s, f, args.valueRange("acknowledge_read_uncommitted")));
-
-        ReplicationFlowBlock flow = new ReplicationFlowBlock(address, name, mode, connectCluster, connectClusterRange, source,
-                target, topics, topicsExclude, groups, exactlyOnce, isolation, boundary,
-                tasksMax == null ? null : tasksMax.intValue(), checkpoints, heartbeats, config, connectorConfig, state,
-                sensitiveKeys, b.range(), Boolean.TRUE.equals(acknowledged));
-        return new Flow(flow, nameRange);
+        return connectorConfig;
     }
 
     /** Reports a rule's finding at {@code range}, in its words (configuration diagnostics carry no citation). */
