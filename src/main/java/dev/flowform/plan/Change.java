@@ -25,12 +25,14 @@ public record Change(String address, ObjectRef object, Action action, List<Attri
      * @param words what the plan says, e.g. {@code KafkaConnector kafka/orders-source does not exist}
      */
     public record Reason(ChangeReason code, String words) {
+        /** Requires both. */
         public Reason {
             Objects.requireNonNull(code, "code");
             Objects.requireNonNull(words, "words");
         }
     }
 
+    /** Copies the lists. */
     public Change {
         attributes = List.copyOf(attributes);
         reasons = List.copyOf(reasons);
