@@ -4,6 +4,7 @@ import dev.flowform.model.ObjectRef;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.Readiness;
 import dev.flowform.plan.Step;
+import dev.flowform.plan.StepGraph;
 import dev.flowform.plan.StepKind;
 import dev.flowform.plan.StepPayload;
 import java.time.Clock;
@@ -114,7 +115,7 @@ public final class Applier {
     public ApplyResult apply(Plan plan) {
         List<Step> steps = plan.steps();
         StepResult[] results = new StepResult[steps.size()];
-        List<List<Integer>> chains = chains(steps);
+        List<List<Integer>> chains = StepGraph.chains(steps);
         Set<Integer> notDone = ConcurrentHashMap.newKeySet();
         Map<String, Long> generations = new ConcurrentHashMap<>();
         int threads = Math.min(parallelism, chains.size());
@@ -270,45 +271,6 @@ public final class Applier {
         notDone.add(step.id());
         listener.stepSkipped(step, index, total, reason);
         return new StepResult(step, StepResult.Outcome.SKIPPED, reason, Duration.ZERO);
-    }
-
-    /**
-     * Splits the steps into chains: sets of steps linked by {@code dependsOn}, each in plan order,
-     * ordered by their first step.
-     *
-     * @param steps the plan's steps (ids are 1-based positions)
-     * @return positions (0-based) per chain
-     */
-    static List<List<Integer>> chains(List<Step> steps) {
-        int[] parent = new int[steps.size()];
-        for (int i = 0; i < parent.length; i++) {
-            parent[i] = i;
-        }
-        Map<Integer, Integer> positionById = new java.util.HashMap<>();
-        for (int i = 0; i < steps.size(); i++) {
-            positionById.put(steps.get(i).id(), i);
-        }
-        for (int i = 0; i < steps.size(); i++) {
-            for (int dep : steps.get(i).dependsOn()) {
-                Integer j = positionById.get(dep);
-                if (j != null) {
-                    parent[root(parent, i)] = root(parent, j);
-                }
-            }
-        }
-        Map<Integer, List<Integer>> byRoot = new java.util.LinkedHashMap<>();
-        for (int i = 0; i < steps.size(); i++) {
-            byRoot.computeIfAbsent(root(parent, i), k -> new ArrayList<>()).add(i);
-        }
-        return new ArrayList<>(byRoot.values());
-    }
-
-    private static int root(int[] parent, int i) {
-        while (parent[i] != i) {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        return i;
     }
 
     private record Outcome(boolean ok, String detail) {

@@ -19,7 +19,7 @@ public interface RolloutWatcher {
     }
 
     /**
-     * Waits until rule 7 holds for the KafkaConnect at {@code generation} (see {@link dev.flowform.plan.RollCheck}).
+     * Waits until rule 7 holds for the KafkaConnect at {@code generation} (see {@link dev.flowform.plan.rules.RollCheck}).
      *
      * @param ref          the KafkaConnect
      * @param generation   the generation the awaited patch produced
@@ -33,7 +33,7 @@ public interface RolloutWatcher {
             throws InterruptedException;
 
     /**
-     * Waits until rule 8 holds for the KafkaConnector at {@code generation} (see {@link dev.flowform.plan.ConnectorCheck}).
+     * Waits until rule 8 holds for the KafkaConnector at {@code generation} (see {@link dev.flowform.plan.rules.ConnectorCheck}).
      *
      * @param ref           the KafkaConnector
      * @param generation    the generation the awaited change produced

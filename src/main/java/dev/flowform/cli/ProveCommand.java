@@ -5,7 +5,7 @@ import dev.flowform.config.KubernetesTarget;
 import dev.flowform.config.LoadResult;
 import dev.flowform.diag.Diagnostics;
 import dev.flowform.live.LiveMapper;
-import dev.flowform.plan.ConnectorCheck;
+import dev.flowform.plan.rules.ConnectorCheck;
 import dev.flowform.plan.Readiness;
 import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.run.ClusterConnection;

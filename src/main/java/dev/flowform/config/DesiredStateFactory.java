@@ -9,6 +9,7 @@ import dev.flowform.model.DesiredFlow;
 import dev.flowform.model.DesiredState;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.ManageMode;
+import dev.flowform.plan.rules.ConnectorRules;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -49,13 +50,6 @@ import java.util.Set;
  * addressed {@code module.<name>.kafka_connector.<connector>}, like the flow.
  */
 public final class DesiredStateFactory {
-
-    /** Connector key that asks for (or requires) exactly-once support (KIP-618). */
-    public static final String EXACTLY_ONCE_SUPPORT = "exactly.once.support";
-    /** Connector key for the transaction boundary (KIP-618). */
-    public static final String TRANSACTION_BOUNDARY = "transaction.boundary";
-    /** MirrorMaker 2's source-consumer isolation level (MirrorConnectorConfig.sourceConsumerConfig). */
-    public static final String SOURCE_ISOLATION_LEVEL = "source.consumer.isolation.level";
 
     private static final String READ_UNCOMMITTED = "read_uncommitted";
 
@@ -108,14 +102,8 @@ public final class DesiredStateFactory {
         for (ConnectClusterBlock c : config.clusters()) {
             boolean wanted = eosWanted.getOrDefault(c.name(), false);
             EosMode eos = c.eos() != null ? c.eos() : (wanted ? EosMode.ENABLED : EosMode.DISABLED);
-            if (wanted && eos != EosMode.ENABLED) {
-                diags.add(Diagnostic.error("Exactly-once flow on a cluster without exactly-once support",
-                        "A replication flow on connect_cluster \"" + c.name() + "\" sets exactly_once (the default), but the "
-                                + "cluster declares exactly_once_source_support = \"" + eos.value() + "\". Source connectors "
-                                + "with exactly.once.support=required are rejected unless every worker runs with "
-                                + "exactly.once.source.support=enabled (KIP-618). Set the cluster to \"enabled\" or the "
-                                + "flow's exactly_once to false.", c.range()).withAddress(c.address()));
-            }
+            ConnectorRules.workersForFlows(c.name(), wanted, eos)
+                    .ifPresent(f -> diags.add(f.uncited(c.range(), c.address())));
             clusters.add(new DesiredConnectCluster(c.address(), c.name(),
                     c.namespace() != null ? c.namespace() : defaultNs, c.manage(), eos, c.replicas(),
                     c.bootstrapServers(), c.version(), c.config(), c.spec(), c.sensitiveKeys(), c.range()));
@@ -168,23 +156,24 @@ public final class DesiredStateFactory {
         if (role == ConnectorRole.SOURCE) {
             if (eos) {
                 // Kafka rejects "required" without read_committed; "requested" is what an acknowledged flow can run with
-                cfg.put(EXACTLY_ONCE_SUPPORT, uncommitted ? "requested" : "required");
-                cfg.put(SOURCE_ISOLATION_LEVEL, f.isolationLevel() != null ? f.isolationLevel() : "read_committed");
+                cfg.put(ConnectorRules.EXACTLY_ONCE_SUPPORT, uncommitted ? "requested" : "required");
+                cfg.put(ConnectorRules.SOURCE_ISOLATION_LEVEL, f.isolationLevel() != null ? f.isolationLevel()
+                        : ConnectorRules.READ_COMMITTED);
             } else {
-                absent.add(EXACTLY_ONCE_SUPPORT);
+                absent.add(ConnectorRules.EXACTLY_ONCE_SUPPORT);
                 if (f.isolationLevel() != null) {
-                    cfg.put(SOURCE_ISOLATION_LEVEL, f.isolationLevel());
+                    cfg.put(ConnectorRules.SOURCE_ISOLATION_LEVEL, f.isolationLevel());
                 }
             }
             if (f.transactionBoundary() != null) {
-                cfg.put(TRANSACTION_BOUNDARY, f.transactionBoundary());
-            } else if (!cfg.containsKey(TRANSACTION_BOUNDARY)) {
-                absent.add(TRANSACTION_BOUNDARY);
+                cfg.put(ConnectorRules.TRANSACTION_BOUNDARY, f.transactionBoundary());
+            } else if (!cfg.containsKey(ConnectorRules.TRANSACTION_BOUNDARY)) {
+                absent.add(ConnectorRules.TRANSACTION_BOUNDARY);
             }
-        } else if (!"required".equalsIgnoreCase(cfg.get(EXACTLY_ONCE_SUPPORT))) {
+        } else if (!ConnectorRules.isRequired(cfg.get(ConnectorRules.EXACTLY_ONCE_SUPPORT))) {
             // KIP-618 preflight is only implemented by MirrorSourceConnector: never required elsewhere.
-            if (!cfg.containsKey(EXACTLY_ONCE_SUPPORT)) {
-                absent.add(EXACTLY_ONCE_SUPPORT);
+            if (!cfg.containsKey(ConnectorRules.EXACTLY_ONCE_SUPPORT)) {
+                absent.add(ConnectorRules.EXACTLY_ONCE_SUPPORT);
             }
         }
         Integer tasksMax = role == ConnectorRole.SOURCE ? f.tasksMax() : null;

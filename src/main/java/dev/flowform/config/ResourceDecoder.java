@@ -11,10 +11,13 @@ import dev.flowform.config.syntax.Suggestions;
 import dev.flowform.diag.SourceRange;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.ManageMode;
+import dev.flowform.plan.rules.ConnectorRules;
+import dev.flowform.plan.rules.Finding;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -24,20 +27,15 @@ import java.util.TreeSet;
  * cluster (docs/domain-rules.md):
  * <ul>
  *   <li>a flow's {@code connect_cluster} must name a declared cluster (in any module);</li>
- *   <li>{@code exactly_once} (the default) with {@code isolation_level = "read_uncommitted"} is an
- *       error unless {@code acknowledge_read_uncommitted = true}: aborted transactions would be
- *       replicated as committed, and Kafka rejects {@code exactly.once.support=required} for it;</li>
- *   <li>{@code exactly.once.support: required} written into the config of a checkpoint or heartbeat
- *       connector (directly, or through the flow-wide {@code config}) is an error: those connectors
- *       do not implement KIP-618's preflight check and Kafka rejects it;</li>
+ *   <li>the exactly-once rules of {@link ConnectorRules}, placed here at the argument or key they concern:
+ *       {@code exactly_once} (the default) with {@code isolation_level = "read_uncommitted"} is an error unless
+ *       {@code acknowledge_read_uncommitted = true}; {@code exactly.once.support: required} written into the
+ *       config of a checkpoint or heartbeat connector is an error; {@code transaction.boundary} /
+ *       {@code transaction_boundary} {@code connector} is an error; {@code consumer.override.isolation.level}
+ *       is a warning;</li>
  *   <li>the exactly-once keys of the source connector ({@code exactly.once.support},
  *       {@code source.consumer.isolation.level}, {@code transaction.boundary}) belong to their
  *       arguments; writing them into {@code config} is an error;</li>
- *   <li>{@code transaction.boundary} / {@code transaction_boundary} {@code connector} is an error:
- *       MirrorSourceConnector does not define transaction boundaries;</li>
- *   <li>{@code consumer.override.isolation.level} is a warning: it configures Connect's offsets
- *       consumer, not MirrorMaker 2's source consumer, which {@code source.consumer.isolation.level}
- *       (the {@code isolation_level} argument) sets;</li>
  *   <li>{@code exactly.once.source.support} is a worker setting: an error in a flow, and in a
  *       cluster's {@code config} it belongs to the argument {@code exactly_once_source_support}.</li>
  * </ul>
@@ -67,10 +65,9 @@ final class ResourceDecoder {
             "replicas", "replicas", "bootstrapServers", "bootstrap_servers", "version", "version", "config", "config");
     /** Source connector keys flowform sets from arguments, with the argument. */
     private static final Map<String, String> EOS_KEYS = Map.of(
-            DesiredStateFactory.EXACTLY_ONCE_SUPPORT, "exactly_once",
-            DesiredStateFactory.SOURCE_ISOLATION_LEVEL, "isolation_level",
-            DesiredStateFactory.TRANSACTION_BOUNDARY, "transaction_boundary");
-    private static final String CONSUMER_OVERRIDE_ISOLATION = "consumer.override.isolation.level";
+            ConnectorRules.EXACTLY_ONCE_SUPPORT, "exactly_once",
+            ConnectorRules.SOURCE_ISOLATION_LEVEL, "isolation_level",
+            ConnectorRules.TRANSACTION_BOUNDARY, "transaction_boundary");
 
     /**
      * A decoded flow with what the cross-module checks need.
@@ -176,6 +173,59 @@ final class ResourceDecoder {
         Blocks.Content content = Blocks.decode(b, REPLICATION_FLOW, s);
         Arguments args = new Arguments(content, eval::eval, s);
 
+        FlowName named = name(b, args, s);
+        String manage = args.oneOf("manage", MANAGE);
+        ManageMode mode = manage == null ? ManageMode.OWN : ManageMode.parse(manage).orElse(ManageMode.OWN);
+        String connectCluster = connectCluster(b, args, clusterNames, s);
+
+        Set<String> sensitiveKeys = new TreeSet<>();
+        ClusterEndpoint source = endpoint(content, "source", mode, eval, s, b, sensitiveKeys);
+        ClusterEndpoint target = endpoint(content, "target", mode, eval, s, b, sensitiveKeys);
+
+        List<String> topics = args.stringList("topics");
+        List<String> topicsExclude = args.stringList("topics_exclude");
+        List<String> groups = args.stringList("groups");
+        Boolean exactlyOnce = args.bool("exactly_once");
+        String isolation = args.oneOf("isolation_level", ISOLATION);
+        Boolean acknowledged = args.bool("acknowledge_read_uncommitted");
+        String boundary = args.oneOf("transaction_boundary", BOUNDARY);
+        Optional<Finding> connectorBoundary = ConnectorRules.boundaryArgument(boundary);
+        if (connectorBoundary.isPresent()) {
+            report(s, connectorBoundary.get(), args.valueRange("transaction_boundary"));
+            boundary = null;
+        }
+        Long tasksMax = args.whole("tasks_max", 1, Integer.MAX_VALUE);
+        Boolean checkpoints = args.bool("checkpoints");
+        Boolean heartbeats = args.bool("heartbeats");
+        String state = args.oneOf("state", STATE);
+        boolean eos = exactlyOnce == null || exactlyOnce;
+
+        Map<String, String> config = config(args, roles(checkpoints, heartbeats), s, sensitiveKeys);
+        Map<String, Map<String, String>> connectorConfig = connectorConfig(content, eval, s, sensitiveKeys);
+
+        boolean ack = Boolean.TRUE.equals(acknowledged);
+        ConnectorRules.readUncommitted(eos, isolation, ack).ifPresent(f -> report(s, f, args.valueRange("isolation_level")));
+        ConnectorRules.unneededAcknowledgement(eos, isolation, ack)
+                .ifPresent(f -> report(s, f, args.valueRange("acknowledge_read_uncommitted")));
+
+        ReplicationFlowBlock flow = new ReplicationFlowBlock(address, named.name(),
+                mode, connectCluster, args.valueRange("connect_cluster"), source, target, topics, topicsExclude, groups,
+                exactlyOnce, isolation, boundary, tasksMax == null ? null : tasksMax.intValue(), checkpoints, heartbeats,
+                config, connectorConfig, state, sensitiveKeys, b.range(), ack);
+        return new Flow(flow, named.range());
+    }
+
+    /**
+     * The Kubernetes name of a flow's connectors.
+     *
+     * @param name  the {@code name} argument when it is a valid name, else the block's label
+     * @param range where it is written
+     */
+    private record FlowName(String name, SourceRange range) {
+    }
+
+    /** Reads the {@code name} argument; an invalid one is reported and the label is used. */
+    private static FlowName name(Blocks.Block b, Arguments args, Sink s) {
         String name = b.name();
         SourceRange nameRange = b.labelRange();
         if (args.has("name")) {
@@ -192,40 +242,25 @@ final class ResourceDecoder {
                 }
             }
         }
-        String manage = args.oneOf("manage", MANAGE);
-        ManageMode mode = manage == null ? ManageMode.OWN : ManageMode.parse(manage).orElse(ManageMode.OWN);
+        return new FlowName(name, nameRange);
+    }
+
+    /** Reads the {@code connect_cluster} argument, which must name a declared cluster. */
+    private static String connectCluster(Blocks.Block b, Arguments args, Set<String> clusterNames, Sink s) {
         String connectCluster = args.string("connect_cluster");
-        SourceRange connectClusterRange = args.valueRange("connect_cluster");
         if (args.unset("connect_cluster")) {
             s.error("Missing required argument", "The argument \"connect_cluster\" is required: it names the connect_cluster "
                     + "block the flow's connectors run on.", b.labelRange());
         } else if (connectCluster != null && !clusterNames.contains(connectCluster)) {
             s.error("Reference to undeclared connect cluster", "No connect_cluster named \"" + connectCluster + "\" is declared."
                     + Suggestions.didYouMean(connectCluster, clusterNames) + " Declare it with a connect_cluster block "
-                    + "(manage = \"adopt\" for an existing KafkaConnect).", connectClusterRange);
+                    + "(manage = \"adopt\" for an existing KafkaConnect).", args.valueRange("connect_cluster"));
         }
+        return connectCluster;
+    }
 
-        Set<String> sensitiveKeys = new TreeSet<>();
-        ClusterEndpoint source = endpoint(content, "source", mode, eval, s, b, sensitiveKeys);
-        ClusterEndpoint target = endpoint(content, "target", mode, eval, s, b, sensitiveKeys);
-
-        List<String> topics = args.stringList("topics");
-        List<String> topicsExclude = args.stringList("topics_exclude");
-        List<String> groups = args.stringList("groups");
-        Boolean exactlyOnce = args.bool("exactly_once");
-        String isolation = args.oneOf("isolation_level", ISOLATION);
-        Boolean acknowledged = args.bool("acknowledge_read_uncommitted");
-        String boundary = args.oneOf("transaction_boundary", BOUNDARY);
-        if ("connector".equals(boundary)) {
-            s.error("Unsupported transaction boundary", connectorBoundary("transaction_boundary \"connector\""),
-                    args.valueRange("transaction_boundary"));
-            boundary = null;
-        }
-        Long tasksMax = args.whole("tasks_max", 1, Integer.MAX_VALUE);
-        Boolean checkpoints = args.bool("checkpoints");
-        Boolean heartbeats = args.bool("heartbeats");
-        String state = args.oneOf("state", STATE);
-        boolean eos = exactlyOnce == null || exactlyOnce;
+    /** @return the connector roles a flow runs: source, checkpoint unless turned off, heartbeat when turned on */
+    private static Set<String> roles(Boolean checkpoints, Boolean heartbeats) {
         Set<String> roles = new TreeSet<>(List.of("source"));
         if (checkpoints == null || checkpoints) {
             roles.add("checkpoint");
@@ -233,7 +268,16 @@ final class ResourceDecoder {
         if (Boolean.TRUE.equals(heartbeats)) {
             roles.add("heartbeat");
         }
+        return roles;
+    }
 
+    /**
+     * Reads the flow-wide {@code config} object, checking its keys, and records which connector keys hold
+     * sensitive values (from the object and from sensitive {@code topics}, {@code topics_exclude}, {@code groups}).
+     *
+     * @return the entries, or null when the flow has no {@code config}
+     */
+    private static Map<String, String> config(Arguments args, Set<String> roles, Sink s, Set<String> sensitiveKeys) {
         Map<String, String> config = null;
         Value.ObjectValue configValue = args.object("config");
         if (configValue != null) {
@@ -246,55 +290,40 @@ final class ResourceDecoder {
                 sensitiveKeys.add(argumentKeys.get(a));
             }
         });
-
-        Map<String, Map<String, String>> connectorConfig = new LinkedHashMap<>();
-        Blocks.Block perRole = Blocks.single(content, "connector_config", s);
-        if (perRole != null) {
-            Blocks.Content rolesContent = Blocks.decode(perRole, CONNECTOR_CONFIG, s);
-            Arguments roleArgs = new Arguments(rolesContent, eval::eval, s);
-            for (String role : CONNECTOR_CONFIG.attributes()) {
-                Value.ObjectValue roleValue = roleArgs.object(role);
-                if (roleValue == null) {
-                    continue;
-                }
-                checkConnectorKeys(roleValue, "connector_config." + role, Set.of(role), s);
-                Map<String, String> entries = roleArgs.entries(role, roleValue, sensitiveKeys);
-                if (entries != null) {
-                    connectorConfig.put(role, entries);
-                }
-            }
-        }
-
-        if (eos && "read_uncommitted".equals(isolation)) {
-            if (Boolean.TRUE.equals(acknowledged)) {
-                s.warning("Exactly-once flow reads uncommitted records", "exactly_once is on but isolation_level is "
-                        + "\"read_uncommitted\", acknowledged with acknowledge_read_uncommitted: the source connector gets "
-                        + "exactly.once.support=requested, writes in transactions, and replicates records of aborted "
-                        + "transactions as if they were committed.", args.valueRange("isolation_level"));
-            } else {
-                s.error("Exactly-once flow reads uncommitted records", "exactly_once is on (the default) but isolation_level is "
-                        + "\"read_uncommitted\": MirrorMaker 2 would replicate records of aborted transactions as if they were "
-                        + "committed, and Kafka rejects exactly.once.support=required for such a connector. Use "
-                        + "\"read_committed\" (the default with exactly_once), set exactly_once to false, or set "
-                        + "\"acknowledge_read_uncommitted\": true to run with exactly.once.support=requested and accept it.",
-                        args.valueRange("isolation_level"));
-            }
-        } else if (Boolean.TRUE.equals(acknowledged)) {
-            s.warning("Unneeded acknowledgement", "acknowledge_read_uncommitted has an effect only on a flow with exactly_once "
-                    + "on and isolation_level \"read_uncommitted\"; remove it.", args.valueRange("acknowledge_read_uncommitted"));
-        }
-
-        ReplicationFlowBlock flow = new ReplicationFlowBlock(address, name, mode, connectCluster, connectClusterRange, source,
-                target, topics, topicsExclude, groups, exactlyOnce, isolation, boundary,
-                tasksMax == null ? null : tasksMax.intValue(), checkpoints, heartbeats, config, connectorConfig, state,
-                sensitiveKeys, b.range(), Boolean.TRUE.equals(acknowledged));
-        return new Flow(flow, nameRange);
+        return config;
     }
 
-    private static String connectorBoundary(String where) {
-        return where + " is not supported by MirrorSourceConnector: it does not define its own transaction "
-                + "boundaries (it does not implement ConnectorTransactionBoundaries), so Kafka rejects the connector. Use "
-                + "\"poll\" (the default) or \"interval\" with transaction.boundary.interval.ms.";
+    /** Reads the {@code connector_config} block: one config object per role, its keys checked. */
+    private static Map<String, Map<String, String>> connectorConfig(Blocks.Content content, Evaluator eval, Sink s,
+                                                                    Set<String> sensitiveKeys) {
+        Map<String, Map<String, String>> connectorConfig = new LinkedHashMap<>();
+        Blocks.Block perRole = Blocks.single(content, "connector_config", s);
+        if (perRole == null) {
+            return connectorConfig;
+        }
+        Blocks.Content rolesContent = Blocks.decode(perRole, CONNECTOR_CONFIG, s);
+        Arguments roleArgs = new Arguments(rolesContent, eval::eval, s);
+        for (String role : CONNECTOR_CONFIG.attributes()) {
+            Value.ObjectValue roleValue = roleArgs.object(role);
+            if (roleValue == null) {
+                continue;
+            }
+            checkConnectorKeys(roleValue, "connector_config." + role, Set.of(role), s);
+            Map<String, String> entries = roleArgs.entries(role, roleValue, sensitiveKeys);
+            if (entries != null) {
+                connectorConfig.put(role, entries);
+            }
+        }
+        return connectorConfig;
+    }
+
+    /** Reports a rule's finding at {@code range}, in its words (configuration diagnostics carry no citation). */
+    private static void report(Sink s, Finding f, SourceRange range) {
+        if (f.isError()) {
+            s.error(f.summary(), f.detail(), range);
+        } else {
+            s.warning(f.summary(), f.detail(), range);
+        }
     }
 
     /**
@@ -310,29 +339,13 @@ final class ResourceDecoder {
             String key = m.key();
             String value = m.value() instanceof Value.StringValue str && !str.sensitive()
                     ? str.value().strip().toLowerCase(Locale.ROOT) : null;
-            if (key.equals(DesiredStateFactory.EXACTLY_ONCE_SUPPORT) && "required".equals(value)
-                    && (roles.contains("checkpoint") || roles.contains("heartbeat"))) {
-                String which = roles.contains("checkpoint") && roles.contains("heartbeat") ? "checkpoint and heartbeat"
-                        : roles.contains("checkpoint") ? "checkpoint" : "heartbeat";
-                s.error("exactly.once.support: required on a " + which + " connector", where + " puts exactly.once.support="
-                        + "required on the flow's " + which + " connector" + (which.contains(" and ") ? "s" : "") + ": "
-                        + "MirrorCheckpointConnector and MirrorHeartbeatConnector do not implement KIP-618's preflight check, "
-                        + "so Kafka rejects them (\"The connector does not implement the API required for preflight validation "
-                        + "of exactly-once source support\"). flowform sets it on the source connector from exactly_once; "
-                        + "remove this key.", m.keyRange());
-            } else if (key.equals(DesiredStateFactory.TRANSACTION_BOUNDARY) && "connector".equals(value) && reachesSource) {
-                s.error("Unsupported transaction boundary", connectorBoundary("transaction.boundary \"connector\" (in " + where + ")"),
-                        m.value().range());
+            Optional<Finding> rule = ConnectorRules.configEntry(key, value, roles, where);
+            if (rule.isPresent()) {
+                report(s, rule.get(), rule.get().subject() == Finding.Subject.VALUE ? m.value().range() : m.keyRange());
             } else if (EOS_KEYS.containsKey(key) && reachesSource) {
                 s.error("Conflicting configuration key", where + " sets \"" + key + "\" on the source connector, which flowform "
                         + "sets from the argument " + EOS_KEYS.get(key) + " (it sequences exactly-once changes after the "
                         + "workers' rolls). Use the argument instead.", m.keyRange());
-            } else if (key.equals(CONSUMER_OVERRIDE_ISOLATION) && reachesSource) {
-                s.warning("consumer.override.isolation.level does not reach MirrorMaker 2's source consumer", where + " sets "
-                        + "consumer.override.isolation.level, which configures the Connect worker's consumer for this "
-                        + "connector, not MirrorSourceConnector's consumer of the source cluster. That one is set by "
-                        + DesiredStateFactory.SOURCE_ISOLATION_LEVEL + ", which flowform writes from the argument "
-                        + "isolation_level (read_committed with exactly_once).", m.keyRange());
             } else if (key.equals(EosMode.CONFIG_KEY)) {
                 s.error("Worker setting in a connector config", EosMode.CONFIG_KEY + " is a Connect worker setting, not a "
                         + "connector setting: declare it on the connect_cluster with exactly_once_source_support (flowform "

@@ -1,29 +1,29 @@
 package dev.flowform.plan;
 
+import java.util.Locale;
+
 /**
  * What a plan does to one object, with the symbol the human rendering prints (Terraform's actions).
  */
 public enum Action {
     /** Nothing to do. */
-    NO_OP("no-op", ' '),
+    NO_OP(' '),
     /** The object will be created. */
-    CREATE("create", '+'),
+    CREATE('+'),
     /** The object will be updated in place. */
-    UPDATE("update", '~'),
+    UPDATE('~'),
     /** The object will be deleted. */
-    DELETE("delete", '-');
+    DELETE('-');
 
-    private final String jsonName;
     private final char symbol;
 
-    Action(String jsonName, char symbol) {
-        this.jsonName = jsonName;
+    Action(char symbol) {
         this.symbol = symbol;
     }
 
-    /** @return the name used in plan JSON: {@code no-op}, {@code create}, {@code update}, {@code delete} */
+    /** @return the name used in plan JSON, Terraform's: {@code no-op}, {@code create}, {@code update}, {@code delete} */
     public String jsonName() {
-        return jsonName;
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** @return {@code +}, {@code ~}, {@code -} or a space */
@@ -31,10 +31,14 @@ public enum Action {
         return symbol;
     }
 
-    /** @return the action named {@code name} in plan JSON */
+    /**
+     * @param name an action's name in plan JSON
+     * @return the action named {@code name}
+     * @throws IllegalArgumentException for any other name
+     */
     public static Action fromJson(String name) {
         for (Action a : values()) {
-            if (a.jsonName.equals(name)) {
+            if (a.jsonName().equals(name)) {
                 return a;
             }
         }

@@ -209,10 +209,10 @@ public final class Drift {
     public static Map<String, String> comparable(Map<String, Object> object) {
         Map<String, String> out = new TreeMap<>();
         Map<String, Object> md = map(object.get("metadata"));
-        map(md.get("labels")).forEach((k, v) -> out.put("metadata.labels." + Planner.quote(k), Json.render(v)));
+        map(md.get("labels")).forEach((k, v) -> out.put("metadata.labels." + Json.render(k), Json.render(v)));
         map(md.get("annotations")).forEach((k, v) -> {
             if (!IGNORED_ANNOTATIONS.contains(k)) {
-                out.put("metadata.annotations." + Planner.quote(k), Json.render(v));
+                out.put("metadata.annotations." + Json.render(k), Json.render(v));
             }
         });
         Map<String, Object> spec = map(object.get("spec"));
@@ -220,7 +220,7 @@ public final class Drift {
             if ("config".equals(e.getKey()) && e.getValue() instanceof Map<?, ?>) {
                 map(e.getValue()).forEach((k, v) -> {
                     if (v != null) {
-                        out.put("spec.config." + Planner.quote(k), Json.render(v instanceof String ? v : String.valueOf(v)));
+                        out.put("spec.config." + Json.render(k), Json.render(v instanceof String ? v : String.valueOf(v)));
                     }
                 });
             } else {
@@ -232,7 +232,7 @@ public final class Drift {
 
     private static void flattenSpec(String path, Object value, Map<String, String> out) {
         if (value instanceof Map<?, ?> m && !m.isEmpty()) {
-            map(value).forEach((k, v) -> flattenSpec(path + "." + (k.matches("[A-Za-z0-9_]+") ? k : Planner.quote(k)), v, out));
+            map(value).forEach((k, v) -> flattenSpec(path + "." + (k.matches("[A-Za-z0-9_]+") ? k : Json.render(k)), v, out));
         } else if (value != null) {
             out.put(path, Json.render(value));
         }

@@ -113,8 +113,8 @@ public record Ownership(String environment, String lineage) {
         for (FieldEdit e : edits) {
             String where = e.path().get(1);
             String before = ("labels".equals(where) ? labels : annotations).get(e.key());
-            out.add(new AttributeChange("metadata." + where + "." + Planner.quote(e.key()),
-                    before == null ? null : Planner.quote(before), Planner.quote(Objects.toString(e.value())), false));
+            out.add(new AttributeChange("metadata." + where + "." + Json.render(e.key()),
+                    before == null ? null : Json.render(before), Json.render(Objects.toString(e.value())), false));
         }
         return out;
     }

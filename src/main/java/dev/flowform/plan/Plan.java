@@ -85,6 +85,15 @@ public record Plan(
                 mode, targets, drift, transactionalIds, inputs);
     }
 
+    /**
+     * @param newDiagnostics the diagnostics the plan carries instead of its own (e.g. a resume notice first)
+     * @return a copy with these diagnostics, every other field kept
+     */
+    public Plan withDiagnostics(List<Diagnostic> newDiagnostics) {
+        return new Plan(formatVersion, environment, createdAt, basedOn, liveFingerprints, changes, steps, newDiagnostics,
+                mode, targets, drift, transactionalIds, inputs);
+    }
+
     /** @return true when there is at least one step to execute */
     public boolean hasChanges() {
         return !steps.isEmpty();

@@ -65,60 +65,13 @@ public final class PlanCodec {
         }
         ObjectNode live = root.putObject("live_objects");
         plan.liveFingerprints().forEach(live::put);
-        ArrayNode changes = root.putArray("changes");
-        for (Change c : plan.changes()) {
-            ObjectNode n = changes.addObject();
-            n.put("address", c.address());
-            n.set("object", ref(c.object()));
-            n.put("action", c.action().jsonName());
-            n.put("reason", c.reason());
-            n.set("attributes", attributes(c.attributes(), secrets));
-        }
-        ArrayNode steps = root.putArray("steps");
-        for (Step s : plan.steps()) {
-            ObjectNode n = steps.addObject();
-            n.put("id", s.id());
-            n.put("kind", s.kind().name());
-            n.put("address", s.address());
-            n.set("object", ref(s.object()));
-            ArrayNode deps = n.putArray("depends_on");
-            s.dependsOn().forEach(deps::add);
-            n.put("summary", s.summary());
-            n.set("payload", payload(s.payload(), secrets));
-        }
+        root.set("changes", changes(plan.changes(), secrets));
+        root.set("steps", steps(plan.steps(), secrets));
         ArrayNode diags = root.putArray("diagnostics");
-        for (Diagnostic d : plan.diagnostics()) {
-            diags.add(diagnostic(d));
-        }
-        ArrayNode drift = root.putArray("resource_drift");
-        for (DriftEntry e : plan.drift()) {
-            ObjectNode n = drift.addObject();
-            n.put("address", e.address());
-            n.set("object", ref(e.object()));
-            n.put("deleted", e.deleted());
-            n.set("attributes", attributes(e.attributes(), secrets));
-            ArrayNode rev = n.putArray("reverted");
-            e.reverted().forEach(rev::add);
-            n.put("resolution", e.resolution());
-        }
-        ArrayNode tx = root.putArray("transactional_ids");
-        for (TransactionalId t : plan.transactionalIds()) {
-            ObjectNode n = tx.addObject();
-            n.put("connect_cluster", t.connectCluster());
-            n.put("transactional_id", t.transactionalId());
-            n.put("connector", t.connector());
-            n.put("task", t.task());
-            n.put("needed_from", t.neededFrom().value());
-        }
-        ObjectNode inputs = root.putObject("configuration");
-        ObjectNode files = inputs.putObject("files");
-        plan.inputs().configFiles().forEach(files::put);
-        ObjectNode vars = inputs.putObject("variables");
-        plan.inputs().variables().forEach((k, v) -> {
-            ObjectNode n = vars.putObject(k);
-            n.put("value", v.sensitive() && v.value() != null ? secrets.apply(v.value()) : v.value());
-            n.put("sensitive", v.sensitive());
-        });
+        plan.diagnostics().forEach(d -> diags.add(diagnostic(d)));
+        root.set("resource_drift", drift(plan.drift(), secrets));
+        root.set("transactional_ids", transactionalIds(plan.transactionalIds()));
+        root.set("configuration", inputs(plan.inputs(), secrets));
         PlanSummary sum = plan.summary();
         ObjectNode summary = root.putObject("summary");
         summary.put("add", sum.add());
@@ -129,6 +82,76 @@ public final class PlanCodec {
         root.put("has_changes", plan.hasChanges());
         root.put("has_drift", plan.hasDrift());
         return root;
+    }
+
+    private static ArrayNode changes(List<Change> list, UnaryOperator<String> secrets) {
+        ArrayNode changes = Json.MAPPER.createArrayNode();
+        for (Change c : list) {
+            ObjectNode n = changes.addObject();
+            n.put("address", c.address());
+            n.set("object", ref(c.object()));
+            n.put("action", c.action().jsonName());
+            n.put("reason", c.reason());
+            n.set("attributes", attributes(c.attributes(), secrets));
+        }
+        return changes;
+    }
+
+    private static ArrayNode steps(List<Step> list, UnaryOperator<String> secrets) {
+        ArrayNode steps = Json.MAPPER.createArrayNode();
+        for (Step s : list) {
+            ObjectNode n = steps.addObject();
+            n.put("id", s.id());
+            n.put("kind", s.kind().name());
+            n.put("address", s.address());
+            n.set("object", ref(s.object()));
+            ArrayNode deps = n.putArray("depends_on");
+            s.dependsOn().forEach(deps::add);
+            n.put("summary", s.summary());
+            n.set("payload", payload(s.payload(), secrets));
+        }
+        return steps;
+    }
+
+    private static ArrayNode drift(List<DriftEntry> list, UnaryOperator<String> secrets) {
+        ArrayNode drift = Json.MAPPER.createArrayNode();
+        for (DriftEntry e : list) {
+            ObjectNode n = drift.addObject();
+            n.put("address", e.address());
+            n.set("object", ref(e.object()));
+            n.put("deleted", e.deleted());
+            n.set("attributes", attributes(e.attributes(), secrets));
+            ArrayNode rev = n.putArray("reverted");
+            e.reverted().forEach(rev::add);
+            n.put("resolution", e.resolution());
+        }
+        return drift;
+    }
+
+    private static ArrayNode transactionalIds(List<TransactionalId> list) {
+        ArrayNode tx = Json.MAPPER.createArrayNode();
+        for (TransactionalId t : list) {
+            ObjectNode n = tx.addObject();
+            n.put("connect_cluster", t.connectCluster());
+            n.put("transactional_id", t.transactionalId());
+            n.put("connector", t.connector());
+            n.put("task", t.task());
+            n.put("needed_from", t.neededFrom().value());
+        }
+        return tx;
+    }
+
+    private static ObjectNode inputs(PlanInputs in, UnaryOperator<String> secrets) {
+        ObjectNode inputs = Json.MAPPER.createObjectNode();
+        ObjectNode files = inputs.putObject("files");
+        in.configFiles().forEach(files::put);
+        ObjectNode vars = inputs.putObject("variables");
+        in.variables().forEach((k, v) -> {
+            ObjectNode n = vars.putObject(k);
+            n.put("value", v.sensitive() && v.value() != null ? secrets.apply(v.value()) : v.value());
+            n.put("sensitive", v.sensitive());
+        });
+        return inputs;
     }
 
     /** Display attributes are never needed in clear, so sensitive ones are always masked. */
@@ -181,6 +204,36 @@ public final class PlanCodec {
      *                                  or {@code reveal} refuses a value
      */
     public static Plan decode(String json, UnaryOperator<String> reveal) {
+        JsonNode root = document(json);
+        int version = root.get("format_version").asInt();
+        JsonNode b = root.path("based_on");
+        StateRef basedOn = b.isObject() ? new StateRef(b.get("lineage").asString(), b.get("serial").asLong()) : null;
+        Map<String, String> live = new LinkedHashMap<>();
+        root.path("live_objects").properties().forEach(e -> live.put(e.getKey(), e.getValue().asString()));
+        List<Change> changes = new ArrayList<>();
+        for (JsonNode n : root.path("changes")) {
+            changes.add(new Change(n.get("address").asString(), ref(n.get("object")), Action.fromJson(n.get("action").asString()),
+                    attributes(n.path("attributes")), ChangeReason.read(text(n.get("reason")))));
+        }
+        List<Step> steps = new ArrayList<>();
+        for (JsonNode n : root.path("steps")) {
+            List<Integer> deps = new ArrayList<>();
+            n.path("depends_on").forEach(d -> deps.add(d.asInt()));
+            steps.add(new Step(n.get("id").asInt(), StepKind.valueOf(n.get("kind").asString()), n.get("address").asString(),
+                    ref(n.get("object")), deps, payload(n.get("payload"), reveal), text(n.get("summary"))));
+        }
+        List<Diagnostic> diags = new ArrayList<>();
+        root.path("diagnostics").forEach(d -> diags.add(diagnostic(d)));
+        List<String> targets = new ArrayList<>();
+        root.path("targets").forEach(t -> targets.add(t.asString()));
+        return new Plan(version, root.get("environment").asString(), Instant.parse(root.get("created_at").asString()),
+                basedOn, live, changes, steps, diags, PlanMode.fromJson(text(root.get("mode"))), targets,
+                drift(root.path("resource_drift")), transactionalIds(root.path("transactional_ids")),
+                inputs(root.path("configuration"), reveal));
+    }
+
+    /** @return the parsed document, checked to be a plan of a format version this flowform reads */
+    private static JsonNode document(String json) {
         JsonNode root;
         try {
             root = Json.MAPPER.readTree(json);
@@ -195,52 +248,40 @@ public final class PlanCodec {
             throw new IllegalArgumentException("plan format version " + version + " is newer than this flowform supports ("
                     + Plan.FORMAT_VERSION + ")");
         }
-        JsonNode b = root.path("based_on");
-        StateRef basedOn = b.isObject() ? new StateRef(b.get("lineage").asString(), b.get("serial").asLong()) : null;
-        Map<String, String> live = new LinkedHashMap<>();
-        root.path("live_objects").properties().forEach(e -> live.put(e.getKey(), e.getValue().asString()));
-        List<Change> changes = new ArrayList<>();
-        for (JsonNode n : root.path("changes")) {
-            changes.add(new Change(n.get("address").asString(), ref(n.get("object")), Action.fromJson(n.get("action").asString()),
-                    attributes(n.path("attributes")), text(n.get("reason"))));
-        }
-        List<Step> steps = new ArrayList<>();
-        for (JsonNode n : root.path("steps")) {
-            List<Integer> deps = new ArrayList<>();
-            n.path("depends_on").forEach(d -> deps.add(d.asInt()));
-            steps.add(new Step(n.get("id").asInt(), StepKind.valueOf(n.get("kind").asString()), n.get("address").asString(),
-                    ref(n.get("object")), deps, payload(n.get("payload"), reveal), text(n.get("summary"))));
-        }
-        List<Diagnostic> diags = new ArrayList<>();
-        for (JsonNode d : root.path("diagnostics")) {
-            diags.add(diagnostic(d));
-        }
-        List<String> targets = new ArrayList<>();
-        root.path("targets").forEach(t -> targets.add(t.asString()));
+        return root;
+    }
+
+    private static List<DriftEntry> drift(JsonNode list) {
         List<DriftEntry> drift = new ArrayList<>();
-        for (JsonNode n : root.path("resource_drift")) {
+        for (JsonNode n : list) {
             List<String> reverted = new ArrayList<>();
             n.path("reverted").forEach(r -> reverted.add(r.asString()));
             drift.add(new DriftEntry(n.get("address").asString(), ref(n.get("object")), n.path("deleted").asBoolean(false),
                     attributes(n.path("attributes")), reverted, text(n.get("resolution"))));
         }
+        return drift;
+    }
+
+    private static List<TransactionalId> transactionalIds(JsonNode list) {
         List<TransactionalId> tx = new ArrayList<>();
-        for (JsonNode n : root.path("transactional_ids")) {
+        for (JsonNode n : list) {
             tx.add(new TransactionalId(n.get("connect_cluster").asString(), n.get("transactional_id").asString(),
                     text(n.get("connector")), n.get("task") == null || n.get("task").isNull() ? null : n.get("task").asInt(),
                     EosMode.parse(n.get("needed_from").asString()).orElseThrow()));
         }
+        return tx;
+    }
+
+    private static PlanInputs inputs(JsonNode configuration, UnaryOperator<String> reveal) {
         Map<String, String> files = new LinkedHashMap<>();
-        root.path("configuration").path("files").properties().forEach(e -> files.put(e.getKey(), e.getValue().asString()));
+        configuration.path("files").properties().forEach(e -> files.put(e.getKey(), e.getValue().asString()));
         Map<String, PlanInputs.Variable> vars = new LinkedHashMap<>();
-        root.path("configuration").path("variables").properties().forEach(e -> {
+        configuration.path("variables").properties().forEach(e -> {
             boolean sensitive = e.getValue().path("sensitive").asBoolean(false);
             String value = text(e.getValue().get("value"));
             vars.put(e.getKey(), new PlanInputs.Variable(sensitive && value != null ? reveal.apply(value) : value, sensitive));
         });
-        return new Plan(version, root.get("environment").asString(), Instant.parse(root.get("created_at").asString()),
-                basedOn, live, changes, steps, diags, PlanMode.fromJson(text(root.get("mode"))), targets, drift, tx,
-                new PlanInputs(files, vars));
+        return new PlanInputs(files, vars);
     }
 
     private static String text(JsonNode n) {

@@ -1,12 +1,16 @@
 package dev.flowform.plan;
 
+import dev.flowform.diag.Diagnostic;
 import dev.flowform.diag.Diagnostics;
 import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.model.DesiredConnector;
 import dev.flowform.model.DesiredFlow;
 import dev.flowform.model.DesiredState;
-import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveState;
+import dev.flowform.plan.cluster.ClusterPlan;
+import dev.flowform.plan.cluster.ClusterPlanner;
+import dev.flowform.plan.cluster.Draft;
+import dev.flowform.plan.cluster.PlanScope;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -21,7 +25,10 @@ import java.util.function.Predicate;
  * unsafe state, or refuses with a diagnostic that names the rule and its source. Pure function of its
  * inputs: no I/O, no clock.
  *
- * <p>Per Connect cluster it builds one chain of steps (docs/domain-rules.md):
+ * <p>Per Connect cluster, {@link ClusterPlanner} builds one chain of steps from the cluster's facts, computed once,
+ * after an ordered list of guards, each naming its {@link Rule}, has let it through (package
+ * {@code dev.flowform.plan.cluster}); this class numbers the chains, applies {@code --target} and adds drift. The
+ * rules (docs/domain-rules.md):
  * <ol>
  *   <li>a missing cluster is created with its final EOS mode directly (rule 2: "For new Connect clusters,
  *       set the exactly.once.source.support property to enabled", Kafka docs {@code connect_exactlyoncesource});</li>
@@ -89,72 +96,88 @@ public final class Planner {
      * @return the plan; its diagnostics hold refusals (errors) and warnings
      */
     public static Plan plan(DesiredState desired, LiveState live, PlanRequest request) {
-        Diagnostics diags = new Diagnostics();
         PlanOptions options = request.options();
         PlanMode mode = options.refreshOnly() ? PlanMode.REFRESH_ONLY : PlanMode.NORMAL;
         if (live.api() == null) {
-            diags.add(Rule.STRIMZI_MISSING.error("Strimzi is not installed",
-                    "The Kubernetes API serves no KafkaConnect resource in kafka.strimzi.io/v1 or v1beta2. Install the "
-                            + "Strimzi (or Cloudera Streams Messaging) operator and its CRDs first.", null));
-            return new Plan(Plan.FORMAT_VERSION, request.environment(), request.now(), request.basedOn(),
-                    live.fingerprints(), List.of(), List.of(), diags.list(), mode, options.targets(), List.of(), List.of(),
-                    PlanInputs.NONE);
+            return strimziMissing(live, request, mode);
         }
-        List<DesiredConnectCluster> clusters = new ArrayList<>(desired.clusters());
-        clusters.sort(Comparator.comparing(DesiredConnectCluster::address));
-        List<ClusterPlanner> planners = new ArrayList<>();
+        Diagnostics diags = new Diagnostics();
+        List<ClusterPlan> clusters = mode == PlanMode.NORMAL ? planClusters(desired, live, request) : List.of();
+        clusters.forEach(c -> diags.addAll(c.diagnostics()));
+        Map<String, String> flowOf = flowOf(desired, clusters, mode);
+        if (!options.transferOwnership().isEmpty()) {
+            checkTransfers(options.transferOwnership(), desired, clusters, flowOf, diags, mode);
+        }
+        Predicate<String> targeted = options.targets().isEmpty() ? a -> true
+                : targeting(options.targets(), desired, clusters, flowOf, diags);
+        List<Change> changes = new ArrayList<>();
+        List<Step> steps = new ArrayList<>();
+        List<TransactionalId> txIds = new ArrayList<>();
+        for (ClusterPlan cp : clusters) {
+            number(cp, targeted, steps, changes, txIds);
+        }
+        changes.sort(Comparator.comparing(Change::address));
+        List<DriftEntry> drift = Drift.detect(desired, live, request.recorded(), request.hashSecret(), changes,
+                mode == PlanMode.REFRESH_ONLY).stream().filter(e -> targeted.test(e.address())).toList();
+        return new Plan(Plan.FORMAT_VERSION, request.environment(), request.now(), request.basedOn(), live.fingerprints(),
+                changes, steps, diags.list(), mode, options.targets(), drift, txIds, PlanInputs.NONE);
+    }
+
+    /** @return the plan that refuses everything because the API serves no Strimzi */
+    private static Plan strimziMissing(LiveState live, PlanRequest request, PlanMode mode) {
+        Diagnostic missing = Rule.STRIMZI_MISSING.error("Strimzi is not installed",
+                "The Kubernetes API serves no KafkaConnect resource in kafka.strimzi.io/v1 or v1beta2. Install the "
+                        + "Strimzi (or Cloudera Streams Messaging) operator and its CRDs first.", null);
+        return new Plan(Plan.FORMAT_VERSION, request.environment(), request.now(), request.basedOn(), live.fingerprints(),
+                List.of(), List.of(), List.of(missing), mode, request.options().targets(), List.of(), List.of(),
+                PlanInputs.NONE);
+    }
+
+    /** @return the plan of every declared cluster, in address order */
+    private static List<ClusterPlan> planClusters(DesiredState desired, LiveState live, PlanRequest request) {
+        PlanScope scope = new PlanScope(desired, live, request.environment(),
+                request.basedOn() == null ? null : request.basedOn().lineage(), request.options());
+        List<DesiredConnectCluster> sorted = new ArrayList<>(desired.clusters());
+        sorted.sort(Comparator.comparing(DesiredConnectCluster::address));
+        return sorted.stream().map(dc -> ClusterPlanner.plan(scope, dc)).toList();
+    }
+
+    /** @return address of each desired connector to its flow's: of the planned clusters, or of every flow when refreshing */
+    private static Map<String, String> flowOf(DesiredState desired, List<ClusterPlan> clusters, PlanMode mode) {
         Map<String, String> flowOf = new HashMap<>();
         if (mode == PlanMode.NORMAL) {
-            for (DesiredConnectCluster dc : clusters) {
-                ClusterPlanner cp = new ClusterPlanner(desired, live, dc, request.environment(),
-                        request.basedOn() == null ? null : request.basedOn().lineage(), options, diags);
-                cp.plan();
-                planners.add(cp);
-                flowOf.putAll(cp.flowOf);
-            }
+            clusters.forEach(c -> flowOf.putAll(c.flowOf()));
         } else {
             for (DesiredFlow f : desired.flows()) {
                 f.connectors().forEach(d -> flowOf.put(d.address(), f.address()));
             }
         }
-        if (!options.transferOwnership().isEmpty()) {
-            checkTransfers(options.transferOwnership(), desired, planners, flowOf, diags, mode);
-        }
-        Predicate<String> targeted = a -> true;
-        if (!options.targets().isEmpty()) {
-            targeted = targeting(options.targets(), desired, planners, flowOf, diags);
-        }
-        List<Change> changes = new ArrayList<>();
-        List<Step> steps = new ArrayList<>();
-        List<TransactionalId> txIds = new ArrayList<>();
-        for (ClusterPlanner cp : planners) {
-            List<ClusterPlanner.Draft> kept = keep(cp.chain, cp.address(), targeted);
-            Set<String> owners = new HashSet<>();
-            Integer previous = null;
-            for (ClusterPlanner.Draft d : kept) {
-                int id = steps.size() + 1;
-                steps.add(new Step(id, d.kind(), d.address(), d.object(), previous == null ? List.of() : List.of(previous),
-                        d.payload(), d.summary()));
-                previous = id;
-                if (d.kind().isMutation()) {
-                    owners.add(d.address());
-                }
-            }
-            cp.changes.stream().filter(c -> owners.contains(c.address())).forEach(changes::add);
-            if (!kept.isEmpty()) {
-                txIds.addAll(cp.transactionalIds);
+        return flowOf;
+    }
+
+    /**
+     * Numbers the kept steps of one cluster's chain after those already in {@code steps}, each depending on the
+     * one before, and adds the changes of the resources that keep a mutation, and the cluster's transactional IDs
+     * when any step is kept.
+     */
+    private static void number(ClusterPlan cp, Predicate<String> targeted, List<Step> steps, List<Change> changes,
+                               List<TransactionalId> txIds) {
+        List<Draft> kept = keep(cp.chain(), cp.address(), targeted);
+        Set<String> owners = new HashSet<>();
+        Integer previous = null;
+        for (Draft d : kept) {
+            int id = steps.size() + 1;
+            steps.add(new Step(id, d.kind(), d.address(), d.object(), previous == null ? List.of() : List.of(previous),
+                    d.payload(), d.summary()));
+            previous = id;
+            if (d.kind().isMutation()) {
+                owners.add(d.address());
             }
         }
-        changes.sort(Comparator.comparing(Change::address));
-        List<DriftEntry> drift = new ArrayList<>();
-        for (DriftEntry e : Drift.detect(desired, live, request.recorded(), request.hashSecret(), changes,
-                mode == PlanMode.REFRESH_ONLY)) {
-            if (targeted.test(e.address())) {
-                drift.add(e);
-            }
+        cp.changes().stream().filter(c -> owners.contains(c.address())).forEach(changes::add);
+        if (!kept.isEmpty()) {
+            txIds.addAll(cp.transactionalIds());
         }
-        return new Plan(Plan.FORMAT_VERSION, request.environment(), request.now(), request.basedOn(), live.fingerprints(),
-                changes, steps, diags.list(), mode, options.targets(), drift, txIds, PlanInputs.NONE);
     }
 
     /**
@@ -163,9 +186,9 @@ public final class Planner {
      * <p>An address {@code T} targets a resource {@code R} when {@code T == R}, when {@code R} is a connector of the
      * flow {@code T}, or when {@code T} is a module path prefix of {@code R} (or of its flow).
      */
-    private static Predicate<String> targeting(List<String> targets, DesiredState desired, List<ClusterPlanner> planners,
+    private static Predicate<String> targeting(List<String> targets, DesiredState desired, List<ClusterPlan> planners,
                                                Map<String, String> flowOf, Diagnostics diags) {
-        Predicate<String> targeted = owner -> targets.stream().anyMatch(t -> matches(t, owner, flowOf));
+        Predicate<String> targeted = owner -> targets.stream().anyMatch(t -> Addresses.matches(t, owner, flowOf));
         Set<String> known = knownAddresses(desired, planners, flowOf);
         for (String t : targets) {
             if (!names(t, known, flowOf)) {
@@ -180,7 +203,7 @@ public final class Planner {
      * Reports {@code --transfer-ownership} addresses that name no resource of the configuration (an error, as for
      * {@code --target}) or name only objects that carry this state's marks already (a warning: nothing to take over).
      */
-    private static void checkTransfers(List<String> transfers, DesiredState desired, List<ClusterPlanner> planners,
+    private static void checkTransfers(List<String> transfers, DesiredState desired, List<ClusterPlan> planners,
                                        Map<String, String> flowOf, Diagnostics diags, PlanMode mode) {
         if (mode == PlanMode.REFRESH_ONLY) {
             diags.add(Rule.OWNERSHIP.error("--transfer-ownership with --refresh-only",
@@ -192,7 +215,8 @@ public final class Planner {
         for (String t : transfers) {
             if (!names(t, known, flowOf)) {
                 diags.add(unknownAddress(Rule.OWNERSHIP, "Unknown address to transfer", "--transfer-ownership", t));
-            } else if (planners.stream().flatMap(p -> p.transfers.keySet().stream()).noneMatch(a -> matches(t, a, flowOf))) {
+            } else if (planners.stream().flatMap(p -> p.transfers().keySet().stream())
+                    .noneMatch(a -> Addresses.matches(t, a, flowOf))) {
                 diags.add(Rule.OWNERSHIP.warning("Nothing to transfer",
                         "--transfer-ownership " + t + ": no existing object it names carries another state's ownership "
                                 + "marks, so there is nothing to take over.", t));
@@ -202,17 +226,17 @@ public final class Planner {
 
     /** @return true when {@code address} (as given to a flag) names at least one of the {@code known} addresses */
     private static boolean names(String address, Set<String> known, Map<String, String> flowOf) {
-        return known.stream().anyMatch(a -> matches(address, a, flowOf) || a.equals(address));
+        return known.stream().anyMatch(a -> Addresses.matches(address, a, flowOf) || a.equals(address));
     }
 
     /** @return the error for a flag's address that names no resource of the configuration */
-    private static dev.flowform.diag.Diagnostic unknownAddress(Rule rule, String summary, String flag, String address) {
+    private static Diagnostic unknownAddress(Rule rule, String summary, String flag, String address) {
         return rule.error(summary, flag + " " + address + " names no resource of the configuration. Addresses look like "
                 + "connect_cluster.NAME, replication_flow.NAME, kafka_connector.NAME or module.NAME.", address);
     }
 
     /** @return every address the configuration and the planned chains know */
-    private static Set<String> knownAddresses(DesiredState desired, List<ClusterPlanner> planners, Map<String, String> flowOf) {
+    private static Set<String> knownAddresses(DesiredState desired, List<ClusterPlan> planners, Map<String, String> flowOf) {
         Set<String> known = new HashSet<>(flowOf.keySet());
         desired.clusters().forEach(c -> known.add(c.address()));
         desired.flows().forEach(f -> {
@@ -221,23 +245,15 @@ public final class Planner {
                 known.add(d.address());
             }
         });
-        planners.forEach(p -> p.chain.forEach(d -> known.add(d.address())));
+        planners.forEach(p -> p.chain().forEach(d -> known.add(d.address())));
         return known;
-    }
-
-    static boolean matches(String target, String owner, Map<String, String> flowOf) {
-        if (target.equals(owner) || owner.startsWith(target + ".")) {
-            return true;
-        }
-        String flow = flowOf.get(owner);
-        return flow != null && (target.equals(flow) || flow.startsWith(target + "."));
     }
 
     /**
      * Keeps the targeted steps of one chain and their dependencies: a connector step needs the cluster
      * steps before it; a cluster step needs every step before it.
      */
-    private static List<ClusterPlanner.Draft> keep(List<ClusterPlanner.Draft> chain, String clusterAddress,
+    private static List<Draft> keep(List<Draft> chain, String clusterAddress,
                                                    Predicate<String> targeted) {
         boolean[] keep = new boolean[chain.size()];
         for (int i = 0; i < chain.size(); i++) {
@@ -259,52 +275,12 @@ public final class Planner {
                 }
             }
         }
-        List<ClusterPlanner.Draft> out = new ArrayList<>();
+        List<Draft> out = new ArrayList<>();
         for (int i = 0; i < chain.size(); i++) {
             if (keep[i]) {
                 out.add(chain.get(i));
             }
         }
         return out;
-    }
-
-    /** EOS modes to set, in order, to get from {@code current} to {@code target} (rules 2 and 5). */
-    static List<EosMode> eosPath(EosMode current, EosMode target) {
-        if (current == target) {
-            return List.of();
-        }
-        if (current == EosMode.DISABLED && target == EosMode.ENABLED) {
-            return List.of(EosMode.PREPARING, EosMode.ENABLED);
-        }
-        return List.of(target);
-    }
-
-    static String quote(String s) {
-        return Json.render(s);
-    }
-
-    private static final Set<String> IDENTITY_FIELDS = Set.of("apiVersion", "kind", "metadata.name", "metadata.namespace");
-
-    /** Flattens a manifest into display attributes: {@code spec.config."k" = "v"}. */
-    static void flatten(String prefix, Map<String, Object> m, List<AttributeChange> out,
-                        Predicate<String> sensitiveConfigKey) {
-        for (Map.Entry<String, Object> e : m.entrySet()) {
-            String key = e.getKey();
-            String full = prefix.isEmpty() ? key : prefix + "." + key;
-            if (IDENTITY_FIELDS.contains(full)) {
-                continue; // shown in the change's header line
-            }
-            boolean configKey = prefix.equals("spec.config") || prefix.startsWith("metadata.");
-            String path = prefix.isEmpty() ? key
-                    : prefix + "." + (!configKey && key.matches("[A-Za-z0-9_]+") ? key : quote(key));
-            if (e.getValue() instanceof Map<?, ?> sub && !sub.isEmpty()) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> typed = (Map<String, Object>) sub;
-                flatten(path, typed, out, sensitiveConfigKey);
-            } else {
-                boolean s = prefix.equals("spec.config") && sensitiveConfigKey.test(key);
-                out.add(new AttributeChange(path, null, Json.render(e.getValue()), s));
-            }
-        }
     }
 }

@@ -8,7 +8,9 @@ import dev.flowform.model.strimzi.Strimzi;
 /**
  * The rules the planner checks, each with the source it comes from (KIP-618, the Strimzi operator, Kafka
  * Connect). Every diagnostic the planner emits names its rule and source at the end of
- * its detail, as {@code (rule <id>; source: <source>)}, so a user can look the reason up.
+ * its detail, as {@code (rule <id>; source: <source>)}, so a user can look the reason up. The connector rules of
+ * {@link dev.flowform.plan.rules.ConnectorRules} are also checked by configuration validation, which reports them
+ * in the configuration's words without the citation.
  */
 public enum Rule {
     /** Rule 2: an existing cluster goes disabled, preparing (roll), enabled (roll). */

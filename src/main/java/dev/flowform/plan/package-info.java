@@ -3,12 +3,15 @@
  * exactly-once-safe plan, or refuses with a diagnostic naming the rule and its source ({@link
  * dev.flowform.plan.Rule}).
  *
- * <p><b>Planning.</b> {@link dev.flowform.plan.Planner} builds one chain of steps per Connect cluster (rules
- * in docs/domain-rules.md); {@link dev.flowform.plan.RollCheck} and {@link dev.flowform.plan.ConnectorCheck}
+ * <p><b>Planning.</b> {@link dev.flowform.plan.Planner} plans each Connect cluster with
+ * {@link dev.flowform.plan.cluster.ClusterPlanner} (facts, guards, sequencer; rules in docs/domain-rules.md) and
+ * numbers the chains; {@link dev.flowform.plan.rules.RollCheck} and {@link dev.flowform.plan.rules.ConnectorCheck}
  * decide when a roll or a connector change has settled, for the planner (is a roll in progress?) and for the
- * waits of an apply alike. {@link dev.flowform.plan.Drift} compares live objects with the state's snapshots;
- * {@link dev.flowform.plan.PlanOptions} carries the user's flags ({@code --target}, {@code --refresh-only} and
- * the two explicit acknowledgements).
+ * waits of an apply alike, and {@link dev.flowform.plan.rules.ConnectorRules} holds the connector exactly-once
+ * rules that configuration validation asks too. {@link dev.flowform.plan.Drift} compares live objects with the
+ * state's snapshots; {@link dev.flowform.plan.PlanOptions} carries the user's flags ({@code --target},
+ * {@code --refresh-only} and the explicit acknowledgements); {@link dev.flowform.plan.resume.Resume} continues an
+ * interrupted apply.
  *
  * <p><b>The document.</b> {@link dev.flowform.plan.PlanCodec} writes and reads the versioned JSON form of a
  * {@link dev.flowform.plan.Plan}: {@code plan --json} prints it, {@code plan --out} saves it (sensitive step

@@ -1,6 +1,5 @@
 package dev.flowform.run;
 
-import dev.flowform.apply.Resume;
 import dev.flowform.diag.Diagnostic;
 import dev.flowform.model.LiveState;
 import dev.flowform.plan.Json;
@@ -9,6 +8,7 @@ import dev.flowform.plan.PlanOptions;
 import dev.flowform.plan.PlanRequest;
 import dev.flowform.plan.Planner;
 import dev.flowform.plan.RecordedResource;
+import dev.flowform.plan.resume.Resume;
 import dev.flowform.plan.rules.IdentityGuard;
 import dev.flowform.state.EnvironmentRecord;
 import dev.flowform.state.ResourceSnapshot;
@@ -70,7 +70,7 @@ public final class PlanOperation {
         }
         diags.addAll(plan.diagnostics());
         diags.addAll(identity());
-        return diags.equals(plan.diagnostics()) ? plan : Resume.withDiagnostics(plan, diags);
+        return diags.equals(plan.diagnostics()) ? plan : plan.withDiagnostics(diags);
     }
 
     /**

@@ -1,10 +1,10 @@
 package dev.flowform.run;
 
-import dev.flowform.apply.Resume;
 import dev.flowform.diag.Diagnostic;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.PlanCodec;
 import dev.flowform.plan.Step;
+import dev.flowform.plan.resume.Resume;
 import dev.flowform.state.LockInfo;
 import dev.flowform.state.RunOutcome;
 import dev.flowform.state.RunRecord;

@@ -9,6 +9,7 @@ import dev.flowform.plan.FieldEdit;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.Readiness;
 import dev.flowform.plan.Step;
+import dev.flowform.plan.StepGraph;
 import dev.flowform.plan.StepKind;
 import dev.flowform.plan.StepPayload;
 import java.time.Clock;
@@ -283,6 +284,6 @@ class ApplierTest {
     void chains_follow_depends_on() {
         Plan p = twoClusters();
 
-        assertThat(Applier.chains(p.steps())).containsExactly(List.of(0, 1), List.of(2, 3));
+        assertThat(StepGraph.chains(p.steps())).containsExactly(List.of(0, 1), List.of(2, 3));
     }
 }

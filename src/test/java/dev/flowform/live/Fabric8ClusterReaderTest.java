@@ -6,7 +6,7 @@ import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LiveState;
 import dev.flowform.model.StrimziApi;
-import dev.flowform.plan.RollCheck;
+import dev.flowform.plan.rules.RollCheck;
 import dev.flowform.sim.EmbeddedCluster;
 import dev.flowform.sim.SimSettings;
 import dev.flowform.testing.Configs;

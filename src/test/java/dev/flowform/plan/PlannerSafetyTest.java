@@ -8,6 +8,7 @@ import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LiveState;
 import dev.flowform.model.strimzi.Strimzi;
+import dev.flowform.plan.rules.RollCheck;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -12,6 +12,7 @@ import dev.flowform.model.ObjectRef;
 import dev.flowform.model.StrimziApi;
 import dev.flowform.model.TaskStatus;
 import dev.flowform.model.strimzi.Strimzi;
+import dev.flowform.plan.rules.RollCheck;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -3,7 +3,6 @@ package dev.flowform.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowform.apply.Applier;
-import dev.flowform.apply.Resume;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.plan.Plan;
@@ -11,6 +10,7 @@ import dev.flowform.plan.PlanCodec;
 import dev.flowform.plan.Step;
 import dev.flowform.plan.StepKind;
 import dev.flowform.plan.StepPayload;
+import dev.flowform.plan.resume.Resume;
 import dev.flowform.state.StateStore;
 import java.time.Clock;
 import java.time.Instant;

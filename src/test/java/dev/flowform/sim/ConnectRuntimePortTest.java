@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowform.model.EosMode;
 import dev.flowform.plan.Readiness;
-import dev.flowform.plan.RollCheck;
+import dev.flowform.plan.rules.RollCheck;
 import dev.flowform.sim.connect.ConnectRuntime;
 import dev.flowform.sim.connect.ConnectorStatus;
 import dev.flowform.sim.connect.RestResult;

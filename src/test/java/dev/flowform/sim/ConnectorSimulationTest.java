@@ -7,7 +7,7 @@ import dev.flowform.model.Condition;
 import dev.flowform.model.LiveConnector;
 import dev.flowform.model.TaskStatus;
 import dev.flowform.model.strimzi.Strimzi;
-import dev.flowform.plan.ConnectorCheck;
+import dev.flowform.plan.rules.ConnectorCheck;
 import dev.flowform.plan.Readiness;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;

@@ -9,7 +9,7 @@ import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LiveConnector;
 import dev.flowform.model.StrimziApi;
 import dev.flowform.plan.Readiness;
-import dev.flowform.plan.RollCheck;
+import dev.flowform.plan.rules.RollCheck;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;

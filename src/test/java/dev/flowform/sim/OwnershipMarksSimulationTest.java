@@ -11,7 +11,7 @@ import dev.flowform.model.LiveConnector;
 import dev.flowform.model.LivePod;
 import dev.flowform.plan.Ownership;
 import dev.flowform.plan.Readiness;
-import dev.flowform.plan.RollCheck;
+import dev.flowform.plan.rules.RollCheck;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

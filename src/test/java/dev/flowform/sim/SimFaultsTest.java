@@ -9,7 +9,7 @@ import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LivePod;
 import dev.flowform.plan.Readiness;
-import dev.flowform.plan.RollCheck;
+import dev.flowform.plan.rules.RollCheck;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.ConfigBuilder;

@@ -1,4 +1,4 @@
-package dev.flowform.plan;
+package dev.flowform.plan.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,7 @@ import dev.flowform.model.Condition;
 import dev.flowform.model.LiveConnector;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.model.TaskStatus;
+import dev.flowform.plan.Readiness;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.flowform.apply;
+package dev.flowform.plan.resume;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,10 +1,11 @@
-package dev.flowform.plan;
+package dev.flowform.plan.rules;
 
 import dev.flowform.model.Condition;
 import dev.flowform.model.Conditions;
 import dev.flowform.model.ConnectorRole;
 import dev.flowform.model.LiveConnector;
 import dev.flowform.model.TaskStatus;
+import dev.flowform.plan.Readiness;
 import java.util.Optional;
 
 /**
@@ -64,7 +65,7 @@ public final class ConnectorCheck {
     }
 
     /** @return the first line(s) of a trace, at most a few hundred characters */
-    static String head(String trace) {
+    public static String head(String trace) {
         if (trace == null || trace.isBlank()) {
             return "(no trace reported)";
         }

@@ -1,4 +1,4 @@
-package dev.flowform.plan;
+package dev.flowform.plan.rules;
 
 import dev.flowform.model.Conditions;
 import dev.flowform.model.Condition;
@@ -7,6 +7,7 @@ import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LivePod;
 import dev.flowform.model.LivePodSet;
 import dev.flowform.model.strimzi.Strimzi;
+import dev.flowform.plan.Readiness;
 import java.util.List;
 import java.util.Optional;
 

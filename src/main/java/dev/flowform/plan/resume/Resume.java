@@ -1,4 +1,4 @@
-package dev.flowform.apply;
+package dev.flowform.plan.resume;
 
 import dev.flowform.diag.Diagnostic;
 import dev.flowform.model.EosMode;
@@ -6,9 +6,6 @@ import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LiveConnector;
 import dev.flowform.model.LiveState;
 import dev.flowform.model.ObjectRef;
-import dev.flowform.plan.FieldEdit;
-import dev.flowform.plan.Json;
-import dev.flowform.plan.Ownership;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.Step;
 import dev.flowform.plan.StepKind;
@@ -16,7 +13,6 @@ import dev.flowform.plan.StepPayload;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -57,7 +53,7 @@ public final class Resume {
         DONE,
         /** Journaled as failed. */
         FAILED,
-        /** Journaled as failed because the run was stopped while the step waited ({@link Applier#STOPPED}). */
+        /** Journaled as failed because the run was stopped while the step waited (the applier's "stopped while waiting"). */
         STOPPED
     }
 
@@ -164,7 +160,7 @@ public final class Resume {
                 carriedWait(w, live, prior.runId()).ifPresent(carried::add);
             }
         }
-        return new Analysis(prior, open, confirmed, carried, notice(prior, open, confirmed, carried));
+        return new Analysis(prior, open, confirmed, carried, ResumeNotice.of(prior, open, confirmed, carried));
     }
 
     /**
@@ -180,78 +176,7 @@ public final class Resume {
      * @return the plan to apply
      */
     public static Plan continuePlan(Plan fresh, Analysis analysis, LiveState live) {
-        List<Step> carried = new ArrayList<>();
-        for (Step c : analysis.carried()) {
-            // covered when the fresh plan's first step on that object already is the same kind of wait
-            boolean covered = fresh.steps().stream().filter(s -> s.object().equals(c.object())).findFirst()
-                    .map(s -> s.kind() == c.kind()).orElse(false);
-            boolean targeted = fresh.targets().isEmpty() || fresh.targets().contains(c.address());
-            if (!covered && targeted && !fresh.isRefreshOnly()) {
-                carried.add(c);
-            }
-        }
-        List<Diagnostic> diagnostics = new ArrayList<>();
-        diagnostics.add(analysis.notice());
-        diagnostics.addAll(fresh.diagnostics());
-        if (carried.isEmpty()) {
-            return withDiagnostics(fresh, diagnostics);
-        }
-        List<Step> out = new ArrayList<>();
-        Map<String, Integer> lastCarriedByCluster = new LinkedHashMap<>();
-        for (Step c : carried) {
-            int id = out.size() + 1;
-            String key = clusterKey(c.object(), live);
-            Integer previous = lastCarriedByCluster.get(key);
-            out.add(new Step(id, c.kind(), c.address(), c.object(), previous == null ? List.of() : List.of(previous),
-                    c.payload(), c.summary()));
-            lastCarriedByCluster.put(key, id);
-        }
-        int shift = out.size();
-        Map<Integer, String> chainKeyOfHead = new HashMap<>();
-        for (List<Integer> chain : Applier.chains(fresh.steps())) {
-            Step head = fresh.steps().get(chain.get(0));
-            String key = null;
-            for (int position : chain) {
-                Step s = fresh.steps().get(position);
-                if ("KafkaConnect".equals(s.object().kind())) {
-                    key = clusterKey(s.object(), live);
-                    break;
-                }
-            }
-            chainKeyOfHead.put(head.id(), key != null ? key : clusterKey(head.object(), live));
-        }
-        for (Step s : fresh.steps()) {
-            List<Integer> deps = new ArrayList<>();
-            s.dependsOn().forEach(d -> deps.add(d + shift));
-            if (s.dependsOn().isEmpty()) {
-                Integer gate = lastCarriedByCluster.get(chainKeyOfHead.get(s.id()));
-                if (gate != null) {
-                    deps.add(gate);
-                }
-            }
-            out.add(new Step(s.id() + shift, s.kind(), s.address(), s.object(), deps, s.payload(), s.summary()));
-        }
-        return withDiagnostics(fresh.withSteps(out), diagnostics);
-    }
-
-    /**
-     * @param plan        a plan
-     * @param diagnostics the diagnostics it should carry instead of its own
-     * @return a copy of {@code plan} (every other field kept) with {@code diagnostics}
-     */
-    public static Plan withDiagnostics(Plan plan, List<Diagnostic> diagnostics) {
-        return new Plan(plan.formatVersion(), plan.environment(), plan.createdAt(), plan.basedOn(), plan.liveFingerprints(),
-                plan.changes(), plan.steps(), diagnostics, plan.mode(), plan.targets(), plan.drift(), plan.transactionalIds(),
-                plan.inputs());
-    }
-
-    /** @return {@code namespace/connect-cluster} the object belongs to */
-    private static String clusterKey(ObjectRef ref, LiveState live) {
-        if ("KafkaConnector".equals(ref.kind())) {
-            String cluster = live.connector(ref.namespace(), ref.name()).map(LiveConnector::connectCluster).orElse(null);
-            return ref.namespace() + "/" + (cluster == null ? "connector " + ref.name() : cluster);
-        }
-        return ref.namespace() + "/" + ref.name();
+        return ContinuePlan.of(fresh, analysis, live);
     }
 
     /** @return the wait to carry over, waiting for the object's current generation; empty when the object is gone */
@@ -283,106 +208,9 @@ public final class Resume {
     }
 
     /**
-     * @return true when the live cluster shows the mutation's effect: the created object exists, the
-     *         deleted one is gone, every edited field has the step's value (sensitive values compared
-     *         through {@code hash}, as the journal only holds their hashes)
+     * @return true when the live cluster shows the mutation's effect (see {@link LiveEffect#shows})
      */
     static boolean inCluster(Step s, LiveState live, UnaryOperator<String> hash) {
-        Map<String, Object> raw = raw(s.object(), live);
-        StepPayload p = s.payload();
-        if (p instanceof StepPayload.CreateObject) {
-            return raw != null;
-        }
-        if (p instanceof StepPayload.DeleteObject) {
-            return raw == null;
-        }
-        List<FieldEdit> edits = p instanceof StepPayload.PatchObject po ? po.edits()
-                : p instanceof StepPayload.SetWorkerEos se ? se.edits() : null;
-        if (edits == null || raw == null) {
-            return false;
-        }
-        // One update carries all of a step's edits, so the ownership marks that ride along with a spec change say
-        // nothing more about whether it landed (and may have been rewritten since by a transfer): judge such a step
-        // by its other edits, and a step that only writes marks by the marks.
-        List<FieldEdit> own = edits.stream().filter(e -> !Ownership.isMark(e.path())).toList();
-        for (FieldEdit e : own.isEmpty() ? edits : own) {
-            Object v = at(raw, e.path());
-            if (e.remove()) {
-                if (v != null) {
-                    return false;
-                }
-            } else if (v == null) {
-                return false;
-            } else if (e.sensitive()) {
-                if (!hash.apply(String.valueOf(v)).equals(String.valueOf(e.value()))) {
-                    return false;
-                }
-            } else if (!Json.sameValue(v, e.value())) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static Map<String, Object> raw(ObjectRef ref, LiveState live) {
-        return switch (ref.kind()) {
-            case "KafkaConnect" -> live.cluster(ref.namespace(), ref.name()).map(LiveConnectCluster::raw).orElse(null);
-            case "KafkaConnector" -> live.connector(ref.namespace(), ref.name()).map(LiveConnector::raw).orElse(null);
-            default -> null;
-        };
-    }
-
-    private static Object at(Map<String, Object> root, List<String> path) {
-        Object cur = root;
-        for (String k : path) {
-            if (!(cur instanceof Map<?, ?> m)) {
-                return null;
-            }
-            cur = m.get(k);
-        }
-        return cur;
-    }
-
-    private static Diagnostic notice(PriorRun prior, List<Step> open, List<Step> confirmed, List<Step> carried) {
-        int total = prior.plan().steps().size();
-        String summary;
-        if (open.size() == 1) {
-            Step s = open.get(0);
-            summary = "Apply interrupted during step " + s.id() + " of " + total + ": " + s.kind() + " " + s.address();
-        } else if (open.size() > 1) {
-            List<String> parts = new ArrayList<>();
-            open.forEach(s -> parts.add(s.id() + " (" + s.kind() + " " + s.address() + ")"));
-            summary = "Apply interrupted during steps " + String.join(", ", parts) + " of " + total;
-        } else {
-            Step last = null;
-            for (Step s : prior.plan().steps()) {
-                if (prior.state(s.id()) == StepState.DONE) {
-                    last = s;
-                }
-            }
-            summary = last == null ? "Apply interrupted before its first step"
-                    : "Apply interrupted after step " + last.id() + " of " + total + ": " + last.kind() + " " + last.address();
-        }
-        StringBuilder detail = new StringBuilder();
-        detail.append("Run ").append(prior.runId()).append(" (apply by ").append(prior.who()).append(", started ")
-                .append(prior.startedAt()).append(") ")
-                .append(open.stream().anyMatch(s -> prior.state(s.id()) == StepState.STARTED)
-                        ? "did not finish: its process was killed or lost its connection."
-                        : "was stopped before it finished.")
-                .append(" flowform re-read the live cluster and continues with only what is still needed.");
-        for (Step s : open) {
-            if (!s.kind().isMutation()) {
-                continue;
-            }
-            detail.append(confirmed.contains(s)
-                    ? " Step " + s.id() + " (" + s.kind() + " " + s.address() + ") had reached the cluster; it is recorded as done."
-                    : " Step " + s.id() + " (" + s.kind() + " " + s.address() + ") had not reached the cluster; it is planned again.");
-        }
-        if (!carried.isEmpty()) {
-            List<String> what = new ArrayList<>();
-            carried.forEach(c -> what.add(c.kind() + " " + c.address()));
-            detail.append(" Waits it had not seen finish are checked first: ").append(String.join(", ", what)).append('.');
-        }
-        return Diagnostic.warning(summary, detail.toString());
+        return LiveEffect.shows(s, live, hash);
     }
 }

@@ -1,0 +1,129 @@
+package dev.flowform.plan;
+
+import dev.flowform.model.EosMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Why a plan changes an object, as Terraform's {@code plans.ResourceInstanceChangeActionReason} says why it
+ * replaces or deletes a resource instance. Each reason renders the words the human plan and the plan document
+ * show; a change can have several, joined by {@code "; "} (a cluster's rollout and its new identity, or any
+ * change and an ownership transfer).
+ *
+ * <p>The plan document keeps the words only (its format predates the codes), so {@link #read} recognises the
+ * reasons of a document again from their fixed words; words this version does not write are kept as
+ * {@link #OTHER}.
+ */
+public enum ChangeReason {
+    /** The KafkaConnect does not exist: a new cluster starts with its final mode (KIP-618). */
+    CONNECT_CLUSTER_MISSING("KafkaConnect %s does not exist; a new cluster starts with " + EosMode.CONFIG_KEY
+            + "=%s directly (KIP-618)"),
+    /** An existing cluster goes disabled, preparing (roll), enabled (roll): rule 2. */
+    EOS_ROLLOUT("exactly-once rollout of an existing cluster: %s, rolling restart, %s, rolling restart (KIP-618)"),
+    /** One step of the workers' mode up, one roll. */
+    EOS_MODE_UP(EosMode.CONFIG_KEY + " %s -> %s, one rolling restart"),
+    /** One step of the workers' mode down, after the connectors dropped {@code required}: rule 5. */
+    EOS_MODE_DOWN(EosMode.CONFIG_KEY + " %s -> %s, one rolling restart, after the connectors (KIP-618 reverse order)"),
+    /** The cluster gets {@code strimzi.io/use-connector-resources}: rule 6. */
+    CONNECTOR_RESOURCES("enable KafkaConnector resources"),
+    /** Other spec fields differ; the operator rolls once. */
+    SPEC_CHANGED("spec changed; one rolling restart"),
+    /** The group id or a storage topic changes under exactly-once workers. */
+    NEW_CLUSTER_IDENTITY("new exactly-once identity (KIP-618): %s"),
+    /** The KafkaConnector does not exist. */
+    CONNECTOR_MISSING("KafkaConnector %s does not exist"),
+    /** The flow's source connector turns exactly-once on, after the workers run enabled: rules 3 and 4. */
+    CONNECTOR_EOS_ON("exactly-once for the flow's source connector: read_committed source consumer and "
+            + "exactly.once.support=required, after every worker runs with enabled"),
+    /** The flow's source connector drops {@code required} before the workers leave enabled: rule 5. */
+    CONNECTOR_EOS_OFF("exactly-once off for the flow: exactly.once.support back to requested before the workers leave "
+            + "enabled (KIP-618 reverse order)"),
+    /** Other connector configuration differs from its flow. */
+    CONNECTOR_CONFIG("connector configuration differs from %s"),
+    /** No flow produces the connector any more (Terraform: delete because no resource configuration). */
+    NO_FLOW("no replication flow in the configuration produces it (created by flowform in environment \"%s\")"),
+    /** Only our ownership marks are written. */
+    OWNERSHIP_MARKS("ownership marks"),
+    /** An unmarked object is claimed with {@code --transfer-ownership}. */
+    OWNERSHIP_CLAIMED("ownership claimed (--transfer-ownership)"),
+    /** An object marked by another state is taken over with {@code --transfer-ownership}. */
+    OWNERSHIP_TAKEN_OVER("ownership taken over from %s (--transfer-ownership)"),
+    /** Words this version does not write, read from a plan document; kept as they are. */
+    OTHER("%s");
+
+    private final String words;
+    private final Pattern pattern;
+    private final Pattern start;
+
+    ChangeReason(String words) {
+        this.words = words;
+        String[] parts = words.split("%s", -1);
+        StringBuilder full = new StringBuilder();
+        for (int i = 0; i < parts.length; i++) {
+            full.append(i == 0 ? "" : "(.+)").append(Pattern.quote(parts[i]));
+        }
+        this.pattern = Pattern.compile(full.toString(), Pattern.DOTALL);
+        this.start = parts[0].isEmpty() ? null : Pattern.compile(Pattern.quote(parts[0]));
+    }
+
+    /**
+     * @param args the values the words name, in order (see each constant's words)
+     * @return this reason with its words
+     * @throws IllegalArgumentException when the number of values does not match the words
+     */
+    public Change.Reason of(Object... args) {
+        int expected = words.split("%s", -1).length - 1;
+        if (args.length != expected) {
+            throw new IllegalArgumentException(this + " takes " + expected + " value(s), not " + args.length);
+        }
+        return new Change.Reason(this, String.format(words, args));
+    }
+
+    /**
+     * Recognises the reasons in the words of a plan document: a {@code "; "} starts a new reason when the words
+     * after it begin as a reason's do and the words before it are a whole reason.
+     *
+     * @param text the words, as {@link Change#reason()} joined them; null or empty for none
+     * @return the reasons, each with its words; an unrecognised part is {@link #OTHER}
+     */
+    public static List<Change.Reason> read(String text) {
+        List<Change.Reason> out = new ArrayList<>();
+        if (text == null || text.isEmpty()) {
+            return out;
+        }
+        int from = 0;
+        int at = text.indexOf("; ");
+        while (at >= 0) {
+            String head = text.substring(from, at);
+            if (startsReason(text, at + 2) && recognise(head) != OTHER) {
+                out.add(new Change.Reason(recognise(head), head));
+                from = at + 2;
+            }
+            at = text.indexOf("; ", at + 2);
+        }
+        String rest = text.substring(from);
+        out.add(new Change.Reason(recognise(rest), rest));
+        return out;
+    }
+
+    private static boolean startsReason(String text, int at) {
+        for (ChangeReason r : values()) {
+            if (r.start != null && r.start.matcher(text).region(at, text.length()).lookingAt()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static ChangeReason recognise(String words) {
+        for (ChangeReason r : values()) {
+            Matcher m = r.pattern.matcher(words);
+            if (r != OTHER && m.matches()) {
+                return r;
+            }
+        }
+        return OTHER;
+    }
+}

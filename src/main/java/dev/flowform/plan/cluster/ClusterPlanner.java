@@ -1,0 +1,58 @@
+package dev.flowform.plan.cluster;
+
+import dev.flowform.diag.Diagnostic;
+import dev.flowform.model.DesiredConnectCluster;
+import dev.flowform.plan.Ownership;
+import dev.flowform.plan.Planner;
+import dev.flowform.plan.TransactionalId;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Plans one Connect cluster and the flows on it (see {@link Planner} for the rules): its {@link ClusterFacts},
+ * computed once; the {@link OwnershipGuard}, then the {@link ClusterGuards} in order, each reporting diagnostics
+ * of its rules and the first refusal ending the list; the {@link StepSequencer}'s steps when no guard refused;
+ * the transactional IDs they need; and last the ownership marks, which are written even when a guard after the
+ * ownership guard refused the cluster (so {@code --transfer-ownership} takes objects over whatever else is wrong).
+ * Pure.
+ */
+public final class ClusterPlanner {
+
+    private ClusterPlanner() {
+    }
+
+    /**
+     * @param scope what the plan is made against (its live state has a Strimzi API)
+     * @param dc    the cluster
+     * @return its steps (unnumbered), changes, transactional IDs and diagnostics
+     */
+    public static ClusterPlan plan(PlanScope scope, DesiredConnectCluster dc) {
+        ClusterFacts facts = ClusterFacts.of(scope, dc);
+        Verdict owners = OwnershipGuard.check(facts);
+        List<Diagnostic> diagnostics = new ArrayList<>(owners.diagnostics());
+        if (owners.refused()) {
+            return result(facts, Sequence.EMPTY, List.of(), diagnostics);
+        }
+        boolean refused = false;
+        for (Guard g : ClusterGuards.of(facts)) {
+            Verdict v = g.check(facts);
+            diagnostics.addAll(v.diagnostics());
+            if (v.refused()) {
+                refused = true;
+                break;
+            }
+        }
+        Sequence steps = refused ? Sequence.EMPTY : StepSequencer.sequence(facts);
+        List<TransactionalId> ids = TransactionalIds.of(facts, steps.chain());
+        return result(facts, OwnershipMarks.settle(facts, steps), ids, diagnostics);
+    }
+
+    private static ClusterPlan result(ClusterFacts facts, Sequence steps, List<TransactionalId> ids,
+                                      List<Diagnostic> diagnostics) {
+        Map<String, Ownership> transfers = new LinkedHashMap<>();
+        facts.claims().stream().filter(Claim::transfer).forEach(c -> transfers.put(c.address(), c.owner()));
+        return new ClusterPlan(facts.address(), steps.chain(), steps.changes(), ids, facts.flowOf(), transfers, diagnostics);
+    }
+}

@@ -1,0 +1,183 @@
+package dev.flowform.plan.cluster;
+
+import dev.flowform.diag.Diagnostic;
+import dev.flowform.diag.Severity;
+import dev.flowform.model.DesiredConnectCluster;
+import dev.flowform.model.DesiredConnector;
+import dev.flowform.model.DesiredFlow;
+import dev.flowform.model.LiveConnectCluster;
+import dev.flowform.model.LiveConnector;
+import dev.flowform.model.ManageMode;
+import dev.flowform.model.ObjectRef;
+import dev.flowform.model.TaskStatus;
+import dev.flowform.model.strimzi.KafkaConnectorManifest;
+import dev.flowform.plan.Action;
+import dev.flowform.plan.FieldEdit;
+import dev.flowform.plan.Ownership;
+import dev.flowform.plan.Planner;
+import dev.flowform.plan.Rule;
+import dev.flowform.plan.rules.ConnectorCheck;
+import dev.flowform.plan.rules.ConnectorRules;
+import dev.flowform.plan.rules.Finding;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The connectors of one cluster's flows against the live ones: what has to happen to each, and what was found
+ * about those that cannot be planned. A desired connector is left out of the work, with an error, when a rule
+ * of {@link ConnectorRules} refuses it, when it is to be adopted but does not exist, or when it exists on another
+ * Connect cluster; a FAILED one is reported with a warning. A live connector of the cluster that no flow produces
+ * is deleted only when flowform created it in this environment and no other lineage marked it. Pure.
+ *
+ * @param work     the work, in flow order, deletions last
+ * @param findings diagnostics about the connectors, in the same order (the connector guard reports them)
+ */
+record ConnectorFacts(List<ConnectorWork> work, List<Diagnostic> findings) {
+
+    ConnectorFacts {
+        work = List.copyOf(work);
+        findings = List.copyOf(findings);
+    }
+
+    /**
+     * @param scope the plan's scope
+     * @param dc    the cluster
+     * @param flows the flows on it
+     * @param live  the KafkaConnect, or null when it does not exist (then nothing is deleted)
+     * @return the connectors' work and findings
+     */
+    static ConnectorFacts of(PlanScope scope, DesiredConnectCluster dc, List<DesiredFlow> flows, LiveConnectCluster live) {
+        List<ConnectorWork> work = new ArrayList<>();
+        List<Diagnostic> findings = new ArrayList<>();
+        Set<String> wanted = new HashSet<>();
+        for (DesiredFlow flow : flows) {
+            for (DesiredConnector d : flow.connectors()) {
+                wanted.add(d.name());
+                desired(scope, dc, flow, d, findings).ifPresent(work::add);
+            }
+        }
+        if (live != null) {
+            for (LiveConnector l : scope.live().connectorsOf(live.namespace(), live.name())) {
+                if (!wanted.contains(l.name()) && deletable(scope, l)) {
+                    work.add(new ConnectorWork(Action.DELETE, "kafka_connector." + l.name(), l.ref(), null, null,
+                            new SpecDiff(List.of(), List.of()), null, false));
+                }
+            }
+        }
+        return new ConnectorFacts(work, findings);
+    }
+
+    /**
+     * Removing a flow deletes only what flowform created in this environment, and never what another lineage marked.
+     *
+     * @param scope the plan's scope
+     * @param l     a live connector
+     * @return true when this plan may delete it
+     */
+    static boolean deletable(PlanScope scope, LiveConnector l) {
+        return l.managedByFlowform() && scope.environment().equals(l.labels().get(Planner.ENVIRONMENT_LABEL))
+                && !Ownership.of(l.labels(), l.annotations()).foreign(scope.environment(), scope.lineage());
+    }
+
+    /** @return the work for one desired connector, empty when it is left out or nothing differs */
+    private static Optional<ConnectorWork> desired(PlanScope scope, DesiredConnectCluster dc, DesiredFlow flow,
+                                                   DesiredConnector d, List<Diagnostic> findings) {
+        boolean allowed = true;
+        for (Finding f : ConnectorRules.desiredConnector(d, dc.name(), dc.eos())) {
+            findings.add(f.cited(flow.range(), d.address()));
+            allowed &= !f.isError();
+        }
+        if (!allowed) {
+            return Optional.empty();
+        }
+        Optional<LiveConnector> lc = scope.live().connector(d.namespace(), d.name());
+        if (lc.isEmpty()) {
+            return created(scope, dc, flow, d, findings);
+        }
+        LiveConnector l = lc.get();
+        if (!dc.name().equals(l.connectCluster())) {
+            findings.add(Rule.CONFIGURATION.diagnostic(Severity.ERROR, "Connector belongs to another Connect cluster",
+                    "KafkaConnector " + d.namespace() + "/" + d.name() + " is labelled strimzi.io/cluster="
+                            + l.connectCluster() + ", but " + flow.address() + " runs on \"" + dc.name()
+                            + "\". Moving a connector between clusters is not supported; rename the flow.",
+                    flow.range(), d.address()));
+            return Optional.empty();
+        }
+        SpecDiff diff = SpecDiff.connector(d, l);
+        failed(d.address(), l, !diff.isEmpty()).ifPresent(findings::add);
+        if (diff.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, String> after = new TreeMap<>(l.config());
+        for (FieldEdit e : diff.edits()) {
+            if (e.path().size() == 3 && e.path().get(1).equals("config")) {
+                if (e.remove()) {
+                    after.remove(e.key());
+                } else {
+                    after.put(e.key(), String.valueOf(e.value()));
+                }
+            }
+        }
+        String state = d.state() != null ? d.state() : l.state() != null ? l.state() : "running";
+        return Optional.of(new ConnectorWork(Action.UPDATE, d.address(), l.ref(), d, null, diff, runtimeState(state),
+                ConnectorRules.isRequired(after.get(ConnectorRules.EXACTLY_ONCE_SUPPORT))));
+    }
+
+    /** @return the creation of a connector that does not exist; empty (with an error) when it was to be adopted */
+    private static Optional<ConnectorWork> created(PlanScope scope, DesiredConnectCluster dc, DesiredFlow flow,
+                                                   DesiredConnector d, List<Diagnostic> findings) {
+        if (d.manage() == ManageMode.ADOPT) {
+            findings.add(Rule.CONFIGURATION.diagnostic(Severity.ERROR, "Adopted connector not found",
+                    flow.address() + " has manage = \"adopt\", but KafkaConnector " + d.namespace() + "/"
+                            + d.name() + " does not exist. Check the flow name, or use manage = \"own\" "
+                            + "to let flowform create it.", flow.range(), d.address()));
+            return Optional.empty();
+        }
+        Map<String, Object> manifest = new KafkaConnectorManifest(scope.live().api().kafkaApiVersion(), d.namespace(),
+                d.name(), dc.name(), OwnershipMarks.labels(scope), OwnershipMarks.annotations(scope), d.className(),
+                d.tasksMax(), d.state(), d.config()).toMap();
+        return Optional.of(new ConnectorWork(Action.CREATE, d.address(),
+                new ObjectRef((String) manifest.get("apiVersion"), KafkaConnectorManifest.KIND, d.namespace(), d.name()),
+                d, manifest, new SpecDiff(List.of(), List.of()), runtimeState(d.state() == null ? "running" : d.state()),
+                ConnectorRules.isRequired(d.config().get(ConnectorRules.EXACTLY_ONCE_SUPPORT))));
+    }
+
+    /** @return the warning about a FAILED connector or task (rule {@link Rule#CONNECTOR_FAILED}), if any */
+    private static Optional<Diagnostic> failed(String address, LiveConnector l, boolean updated) {
+        String trace = null;
+        if ("FAILED".equals(l.connectorState())) {
+            trace = "connector FAILED: " + ConnectorCheck.head(l.connectorTrace());
+        } else {
+            for (TaskStatus t : l.tasks()) {
+                if ("FAILED".equals(t.state())) {
+                    trace = "task " + t.id() + " FAILED: " + ConnectorCheck.head(t.trace());
+                    break;
+                }
+            }
+        }
+        if (trace == null) {
+            return Optional.empty();
+        }
+        return Optional.of(Rule.CONNECTOR_FAILED.warning("Connector " + l.name() + " has failed",
+                "KafkaConnector " + l.namespace() + "/" + l.name() + " reports " + trace + ". "
+                        + (updated ? "This plan changes its configuration, which makes Kafka Connect restart it."
+                                : "This plan does not change it. If it is still FAILED afterwards, restart it with "
+                                        + "kubectl annotate kafkaconnector " + l.name() + " strimzi.io/restart=true."),
+                address));
+    }
+
+    /** @return {@code RUNNING}, {@code PAUSED} or {@code STOPPED} for a {@code spec.state} value */
+    private static String runtimeState(String specState) {
+        return switch (specState.toLowerCase(Locale.ROOT)) {
+            case "paused" -> "PAUSED";
+            case "stopped" -> "STOPPED";
+            default -> "RUNNING";
+        };
+    }
+}

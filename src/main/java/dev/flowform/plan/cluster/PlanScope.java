@@ -1,0 +1,17 @@
+package dev.flowform.plan.cluster;
+
+import dev.flowform.model.DesiredState;
+import dev.flowform.model.LiveState;
+import dev.flowform.plan.PlanOptions;
+
+/**
+ * What every cluster of one plan is planned against.
+ *
+ * @param desired     what the configuration asks for
+ * @param live        the cluster as read once for this plan; its Strimzi API is known
+ * @param environment the environment's name
+ * @param lineage     the lineage of the state planning, or null when there is none (then no marks are written)
+ * @param options     the user's flags
+ */
+public record PlanScope(DesiredState desired, LiveState live, String environment, String lineage, PlanOptions options) {
+}

@@ -1,0 +1,96 @@
+package dev.flowform.plan.resume;
+
+import dev.flowform.diag.Diagnostic;
+import dev.flowform.model.LiveConnector;
+import dev.flowform.model.LiveState;
+import dev.flowform.model.ObjectRef;
+import dev.flowform.plan.Plan;
+import dev.flowform.plan.Step;
+import dev.flowform.plan.StepGraph;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The plan that continues an interrupted run: the waits it carries over, each at the head of the chain of
+ * its Connect cluster, then the fresh plan's steps renumbered (see {@link Resume#continuePlan}). Pure.
+ */
+final class ContinuePlan {
+
+    private ContinuePlan() {
+    }
+
+    /**
+     * Builds the continuation.
+     *
+     * @param fresh    the plan the planner made from the live cluster
+     * @param analysis what {@link Resume#analyze} found
+     * @param live     the cluster (to find which Connect cluster a connector runs on)
+     * @return the plan to apply, with the analysis' notice first among its diagnostics
+     */
+    static Plan of(Plan fresh, Resume.Analysis analysis, LiveState live) {
+        List<Step> carried = new ArrayList<>();
+        for (Step c : analysis.carried()) {
+            // covered when the fresh plan's first step on that object already is the same kind of wait
+            boolean covered = fresh.steps().stream().filter(s -> s.object().equals(c.object())).findFirst()
+                    .map(s -> s.kind() == c.kind()).orElse(false);
+            boolean targeted = fresh.targets().isEmpty() || fresh.targets().contains(c.address());
+            if (!covered && targeted && !fresh.isRefreshOnly()) {
+                carried.add(c);
+            }
+        }
+        List<Diagnostic> diagnostics = new ArrayList<>();
+        diagnostics.add(analysis.notice());
+        diagnostics.addAll(fresh.diagnostics());
+        if (carried.isEmpty()) {
+            return fresh.withDiagnostics(diagnostics);
+        }
+        List<Step> out = new ArrayList<>();
+        Map<String, Integer> lastCarriedByCluster = new LinkedHashMap<>();
+        for (Step c : carried) {
+            int id = out.size() + 1;
+            String key = clusterKey(c.object(), live);
+            Integer previous = lastCarriedByCluster.get(key);
+            out.add(new Step(id, c.kind(), c.address(), c.object(), previous == null ? List.of() : List.of(previous),
+                    c.payload(), c.summary()));
+            lastCarriedByCluster.put(key, id);
+        }
+        int shift = out.size();
+        Map<Integer, String> chainKeyOfHead = new HashMap<>();
+        for (List<Integer> chain : StepGraph.chains(fresh.steps())) {
+            Step head = fresh.steps().get(chain.get(0));
+            String key = null;
+            for (int position : chain) {
+                Step s = fresh.steps().get(position);
+                if ("KafkaConnect".equals(s.object().kind())) {
+                    key = clusterKey(s.object(), live);
+                    break;
+                }
+            }
+            chainKeyOfHead.put(head.id(), key != null ? key : clusterKey(head.object(), live));
+        }
+        for (Step s : fresh.steps()) {
+            List<Integer> deps = new ArrayList<>();
+            s.dependsOn().forEach(d -> deps.add(d + shift));
+            if (s.dependsOn().isEmpty()) {
+                Integer gate = lastCarriedByCluster.get(chainKeyOfHead.get(s.id()));
+                if (gate != null) {
+                    deps.add(gate);
+                }
+            }
+            out.add(new Step(s.id() + shift, s.kind(), s.address(), s.object(), deps, s.payload(), s.summary()));
+        }
+        return fresh.withSteps(out).withDiagnostics(diagnostics);
+    }
+
+    /** @return {@code namespace/connect-cluster} the object belongs to */
+    private static String clusterKey(ObjectRef ref, LiveState live) {
+        if ("KafkaConnector".equals(ref.kind())) {
+            String cluster = live.connector(ref.namespace(), ref.name()).map(LiveConnector::connectCluster).orElse(null);
+            return ref.namespace() + "/" + (cluster == null ? "connector " + ref.name() : cluster);
+        }
+        return ref.namespace() + "/" + ref.name();
+    }
+}
