@@ -11,6 +11,7 @@ import dev.flowform.config.syntax.Names;
 import dev.flowform.config.syntax.ParsedFile;
 import dev.flowform.config.syntax.Sink;
 import dev.flowform.diag.Diagnostics;
+import dev.flowform.model.DesiredConnectCluster;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -62,7 +63,7 @@ final class ConfigDecoder {
     }
 
     /** The decoded {@code connect_cluster} and {@code replication_flow} blocks of every instance. */
-    private record Resources(List<ConnectClusterBlock> clusters, List<ResourceDecoder.Flow> flows) {
+    private record Resources(List<DesiredConnectCluster> clusters, List<ResourceDecoder.Flow> flows) {
     }
 
     private final Sink sink;
@@ -115,8 +116,8 @@ final class ConfigDecoder {
         if (sink.errorCount() > 0) {
             return null;
         }
-        List<ConnectClusterBlock> clusters = new ArrayList<>(resources.clusters());
-        clusters.sort(Comparator.comparing(ConnectClusterBlock::address));
+        List<DesiredConnectCluster> clusters = new ArrayList<>(resources.clusters());
+        clusters.sort(Comparator.comparing(DesiredConnectCluster::address));
         List<ReplicationFlowBlock> flows = new ArrayList<>();
         resources.flows().forEach(f -> flows.add(f.block()));
         flows.sort(Comparator.comparing(ReplicationFlowBlock::address));
@@ -157,16 +158,16 @@ final class ConfigDecoder {
     }
 
     private Resources resources(EnvironmentBlock environment) {
-        List<ConnectClusterBlock> clusters = new ArrayList<>();
-        Map<String, ConnectClusterBlock> clustersByName = new LinkedHashMap<>();
+        List<DesiredConnectCluster> clusters = new ArrayList<>();
+        Map<String, DesiredConnectCluster> clustersByName = new LinkedHashMap<>();
         Set<String> clusterNames = new TreeSet<>();
         for (ModuleInstance instance : modules.instances()) {
             instance.blocks("connect_cluster").forEach(b -> clusterNames.add(b.name()));
             ResourceDecoder decoder = new ResourceDecoder(instance, environment);
             for (Blocks.Block b : Names.unique(instance.blocks("connect_cluster"), Names.KUBERNETES_NAME, "connect_cluster",
                     instance.prefix, sink).values()) {
-                ConnectClusterBlock c = decoder.cluster(b, sink);
-                ConnectClusterBlock other = clustersByName.putIfAbsent(c.name(), c);
+                DesiredConnectCluster c = decoder.cluster(b, sink);
+                DesiredConnectCluster other = clustersByName.putIfAbsent(c.name(), c);
                 if (other != null) {
                     sink.at(c.address()).error("Duplicate KafkaConnect name", c.address() + " and " + other.address()
                             + " both declare the KafkaConnect \"" + c.name() + "\" (declared at " + other.range()
@@ -219,14 +220,14 @@ final class ConfigDecoder {
     // Checks across modules
 
     /** Reports two flows that would produce the same KafkaConnector (namespace and name). */
-    private void checkConnectorNames(List<ResourceDecoder.Flow> flows, List<ConnectClusterBlock> declared,
+    private void checkConnectorNames(List<ResourceDecoder.Flow> flows, List<DesiredConnectCluster> declared,
                                      EnvironmentBlock environment) {
-        Map<String, ConnectClusterBlock> clusters = new LinkedHashMap<>();
+        Map<String, DesiredConnectCluster> clusters = new LinkedHashMap<>();
         declared.forEach(c -> clusters.putIfAbsent(c.name(), c));
         Map<String, ReplicationFlowBlock> owners = new TreeMap<>();
         for (ResourceDecoder.Flow decoded : flows) {
             ReplicationFlowBlock f = decoded.block();
-            ConnectClusterBlock cluster = f.connectCluster() == null ? null : clusters.get(f.connectCluster());
+            DesiredConnectCluster cluster = f.connectCluster() == null ? null : clusters.get(f.connectCluster());
             String ns = cluster != null && cluster.namespace() != null ? cluster.namespace()
                     : environment == null ? null : environment.namespace();
             List<String> suffixes = new ArrayList<>(List.of("source"));

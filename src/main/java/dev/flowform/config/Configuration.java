@@ -1,5 +1,6 @@
 package dev.flowform.config;
 
+import dev.flowform.model.DesiredConnectCluster;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -10,7 +11,8 @@ import java.util.Set;
  * @param dir             the configuration folder (absolute)
  * @param environments    every declared environment, in name order
  * @param environment     the selected environment
- * @param clusters        {@code connect_cluster} blocks, in address order
+ * @param clusters        {@code connect_cluster} blocks as declared, in address order: {@code eos} may be unset
+ *                        and {@code config} keeps source order until {@code DesiredStateFactory} derives them
  * @param flows           {@code replication_flow} blocks, in address order
  * @param sensitiveValues every string value of a sensitive variable (in any module) or sensitive output, so output layers
  *                        can mask them wherever they appear
@@ -22,7 +24,7 @@ public record Configuration(
         Path dir,
         List<EnvironmentBlock> environments,
         EnvironmentBlock environment,
-        List<ConnectClusterBlock> clusters,
+        List<DesiredConnectCluster> clusters,
         List<ReplicationFlowBlock> flows,
         Set<String> sensitiveValues,
         List<OutputValue> outputs,
@@ -30,13 +32,13 @@ public record Configuration(
 
     /** A configuration without outputs, with the default backend. */
     public Configuration(Path dir, List<EnvironmentBlock> environments, EnvironmentBlock environment,
-                         List<ConnectClusterBlock> clusters, List<ReplicationFlowBlock> flows, Set<String> sensitiveValues) {
+                         List<DesiredConnectCluster> clusters, List<ReplicationFlowBlock> flows, Set<String> sensitiveValues) {
         this(dir, environments, environment, clusters, flows, sensitiveValues, List.of());
     }
 
     /** A configuration with the default backend. */
     public Configuration(Path dir, List<EnvironmentBlock> environments, EnvironmentBlock environment,
-                         List<ConnectClusterBlock> clusters, List<ReplicationFlowBlock> flows, Set<String> sensitiveValues,
+                         List<DesiredConnectCluster> clusters, List<ReplicationFlowBlock> flows, Set<String> sensitiveValues,
                          List<OutputValue> outputs) {
         this(dir, environments, environment, clusters, flows, sensitiveValues, outputs, StateBackend.defaultFor(dir));
     }

@@ -7,7 +7,6 @@ import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.model.DesiredConnector;
 import dev.flowform.model.DesiredFlow;
 import dev.flowform.model.DesiredState;
-import dev.flowform.model.EosMode;
 import dev.flowform.model.ManageMode;
 import dev.flowform.plan.rules.ConnectorRules;
 import java.util.ArrayList;
@@ -66,15 +65,15 @@ public final class DesiredStateFactory {
      */
     public static DesiredState build(Configuration config, Diagnostics diags) {
         String defaultNs = config.environment().namespace();
-        Map<String, ConnectClusterBlock> clustersByName = new LinkedHashMap<>();
-        for (ConnectClusterBlock c : config.clusters()) {
+        Map<String, DesiredConnectCluster> clustersByName = new LinkedHashMap<>();
+        for (DesiredConnectCluster c : config.clusters()) {
             clustersByName.put(c.name(), c);
         }
         List<DesiredFlow> flows = new ArrayList<>();
         Map<String, Boolean> eosWanted = new HashMap<>();
         Map<String, String> connectorOwners = new HashMap<>();
         for (ReplicationFlowBlock f : config.flows()) {
-            ConnectClusterBlock cluster = clustersByName.get(f.connectCluster());
+            DesiredConnectCluster cluster = clustersByName.get(f.connectCluster());
             if (cluster == null) {
                 diags.add(Diagnostic.error("Reference to undeclared connect cluster",
                         "replication_flow \"" + f.name() + "\" runs on connect_cluster \"" + f.connectCluster()
@@ -99,14 +98,12 @@ public final class DesiredStateFactory {
             }
         }
         List<DesiredConnectCluster> clusters = new ArrayList<>();
-        for (ConnectClusterBlock c : config.clusters()) {
+        for (DesiredConnectCluster c : config.clusters()) {
             boolean wanted = eosWanted.getOrDefault(c.name(), false);
-            EosMode eos = c.eos() != null ? c.eos() : (wanted ? EosMode.ENABLED : EosMode.DISABLED);
-            ConnectorRules.workersForFlows(c.name(), wanted, eos)
+            DesiredConnectCluster desired = c.derived(defaultNs, wanted);
+            ConnectorRules.workersForFlows(c.name(), wanted, desired.eos())
                     .ifPresent(f -> diags.add(f.uncited(c.range(), c.address())));
-            clusters.add(new DesiredConnectCluster(c.address(), c.name(),
-                    c.namespace() != null ? c.namespace() : defaultNs, c.manage(), eos, c.replicas(),
-                    c.bootstrapServers(), c.version(), c.config(), c.spec(), c.sensitiveKeys(), c.range()));
+            clusters.add(desired);
         }
         return new DesiredState(config.environment().name(), clusters, flows);
     }

@@ -9,6 +9,7 @@ import dev.flowform.config.syntax.Names;
 import dev.flowform.config.syntax.Sink;
 import dev.flowform.config.syntax.Suggestions;
 import dev.flowform.diag.SourceRange;
+import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.ManageMode;
 import dev.flowform.plan.rules.ConnectorRules;
@@ -94,7 +95,7 @@ final class ResourceDecoder {
     // connect_cluster
 
     /** Decodes one {@code connect_cluster} block. */
-    ConnectClusterBlock cluster(Blocks.Block b, Sink sink) {
+    DesiredConnectCluster cluster(Blocks.Block b, Sink sink) {
         String address = instance.prefix + "connect_cluster." + b.name();
         Sink s = sink.at(address);
         Blocks.Content content = Blocks.decode(b, CONNECT_CLUSTER, s);
@@ -144,7 +145,7 @@ final class ResourceDecoder {
         if (args.unset("namespace") && environment != null) {
             namespace = environment.namespace();
         }
-        return new ConnectClusterBlock(address, b.name(), namespace, mode,
+        return new DesiredConnectCluster(address, b.name(), namespace, mode,
                 eos == null ? null : EosMode.parse(eos).orElse(null),
                 replicas == null ? null : replicas.intValue(), bootstrap, version, config, spec, sensitiveKeys, b.range());
     }

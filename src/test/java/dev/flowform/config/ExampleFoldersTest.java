@@ -3,6 +3,7 @@ package dev.flowform.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowform.diag.Diagnostic;
+import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.model.ManageMode;
 import java.nio.file.Path;
 import java.util.Map;
@@ -26,9 +27,9 @@ class ExampleFoldersTest {
                 + "\"//\" is a comment only directly inside a block; inside an object value it is an ordinary key and is kept as data.");
         Configuration config = result.configuration();
         assertThat(config.environment().namespace()).isEqualTo("kafka-demo");
-        assertThat(config.clusters()).extracting(ConnectClusterBlock::address)
+        assertThat(config.clusters()).extracting(DesiredConnectCluster::address)
                 .containsExactly("connect_cluster.east", "connect_cluster.west");
-        assertThat(config.clusters()).extracting(ConnectClusterBlock::namespace).containsExactly("kafka-east", "kafka-demo");
+        assertThat(config.clusters()).extracting(DesiredConnectCluster::namespace).containsExactly("kafka-east", "kafka-demo");
         assertThat(config.clusters().get(0).replicas()).isEqualTo(2);
         assertThat(config.clusters().get(1).bootstrapServers()).isEqualTo("west-kafka-bootstrap:9093");
         assertThat(config.flows()).extracting(ReplicationFlowBlock::address)

@@ -2,6 +2,7 @@ package dev.flowform.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowform.model.DesiredConnectCluster;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -112,14 +113,14 @@ class InterpolationTest {
                   }
                 }""");
 
-        ConnectClusterBlock c = config.clusters().get(0);
+        DesiredConnectCluster c = config.clusters().get(0);
         assertThat(c.replicas()).isEqualTo(3);
         assertThat(c.spec()).containsExactly(
                 Map.entry("template", Map.of("x", "y")),
                 Map.entry("list", List.of("a", "b")),
                 Map.entry("count", 3L),
                 Map.entry("flag", true));
-        ConnectClusterBlock d = config.clusters().get(1);
+        DesiredConnectCluster d = config.clusters().get(1);
         assertThat(d.bootstrapServers()).as("null leaves the argument unset").isNull();
         assertThat(d.replicas()).as("a string that spells a number converts").isEqualTo(3);
         ReplicationFlowBlock f = config.flows().get(0);

@@ -2,6 +2,7 @@ package dev.flowform.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.ManageMode;
 import java.nio.file.Path;
@@ -34,7 +35,7 @@ class RealisticConfigTest {
         assertThat(demo.range().toString()).isEqualTo("environments.flow.json:4:5");
 
         assertThat(config.clusters()).hasSize(1);
-        ConnectClusterBlock cluster = config.clusters().get(0);
+        DesiredConnectCluster cluster = config.clusters().get(0);
         assertThat(cluster.address()).isEqualTo("connect_cluster.repl-connect");
         assertThat(cluster.name()).isEqualTo("repl-connect");
         assertThat(cluster.namespace()).isEqualTo("kafka-repl");
@@ -93,7 +94,7 @@ class RealisticConfigTest {
         assertThat(prod.kubernetes()).isEqualTo(new KubernetesTarget.Kubeconfig("prod-eu", "/etc/flowform/kubeconfig"));
         assertThat(prod.expectedServer()).isEqualTo("https://k8s.prod.example.com:6443");
         assertThat(prod.variables()).containsEntry("topics", List.of("orders\\..*", "payments\\..*"));
-        ConnectClusterBlock cluster = config.clusters().get(0);
+        DesiredConnectCluster cluster = config.clusters().get(0);
         assertThat(cluster.namespace()).isEqualTo("kafka-prod");
         assertThat(cluster.replicas()).isEqualTo(5);
         ReplicationFlowBlock flow = config.flows().get(0);

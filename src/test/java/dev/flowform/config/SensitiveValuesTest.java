@@ -2,6 +2,7 @@ package dev.flowform.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowform.model.DesiredConnectCluster;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayNameGeneration;
@@ -56,7 +57,7 @@ class SensitiveValuesTest {
         assertThat(Fixtures.lines(result.diagnostics())).isEmpty();
         Configuration config = result.configuration();
         assertThat(config.sensitiveValues()).containsExactlyInAnyOrder("hunter2", "east-1:9093");
-        ConnectClusterBlock c = config.clusters().get(0);
+        DesiredConnectCluster c = config.clusters().get(0);
         assertThat(c.config().get("producer.sasl.jaas.config")).isEqualTo("ScramLoginModule required username=\"mm2\" password=\"hunter2\";");
         assertThat(c.sensitiveKeys()).containsExactly("producer.sasl.jaas.config");
         ReplicationFlowBlock f = config.flows().get(0);

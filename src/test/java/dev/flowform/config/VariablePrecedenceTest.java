@@ -2,6 +2,7 @@ package dev.flowform.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowform.model.DesiredConnectCluster;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -84,7 +85,7 @@ class VariablePrecedenceTest {
                 "code", "007", "loose", "42"));
 
         assertThat(Fixtures.lines(result.diagnostics())).isEmpty();
-        ConnectClusterBlock c = result.configuration().clusters().get(0);
+        DesiredConnectCluster c = result.configuration().clusters().get(0);
         assertThat(c.config()).containsExactly(Map.entry("code", "007"), Map.entry("loose", "42"));
         assertThat(c.spec()).containsExactly(Map.entry("labels", Map.of("team", "replication")));
         ReplicationFlowBlock f = result.configuration().flows().get(0);

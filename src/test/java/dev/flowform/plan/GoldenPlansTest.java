@@ -3,7 +3,7 @@ package dev.flowform.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowform.config.ClusterEndpoint;
-import dev.flowform.config.ConnectClusterBlock;
+import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.config.ReplicationFlowBlock;
 import dev.flowform.diag.Diagnostic;
 import dev.flowform.model.ConnectorRole;
@@ -227,7 +227,7 @@ class GoldenPlansTest {
             }
             return new Situation(desired(cluster(Map.of()), ownFlow(true, null, null, Map.of())), w.toLive());
         });
-        m.put("new-cluster", () -> new Situation(desired(new ConnectClusterBlock("connect_cluster.mm2-connect", "mm2-connect",
+        m.put("new-cluster", () -> new Situation(desired(new DesiredConnectCluster("connect_cluster.mm2-connect", "mm2-connect",
                 null, ManageMode.OWN, null, 3, "dc2-kafka-bootstrap.kafka-dc2.svc:9093", "3.9.0", Map.of("group.id", "repl-eu"),
                 Map.of(), Set.of(), null), ownFlow(true, null, null, Map.of())), LiveState.empty(StrimziApi.V1BETA2)));
         m.put("kafka-3-2-refused", () -> new Situation(adopt(true), version(mm2(StrimziApi.V1BETA2, null, World.Roll.ROLLED, null),
@@ -257,7 +257,7 @@ class GoldenPlansTest {
         m.put("identity-group-id-accepted", () -> new Situation(desired(cluster(Map.of("group.id", "repl-eu")),
                 Configs.adoptedFlow(true)), mm2(StrimziApi.V1BETA2, "enabled", World.Roll.ROLLED, null).toLive())
                 .with(PlanOptions.DEFAULT.withAcceptNewClusterIdentity(true)));
-        m.put("identity-v1-storage-topic-refused", () -> new Situation(desired(new ConnectClusterBlock(
+        m.put("identity-v1-storage-topic-refused", () -> new Situation(desired(new DesiredConnectCluster(
                 "connect_cluster.mm2-connect", "mm2-connect", null, ManageMode.ADOPT, null, null, null, null, Map.of(),
                 Map.of("groupId", "repl-eu", "offsetStorageTopic", "repl-eu-offsets"), Set.of(), null),
                 Configs.adoptedFlow(true)), mm2(StrimziApi.V1, "preparing", World.Roll.ROLLED, null).toLive()));
@@ -367,8 +367,8 @@ class GoldenPlansTest {
         return World.map(World.map(w.kc.get("metadata")).get("annotations"));
     }
 
-    private static ConnectClusterBlock cluster(Map<String, String> config) {
-        return new ConnectClusterBlock("connect_cluster.mm2-connect", "mm2-connect", null, ManageMode.ADOPT, null, null, null,
+    private static DesiredConnectCluster cluster(Map<String, String> config) {
+        return new DesiredConnectCluster("connect_cluster.mm2-connect", "mm2-connect", null, ManageMode.ADOPT, null, null, null,
                 null, config, Map.of(), Set.of(), null);
     }
 
@@ -387,7 +387,7 @@ class GoldenPlansTest {
                 connectorConfig, null, Set.of(), null);
     }
 
-    private static DesiredState desired(ConnectClusterBlock cluster, ReplicationFlowBlock flow) {
+    private static DesiredState desired(DesiredConnectCluster cluster, ReplicationFlowBlock flow) {
         return Configs.desired(List.of(cluster), List.of(flow));
     }
 }

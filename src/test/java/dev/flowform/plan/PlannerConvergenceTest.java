@@ -10,7 +10,7 @@ import dev.flowform.apply.Fabric8RolloutWatcher;
 import dev.flowform.apply.Journal;
 import dev.flowform.apply.Sleeper;
 import dev.flowform.apply.StepResult;
-import dev.flowform.config.ConnectClusterBlock;
+import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.live.Fabric8ClusterReader;
 import dev.flowform.live.StrimziResources;
 import dev.flowform.model.DesiredState;
@@ -238,7 +238,7 @@ class PlannerConvergenceTest {
     private static DesiredState desired(StateSpace.Case c, String ns) {
         DesiredState base = StateSpace.desired(c);
         var dc = base.clusters().get(0);
-        ConnectClusterBlock cluster = new ConnectClusterBlock(dc.address(), dc.name(), ns, ManageMode.ADOPT, null, null, null,
+        DesiredConnectCluster cluster = new DesiredConnectCluster(dc.address(), dc.name(), ns, ManageMode.ADOPT, null, null, null,
                 null, dc.config(), Map.of(), Set.of(), null);
         return Configs.desired(List.of(cluster), List.of(StateSpace.flowBlock(c)));
     }

@@ -2,7 +2,7 @@ package dev.flowform.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowform.config.ConnectClusterBlock;
+import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.diag.Diagnostic;
 import dev.flowform.diag.Severity;
 import dev.flowform.model.ConnectorRole;
@@ -262,7 +262,7 @@ class PlannerIdentityTest {
 
     @Test
     void an_unreadable_declared_version_of_a_new_cluster_refuses_exactly_once() {
-        ConnectClusterBlock block = new ConnectClusterBlock("connect_cluster.mm2-connect", "mm2-connect", null,
+        DesiredConnectCluster block = new DesiredConnectCluster("connect_cluster.mm2-connect", "mm2-connect", null,
                 ManageMode.OWN, null, 3, "dc2-kafka-bootstrap.kafka-dc2.svc:9093", "three-nine", Map.of(), Map.of(),
                 Set.of(), null);
 
@@ -346,7 +346,7 @@ class PlannerIdentityTest {
     @Test
     void fields_the_configuration_sets_are_not_reported_missing() {
         World w = withoutReplicasAndBootstrapServers(StrimziApi.V1BETA2);
-        ConnectClusterBlock block = new ConnectClusterBlock("connect_cluster.mm2-connect", "mm2-connect", null,
+        DesiredConnectCluster block = new DesiredConnectCluster("connect_cluster.mm2-connect", "mm2-connect", null,
                 ManageMode.ADOPT, null, 3, "dc2-kafka-bootstrap.kafka-dc2.svc:9093", null, Map.of(), Map.of(), Set.of(),
                 null);
 
@@ -392,8 +392,8 @@ class PlannerIdentityTest {
         return Planner.plan(desired, live, REQUEST.withOptions(options));
     }
 
-    private static ConnectClusterBlock adoptBlock(Map<String, String> config, Map<String, Object> spec) {
-        return new ConnectClusterBlock("connect_cluster.mm2-connect", "mm2-connect", null, ManageMode.ADOPT, null, null,
+    private static DesiredConnectCluster adoptBlock(Map<String, String> config, Map<String, Object> spec) {
+        return new DesiredConnectCluster("connect_cluster.mm2-connect", "mm2-connect", null, ManageMode.ADOPT, null, null,
                 null, null, config, spec, Set.of(), null);
     }
 
@@ -402,11 +402,11 @@ class PlannerIdentityTest {
     }
 
     private static DesiredState own(Map<String, String> config, Map<String, Object> spec) {
-        return desired(new ConnectClusterBlock("connect_cluster.mm2-connect", "mm2-connect", null, ManageMode.OWN, null, 3,
+        return desired(new DesiredConnectCluster("connect_cluster.mm2-connect", "mm2-connect", null, ManageMode.OWN, null, 3,
                 "dc2-kafka-bootstrap.kafka-dc2.svc:9093", null, config, spec, Set.of(), null), true);
     }
 
-    private static DesiredState desired(ConnectClusterBlock cluster, boolean eos) {
+    private static DesiredState desired(DesiredConnectCluster cluster, boolean eos) {
         return Configs.desired(List.of(cluster), List.of(Configs.adoptedFlow(eos)));
     }
 

@@ -1,7 +1,7 @@
 package dev.flowform.plan;
 
 import dev.flowform.config.ClusterEndpoint;
-import dev.flowform.config.ConnectClusterBlock;
+import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.config.ReplicationFlowBlock;
 import dev.flowform.model.ConnectorRole;
 import dev.flowform.model.DesiredConnector;
@@ -159,7 +159,7 @@ final class StateSpace {
     static DesiredState desired(Case c) {
         return DESIRED.computeIfAbsent(c.desiredEos() + "/" + c.flowManage() + "/" + c.clusterEdit(), k -> {
             Map<String, String> config = c.clusterEdit() ? Map.of("offset.flush.interval.ms", "10000") : Map.of();
-            ConnectClusterBlock cluster = new ConnectClusterBlock("connect_cluster.mm2-connect", "mm2-connect", null,
+            DesiredConnectCluster cluster = new DesiredConnectCluster("connect_cluster.mm2-connect", "mm2-connect", null,
                     ManageMode.ADOPT, null, null, null, null, config, Map.of(), Set.of(), null);
             return Configs.desired(List.of(cluster), List.of(flowBlock(c)));
         });

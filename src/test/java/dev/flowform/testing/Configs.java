@@ -2,7 +2,7 @@ package dev.flowform.testing;
 
 import dev.flowform.config.ClusterEndpoint;
 import dev.flowform.config.Configuration;
-import dev.flowform.config.ConnectClusterBlock;
+import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.config.DesiredStateFactory;
 import dev.flowform.config.EnvironmentBlock;
 import dev.flowform.config.KubernetesTarget;
@@ -30,8 +30,8 @@ public final class Configs {
     }
 
     /** @return connect_cluster {@code mm2-connect} */
-    public static ConnectClusterBlock cluster(ManageMode manage, EosMode eos) {
-        return new ConnectClusterBlock("connect_cluster.mm2-connect", "mm2-connect", null, manage, eos, null, null, null,
+    public static DesiredConnectCluster cluster(ManageMode manage, EosMode eos) {
+        return new DesiredConnectCluster("connect_cluster.mm2-connect", "mm2-connect", null, manage, eos, null, null, null,
                 Map.of(), Map.of(), Set.of(), null);
     }
 
@@ -52,7 +52,7 @@ public final class Configs {
     }
 
     /** @return the desired state of these blocks; fails the test on semantic errors */
-    public static DesiredState desired(List<ConnectClusterBlock> clusters, List<ReplicationFlowBlock> flows) {
+    public static DesiredState desired(List<DesiredConnectCluster> clusters, List<ReplicationFlowBlock> flows) {
         Diagnostics d = new Diagnostics();
         DesiredState s = DesiredStateFactory.build(
                 new Configuration(Path.of("."), List.of(env()), env(), clusters, flows, Set.of()), d);
