@@ -272,8 +272,8 @@ public final class ApplyCommand implements Callable<Integer> {
         }
         Applier applier = new Applier(new Fabric8ClusterWriter(session.writeClient(), Sleeper.SYSTEM),
                 new Fabric8RolloutWatcher(session.client(), ctx.clock(), ctx.progressInterval()),
-                new StateJournal(state, runId, version, term::redact), listener, ctx.clock(), StepTimeouts.of(timeout),
-                parallelism, stop);
+                ctx.journalDecorator().apply(new StateJournal(state, runId, version, term::redact)), listener, ctx.clock(),
+                StepTimeouts.of(timeout), parallelism, stop);
         Instant start = ctx.clock().instant();
         ApplyResult result;
         try {
