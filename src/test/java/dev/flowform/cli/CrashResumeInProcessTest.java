@@ -52,7 +52,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class CrashResumeInProcessTest {
 
-    /** The simulated operator's timings of {@code FLOWFORM_SIM_FAST=1}, which the child JVMs of the real kills use. */
+    /**
+     * The simulated operator's timings of {@code FLOWFORM_SIM_FAST=1}, which the child JVMs of the real kills use:
+     * for a crash in the middle of a roll, whose workers then become Ready 150 ms apart. Other crashes run at the
+     * faster test timings, as the resuming apply does.
+     */
     private static final SimSettings SIM_FAST = new SimSettings(Duration.ofMillis(50), Duration.ofMillis(150),
             Duration.ofMillis(50), Duration.ofSeconds(5));
     private static final Duration ROLL_LIMIT = Duration.ofSeconds(60);
@@ -89,7 +93,7 @@ class CrashResumeInProcessTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         Throwable died;
-        try (EmbeddedCluster cluster = startLikeTheApply(dir, stateDir)) {
+        try (EmbeddedCluster cluster = startLikeTheApply(dir, stateDir, rolled > 0 ? SIM_FAST : SimSettings.fast())) {
             CrashingJournal journal = new CrashingJournal(write, committed, step -> awaitRolled(cluster, step, rolled));
             CliContext ctx = CliRunner.unattended().withAttachedCluster(cluster).withJournalDecorator(journal::wrap);
             died = catchThrowable(() -> new CliRunner(ctx).run(out, err, "apply", "--auto-approve", "--no-color", "--dir",
@@ -109,13 +113,13 @@ class CrashResumeInProcessTest {
         CrashResumeCheck.resumeConverges(dir, stateDir, name, lastLine, left);
     }
 
-    /** The embedded cluster the quickstart's apply would start (same file, seed and timings as with the variable). */
-    private static EmbeddedCluster startLikeTheApply(Path dir, Path stateDir) throws IOException {
+    /** The embedded cluster the quickstart's apply would start (same file and seed), with the given timings. */
+    private static EmbeddedCluster startLikeTheApply(Path dir, Path stateDir, SimSettings settings) throws IOException {
         Path envDir = Files.createDirectories(stateDir.resolve("demo"));
         return EmbeddedCluster.start(EmbeddedClusterOptions.builder()
                 .persistFile(envDir.resolve(Session.EMBEDDED_CLUSTER_FILE))
                 .seedDir(dir.resolve("seed"))
-                .settings(SIM_FAST)
+                .settings(settings)
                 .build());
     }
 
