@@ -45,9 +45,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * middle of a roll first waits, with the intent of the wait committed, until the cluster shows as many workers
  * on the new revision as the kill point names (or more: the real kill, too, lands a little after the line).
  *
- * <p>Unlike a real kill, the crashed command unwinds: it releases the state lock and the cluster lease on its
- * way out, which the checks below assert. A lock and a lease left to a process that no longer runs are what
- * the real kills of {@link CrashResumeTest} cover.
+ * <p>Unlike a real kill, the crashed command unwinds: it releases the state lock (asserted below) and the cluster
+ * lease on its way out, so the resuming apply finds neither held. A lock and a lease left to a process that no
+ * longer runs are what the real kills of {@link CrashResumeTest} cover.
  */
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class CrashResumeInProcessTest {
