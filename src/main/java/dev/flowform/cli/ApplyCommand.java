@@ -10,7 +10,6 @@ import dev.flowform.run.OperationFailed;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -88,7 +87,8 @@ public final class ApplyCommand implements Callable<Integer> {
             stop.addProbe(lock::lost);
             ApplyOperation op = new ApplyOperation(env, ctx.run(), new ApplyOperation.Request(planning.toOptions(), planFile,
                     autoApprove, timeout, lockTimeout, parallelism, Version.get()),
-                    new ApplyOperation.LockHold(lock.held().id(), lock.releasedGone(), lock::lost), stop, UnaryOperator.identity(), view);
+                    new ApplyOperation.LockHold(lock.held().id(), lock.releasedGone(), lock::lost), stop,
+                    ctx.journalDecorator(), view);
             interrupts.running(op);
             return switch (op.run().status()) {
                 case COMPLETE -> 0;

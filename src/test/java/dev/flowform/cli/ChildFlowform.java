@@ -22,7 +22,10 @@ import java.util.function.Predicate;
  */
 final class ChildFlowform implements AutoCloseable {
 
-    /** JVM options that shorten start-up of a short-lived child (no C2, serial GC, class data sharing). */
+    /**
+     * JVM options that shorten start-up of a short-lived child (no C2, serial GC, class data sharing); the class path
+     * and the archive of the application's classes come from {@link ChildClassData}.
+     */
     private static final List<String> FAST_START = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
             "-Dslf4j.provider=org.slf4j.nop.NOPServiceProvider", "-Dslf4j.internal.verbosity=WARN",
             "-Xss512k");
@@ -49,8 +52,8 @@ final class ChildFlowform implements AutoCloseable {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(FAST_START);
-        cmd.add("-cp");
-        cmd.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
+        cmd.addAll(ChildClassData.forChild(System.getProperty("surefire.test.class.path",
+                System.getProperty("java.class.path")), FAST_START));
         cmd.add(Main.class.getName());
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile());

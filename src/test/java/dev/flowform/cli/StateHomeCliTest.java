@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -73,6 +74,7 @@ class StateHomeCliTest {
     }
 
     @Test
+    @Tag("slow")
     void the_quickstart_run_from_another_working_directory_finds_the_same_state() throws Exception {
         applyHere(CliRunner.fast());
         assertThat(repoState.resolve("demo").resolve("flowform.mv.db")).exists();
@@ -94,6 +96,7 @@ class StateHomeCliTest {
     }
 
     @Test
+    @Tag("slow")
     void the_hint_after_plan_out_works_as_printed_from_the_same_shell() throws Exception {
         Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
         Done plan = child(elsewhere, "plan", "--dir", "../repo/examples/quickstart", "--out", "my plan.json",
