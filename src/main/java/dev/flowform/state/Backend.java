@@ -18,6 +18,14 @@ interface Backend {
     /** @return where the database is, for messages: a file path or a URL without credentials */
     String location();
 
+    /**
+     * @return true when one database holds the state of many environments (a PostgreSQL schema), every row keyed by
+     *         its environment; false when the database belongs to exactly one (an H2 file)
+     */
+    default boolean sharesEnvironments() {
+        return false;
+    }
+
     /** @return the data source Flyway migrates through; its connections are separate from the store's */
     DataSource dataSource();
 

@@ -36,14 +36,20 @@ final class Sql {
 
     /** Binds {@code params} (Long, Integer or String) to the statement's parameters, in order. */
     static void bind(PreparedStatement ps, Object... params) throws SQLException {
+        bind(ps, 0, params);
+    }
+
+    /** Binds {@code params} (Long, Integer or String) to the parameters after the first {@code skip}, in order. */
+    static void bind(PreparedStatement ps, int skip, Object... params) throws SQLException {
         for (int i = 0; i < params.length; i++) {
             Object p = params[i];
+            int index = skip + i + 1;
             if (p instanceof Long l) {
-                ps.setLong(i + 1, l);
+                ps.setLong(index, l);
             } else if (p instanceof Integer n) {
-                ps.setInt(i + 1, n);
+                ps.setInt(index, n);
             } else {
-                ps.setString(i + 1, (String) p);
+                ps.setString(index, (String) p);
             }
         }
     }

@@ -190,7 +190,8 @@ public final class StateStore implements AutoCloseable {
                 throw new IllegalStateException("the state database " + backend.location() + " needs a schema migration, "
                         + "which a read-only state cannot get; open it once where it can be written");
             }
-            byte[] salt = StateDatabase.readEnvironment(connection, environment, backend.location());
+            byte[] salt = StateDatabase.readEnvironment(connection, environment, backend.location(),
+                    backend.sharesEnvironments());
             return new StateStore(environment, clock, backend, connection, salt, true);
         } catch (SQLException e) {
             StateDatabase.closeQuietly(connection);
@@ -209,7 +210,8 @@ public final class StateStore implements AutoCloseable {
             if (!StateDatabase.schemaIsCurrent(connection)) {
                 StateDatabase.migrate(backend.dataSource(), backend.location());
             }
-            byte[] salt = StateDatabase.ensureEnvironment(connection, environment, clock, backend.location());
+            byte[] salt = StateDatabase.ensureEnvironment(connection, environment, clock, backend.location(),
+                    backend.sharesEnvironments());
             return new StateStore(environment, clock, backend, connection, salt, false);
         } catch (SQLException e) {
             StateDatabase.closeQuietly(connection);
