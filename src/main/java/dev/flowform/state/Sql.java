@@ -66,11 +66,13 @@ final class Sql {
 
     /**
      * True for errors that mean "someone else got there first": unique violation (23505, H2 and
-     * PostgreSQL), H2 concurrent update (90131) or lock timeout (HYT00), serialization failure (40001).
+     * PostgreSQL), H2 concurrent update (90131) or lock timeout (HYT00), serialization failure (40001), and
+     * PostgreSQL's deadlock detected (40P01) and lock not available (55P03) (PostgreSQL docs, Appendix A "Error Codes").
      */
     static boolean isContention(SQLException e) {
         String state = e.getSQLState();
-        return "23505".equals(state) || "90131".equals(state) || "HYT00".equals(state) || "40001".equals(state);
+        return "23505".equals(state) || "90131".equals(state) || "HYT00".equals(state) || "40001".equals(state)
+                || "40P01".equals(state) || "55P03".equals(state);
     }
 
     /** @throws IllegalArgumentException when {@code value} is null or blank, naming it {@code name} */

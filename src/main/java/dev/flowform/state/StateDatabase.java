@@ -163,11 +163,12 @@ final class StateDatabase {
      * @throws IllegalStateException when the schema history holds a version this flowform does not know
      * @throws StateStoreException   when Flyway fails
      */
-    static void migrate(DataSource dataSource, String location) {
-        Flyway flyway = Flyway.configure(StateStore.class.getClassLoader())
-                .dataSource(dataSource)
+    static void migrate(Backend backend) {
+        String location = backend.location();
+        Flyway flyway = backend.flyway(Flyway.configure(StateStore.class.getClassLoader())
+                .dataSource(backend.dataSource())
                 .locations(MIGRATIONS)
-                .cleanDisabled(true)
+                .cleanDisabled(true))
                 .load();
         MigrationInfo[] all;
         try {
