@@ -247,6 +247,10 @@ final class StateDatabase {
         byte[] salt = environmentSalt(c, environment, location, shared);
         c.rollback();
         if (salt == null) {
+            if (shared) {
+                throw new NoStateException("there is no state for environment \"" + environment + "\" in " + location
+                        + ": nothing has been planned or applied in it");
+            }
             throw new IllegalStateException("the state database " + location + " holds no environment; a state database "
                     + "belongs to exactly one");
         }

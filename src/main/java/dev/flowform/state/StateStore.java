@@ -106,21 +106,19 @@ public final class StateStore implements AutoCloseable {
     }
 
     /**
-     * Same as {@link #open(Path, String, Clock)}, pausing with {@code sleeper} while another process is in the middle
-     * of opening the same database (H2's auto-server handshake fails for all but the first until it serves the file):
-     * pauses from 50 ms doubling to 1 s, for at most 15 s in all; other failures are not retried.
+     * Same as {@link #open(Path, String, Clock)}, pausing with {@code sleeper} (50 ms doubling to 1 s, at most 15 s in
+     * all) while another process is in the middle of opening the same database (H2's auto-server handshake).
      *
      * @param sleeper how to pause between open attempts
      * @see #open(Path, String, Clock) the other parameters, the result and the errors (a database still busy after
      *      15 s fails with {@link StateStoreException})
      */
     public static StateStore open(Path stateDir, String environment, Clock clock, Sleeper sleeper) {
-        Objects.requireNonNull(stateDir, "stateDir");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(sleeper, "sleeper");
         validateEnvironmentName(environment);
         Backend backend = H2Backend.prepareFile(environmentDirectory(stateDir, environment), sleeper);
-        return backend.opening(() -> openOn(backend, environment, clock, false));
+        return backend.opening(() -> openOn(backend, environment, clock, false, true));
     }
 
     /**
@@ -132,19 +130,20 @@ public final class StateStore implements AutoCloseable {
      * @param environment environment name, matching {@link #ENVIRONMENT_NAME}
      * @param clock       source of every time written
      * @param sleeper     how to pause between connection attempts
+     * @param create      false to refuse an environment without state ({@link NoStateException}) instead of creating it
      * @return the open store; close it when done
      * @throws IllegalArgumentException when the name is invalid
      * @throws IllegalStateException    when the schema was migrated by a newer flowform
      * @throws StateStoreException      when the server cannot be reached or refuses
      */
     public static StateStore openPostgres(PgConnection settings, String schema, String environment, Clock clock,
-                                          Sleeper sleeper) {
+                                          Sleeper sleeper, boolean create) {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(schema, "schema");
         Objects.requireNonNull(clock, "clock");
         validateEnvironmentName(environment);
         Backend backend = new PgBackend(settings, schema, sleeper);
-        return backend.opening(() -> openOn(backend, environment, clock, false));
+        return backend.opening(() -> openOn(backend, environment, clock, false, create));
     }
 
     /**
@@ -160,7 +159,8 @@ public final class StateStore implements AutoCloseable {
     public static StateStore inMemory(String environment, Clock clock) {
         Objects.requireNonNull(clock, "clock");
         validateEnvironmentName(environment);
-        return openOn(H2Backend.memory("flowform-" + environment + "-" + UUID.randomUUID()), environment, clock, false);
+        return openOn(H2Backend.memory("flowform-" + environment + "-" + UUID.randomUUID()), environment, clock, false,
+                true);
     }
 
     /**
@@ -183,14 +183,15 @@ public final class StateStore implements AutoCloseable {
         Objects.requireNonNull(stateDir, "stateDir");
         Objects.requireNonNull(clock, "clock");
         validateEnvironmentName(environment);
-        return openOn(H2Backend.readOnlyChecked(environmentDirectory(stateDir, environment)), environment, clock, true);
+        return openOn(H2Backend.readOnlyChecked(environmentDirectory(stateDir, environment)), environment, clock, true, false);
     }
 
     /**
      * Connects; for writing, migrates a schema that is not current and reads or creates the environment row; for
      * reading only, refuses a schema that needs a migration and reads the row.
      */
-    private static StateStore openOn(Backend backend, String environment, Clock clock, boolean readOnly) {
+    private static StateStore openOn(Backend backend, String environment, Clock clock, boolean readOnly,
+                                     boolean create) {
         Connection connection = backend.connect();
         try {
             // Our connection stays open while Flyway uses its own, so the database is not closed in between.
@@ -201,7 +202,7 @@ public final class StateStore implements AutoCloseable {
             } else if (!current) {
                 StateDatabase.migrate(backend);
             }
-            byte[] salt = readOnly
+            byte[] salt = !create
                     ? StateDatabase.readEnvironment(connection, environment, backend.location(), backend.sharesEnvironments())
                     : StateDatabase.ensureEnvironment(connection, environment, clock, backend.location(),
                     backend.sharesEnvironments());

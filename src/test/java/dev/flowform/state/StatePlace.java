@@ -65,7 +65,7 @@ public abstract class StatePlace {
         return new StatePlace() {
             @Override
             public StateStore open(String environment, Clock clock) {
-                return StateStore.openPostgres(settings(), schema, environment, clock, Sleeper.SYSTEM);
+                return StateStore.openPostgres(settings(), schema, environment, clock, Sleeper.SYSTEM, true);
             }
 
             @Override
