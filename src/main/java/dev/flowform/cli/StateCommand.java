@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "state", mixinStandardHelpOptions = true,
         description = "Inspect, move and restore an environment's state.",
         subcommands = {StateCommand.ListCommand.class, StateCommand.ShowCommand.class, StateCommand.PullCommand.class,
-                StateCommand.PushCommand.class, StateCommand.RestoreCommand.class})
+                StateCommand.PushCommand.class, StateCommand.RestoreCommand.class, StateMigrateCommand.class})
 public final class StateCommand implements Runnable {
 
     @ParentCommand
