@@ -26,8 +26,19 @@ public final class RunJournal {
 
     private static final String RUN_COLUMNS =
             "id, kind, who, flowform_version, started_at, finished_at, outcome, summary";
-    /** Condition on {@code run_step} keeping the rows of one environment's runs; binds the environment name. */
-    private static final String OWN_RUN = "run_id IN (SELECT id FROM run WHERE environment = ?)";
+    /**
+     * Condition on {@code run_step} keeping the rows of one environment's runs; binds the environment name. Correlated
+     * on the run's primary key, so a lookup by run stays one index probe (an {@code IN} over all the environment's run
+     * ids made {@code history} on 10,000 runs ten times slower on H2).
+     */
+    private static final String OWN_RUN = "EXISTS (SELECT 1 FROM run r WHERE r.id = run_step.run_id AND r.environment = ?)";
+    /**
+     * This environment's runs, newest first. The environment is compared as an expression rather than a column so that
+     * the database reads the runs in primary-key order and stops after the limit: given {@code environment = ?}, H2
+     * 2.5 answers through the environment's index and sorts all of them (measured: {@code history} on 10,000 runs
+     * 320 ms against under 1 ms for this query). A column of one environment's rows loses nothing by it.
+     */
+    private static final String NEWEST_FIRST = "CONCAT(environment, '') = ? ORDER BY id DESC";
     private static final String STEP_COLUMNS =
             "id, run_id, step_index, step_id, kind, address, intent_json, status, started_at, finished_at, detail, duration_ms";
 
@@ -283,7 +294,7 @@ public final class RunJournal {
      * @throws StateStoreException when the database fails
      */
     public List<RunRecord> runs() {
-        return store.inTransaction("runs()", c -> selectRuns(c, "TRUE ORDER BY id DESC"));
+        return store.inTransaction("runs()", c -> selectRunsWhere(c, NEWEST_FIRST, ""));
     }
 
     /**
@@ -296,7 +307,8 @@ public final class RunJournal {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be at least 1, got " + limit);
         }
-        return store.inTransaction("runs(" + limit + ")", c -> selectRuns(c, "TRUE ORDER BY id DESC FETCH FIRST ? ROWS ONLY", limit));
+        return store.inTransaction("runs(" + limit + ")", c -> selectRunsWhere(c, NEWEST_FIRST, " FETCH FIRST ? ROWS ONLY",
+                limit));
     }
 
     /**
@@ -393,8 +405,12 @@ public final class RunJournal {
 
     /** Selects this environment's runs: {@code condition} follows {@code WHERE environment = ? AND}. */
     private List<RunRecord> selectRuns(Connection c, String condition, Object... params) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT " + RUN_COLUMNS + " FROM run WHERE environment = ? AND "
-                + condition)) {
+        return selectRunsWhere(c, "environment = ? AND " + condition, "", params);
+    }
+
+    /** Selects runs: {@code where} binds the environment first, then {@code params}; {@code tail} follows it. */
+    private List<RunRecord> selectRunsWhere(Connection c, String where, String tail, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + RUN_COLUMNS + " FROM run WHERE " + where + tail)) {
             ps.setString(1, store.environmentName());
             Sql.bind(ps, 1, params);
             List<RunRecord> out = new ArrayList<>();
