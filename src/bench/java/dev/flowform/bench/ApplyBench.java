@@ -187,8 +187,8 @@ final class ApplyBench {
             }
             List<StepRecord> steps;
             try (StateStore store = StateStore.open(state, Fixtures.ENVIRONMENT, Clock.systemUTC())) {
-                RunRecord run = store.runs(1).get(0);
-                steps = store.steps(run.id());
+                RunRecord run = store.journal().runs(1).get(0);
+                steps = store.journal().steps(run.id());
             }
             return analyse(k, wall, requests, steps, new ArrayList<>(events), started, ended);
         } finally {

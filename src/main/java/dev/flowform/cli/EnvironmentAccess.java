@@ -31,18 +31,20 @@ final class EnvironmentAccess {
     static Environment open(CommonOptions opts, CliContext ctx, Terminal term, RunHooks hooks, StateLock lock) {
         Workspace workspace = Workspace.load(opts.dir(), opts.environment, opts.variableInputs(ctx.env()),
                 opts.stateDirOption(), term.secrets(), hooks);
-        return Environment.open(workspace, opener(opts, ctx, term, lock), lock != null, ctx.run(), term.secrets(), hooks);
+        StateHome home = StateHome.of(opts.stateDirOption(), workspace.backend(), opts.dir());
+        return Environment.open(workspace, opener(opts, ctx, term, lock, home), lock != null, ctx.run(), term.secrets(),
+                hooks);
     }
 
-    private static StateOpener opener(CommonOptions opts, CliContext ctx, Terminal term, StateLock lock) {
+    private static StateOpener opener(CommonOptions opts, CliContext ctx, Terminal term, StateLock lock, StateHome home) {
         return new StateOpener() {
             @Override
             public StateStore open(Path stateDir, String environment) {
                 StateStore state;
                 try {
                     List<String> select = CommandHint.selecting(opts, environment);
-                    state = lock == null ? StateOpen.forReading(stateDir, environment, ctx, term, select)
-                            : StateOpen.forWriting(stateDir, environment, ctx, term, select, "apply");
+                    state = lock == null ? StateOpen.forReading(home, environment, ctx, term, select)
+                            : StateOpen.forWriting(home, environment, ctx, term, select, "apply");
                 } catch (CommandFailed e) {
                     throw e;
                 } catch (RuntimeException e) {

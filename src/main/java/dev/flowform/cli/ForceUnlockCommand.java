@@ -65,6 +65,10 @@ public final class ForceUnlockCommand implements Callable<Integer> {
                         + h.operation() + " of " + h.who() + " since " + h.created() + " (last heartbeat "
                         + h.heartbeat() + ").");
                 term.println("  Other flowform commands can then change this state, even though it may still be in use.");
+                if (h.session() != null) {
+                    term.println("  The state is in PostgreSQL: the holder's database session " + h.session()
+                            + " is ended too (pg_terminate_backend), so a holder still running stops at its next write.");
+                }
                 term.println("  Only 'yes' will be accepted to confirm.");
                 term.println("");
                 String answer = ctx.prompter().ask("  Enter a value: ");
@@ -86,7 +90,8 @@ public final class ForceUnlockCommand implements Callable<Integer> {
             term.println(term.style().green(term.style().bold("flowform state has been successfully unlocked!")));
             term.println("");
             term.println("The state of environment \"" + state.environmentName() + "\" has been unlocked; flowform commands "
-                    + "can take the lock again. If the run that held it was interrupted, the next apply continues it.");
+                    + "can take the lock again. If the run that held it was interrupted, the next apply continues it."
+                    + (h.session() == null ? "" : " The holder's PostgreSQL session " + h.session() + " no longer holds it."));
             return 0;
         } catch (CommandFailed e) {
             return e.exitCode();

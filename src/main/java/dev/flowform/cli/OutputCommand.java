@@ -3,10 +3,13 @@ package dev.flowform.cli;
 import dev.flowform.state.OutputRecord;
 import dev.flowform.state.StateStore;
 import java.io.IOException;
+import dev.flowform.config.ConfigLoader;
+import dev.flowform.config.LoadResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
@@ -54,6 +57,8 @@ public final class OutputCommand implements Callable<Integer> {
     Path dir;
 
     private Path stateDir;
+    private StateHome home;
+    private StateStore opened;
 
     @Option(names = {"--json", "-json"}, description = "Print JSON.")
     boolean json;
@@ -76,8 +81,9 @@ public final class OutputCommand implements Callable<Integer> {
         }
         String env;
         try {
-            stateDir = StateLocation.resolve(stateDirOption, dir, term);
-            env = environment(term);
+            home = StateLocation.home(stateDirOption, dir, term);
+            stateDir = home.stateDir();
+            env = home.isPostgres() ? postgresEnvironment(term) : environment(term);
         } catch (CommandFailed e) {
             return e.exitCode();
         }
@@ -87,7 +93,8 @@ public final class OutputCommand implements Callable<Integer> {
             if (stateDirOption != null) {
                 select.addAll(List.of("--state-dir", stateDirOption.toString()));
             }
-            try (StateStore state = StateOpen.forReading(stateDir, env, parent.context(), term, select)) {
+            try (StateStore state = opened != null ? opened : StateOpen.forReading(stateDir, env, parent.context(), term,
+                    select)) {
                 outputs = state.outputs().all();
             } catch (CommandFailed e) {
                 return e.exitCode();
@@ -105,7 +112,7 @@ public final class OutputCommand implements Callable<Integer> {
         }
         if (outputs.isEmpty()) {
             term.diagnostics(List.of(dev.flowform.diag.Diagnostic.warning("No outputs found", env == null
-                    ? "No environment under " + stateDir + " has state yet: run flowform apply first."
+                    ? "No environment " + home.shown() + " has state yet: run flowform apply first."
                     : "The state of environment \"" + env + "\" has no outputs. Declare output blocks in the configuration's "
                     + "root folder; a successful flowform apply records them.")));
             return 0;
@@ -144,6 +151,33 @@ public final class OutputCommand implements Callable<Integer> {
         }
         term.println(json ? o.valueJson() : Outputs.value(o));
         return 0;
+    }
+
+    /**
+     * The environment to read in PostgreSQL, where one schema holds many: {@code -e}, else the one the configuration
+     * selects; its state is opened here.
+     *
+     * @return the environment, or null when it has no state
+     */
+    private String postgresEnvironment(Terminal term) {
+        String env = environment;
+        if (env == null) {
+            LoadResult loaded = new ConfigLoader().load(dir, null, Map.of());
+            if (loaded.configuration() == null || loaded.diagnostics().hasErrors()) {
+                term.error("No environment selected", "The state is in PostgreSQL " + home.shown().substring(3)
+                        + ", which holds every environment: choose one with -e NAME.");
+                throw new CommandFailed(1);
+            }
+            env = loaded.configuration().environment().name();
+        }
+        try {
+            StateStore.validateEnvironmentName(env);
+        } catch (IllegalArgumentException e) {
+            term.error("Invalid environment name", e.getMessage());
+            throw new CommandFailed(1);
+        }
+        opened = StateOpen.existingPostgres(home, env, parent.context(), term, false);
+        return opened == null ? null : env;
     }
 
     /** @return the environment to read, or null when no environment has state; fails when it is ambiguous */

@@ -79,26 +79,30 @@ public final class ShowCommand implements Callable<Integer> {
             }
             env = loaded.configuration().environment().name();
         }
-        Path stateDir;
+        StateHome home;
+        StateStore opened = null;
         try {
-            stateDir = StateLocation.resolve(common.stateDirOption(), common.dir(), term);
-        } catch (CommandFailed e) {
-            return e.exitCode();
-        }
-        try {
-            if (!Files.exists(StateStore.databaseFile(stateDir, env))) {
+            home = StateLocation.home(common.stateDirOption(), common.dir(), term);
+            StateStore.validateEnvironmentName(env);
+            boolean none = home.isPostgres()
+                    ? (opened = StateOpen.existingPostgres(home, env, parent.context(), term, false)) == null
+                    : !Files.exists(StateStore.databaseFile(home.stateDir(), env));
+            if (none) {
                 if (json) {
                     term.print(new StateView(env, null, 0, java.util.List.of()).toJson());
                 } else {
-                    term.println("No state for environment \"" + env + "\" under " + stateDir + ".");
+                    term.println("No state for environment \"" + env + "\" " + home.shown() + ".");
                 }
                 return 0;
             }
+        } catch (CommandFailed e) {
+            return e.exitCode();
         } catch (IllegalArgumentException e) {
             term.error("Invalid environment", e.getMessage());
             return 1;
         }
-        try (StateStore state = StateOpen.forReading(stateDir, env, parent.context(), term, CommandHint.selecting(common, env))) {
+        try (StateStore state = opened != null ? opened
+                : StateOpen.forReading(home, env, parent.context(), term, CommandHint.selecting(common, env))) {
             var ref = state.stateRef();
             StateView view = new StateView(env, ref.lineage(), ref.serial(), PlanOperation.recorded(state));
             term.print(json ? view.toJson() : StateRenderer.render(view, term.style()));

@@ -43,7 +43,17 @@ final class StateAccess {
      */
     static StateStore open(CommonOptions opts, CliContext ctx, Terminal term, String writing) {
         String env = environment(opts, term);
-        Path stateDir = StateLocation.resolve(opts.stateDirOption(), opts.dir(), term);
+        StateHome home = StateLocation.home(opts.stateDirOption(), opts.dir(), term);
+        if (home.isPostgres()) {
+            try {
+                StateStore.validateEnvironmentName(env);
+            } catch (IllegalArgumentException e) {
+                term.error("Invalid environment name", e.getMessage());
+                throw new CommandFailed(1);
+            }
+            return StateOpen.postgres(home, env, ctx, term, false);
+        }
+        Path stateDir = home.stateDir();
         Path db;
         try {
             db = StateStore.databaseFile(stateDir, env);

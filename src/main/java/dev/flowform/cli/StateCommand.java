@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "state", mixinStandardHelpOptions = true,
         description = "Inspect, move and restore an environment's state.",
         subcommands = {StateCommand.ListCommand.class, StateCommand.ShowCommand.class, StateCommand.PullCommand.class,
-                StateCommand.PushCommand.class, StateCommand.RestoreCommand.class})
+                StateCommand.PushCommand.class, StateCommand.RestoreCommand.class, StateMigrateCommand.class})
 public final class StateCommand implements Runnable {
 
     @ParentCommand
@@ -180,17 +180,18 @@ public final class StateCommand implements Runnable {
             }
             try {
                 String env = StateAccess.environment(common, term);
-                Path stateDir = StateLocation.resolve(common.stateDirOption(), common.dir(), term);
+                StateHome home = StateLocation.home(common.stateDirOption(), common.dir(), term);
                 List<String> select = CommandHint.selecting(common, env);
                 StringBuilder hint = new StringBuilder();
                 select.forEach(a -> hint.append(' ').append(CommandHint.quote(a)));
                 StateLock lock = new StateLock("state push", lockTimeout, "state push of " + file, ctx, term,
                         new dev.flowform.apply.StopSignal(), hint.toString());
-                try (StateStore store = StateOpen.forWriting(stateDir, env, ctx, term, select, "state push")) {
+                try (StateStore store = StateOpen.forWriting(home, env, ctx, term, select, "state push")) {
                     lock.acquire(store);
                     try {
-                        if (store.stateRef().serial() > 0) {
-                            StateBackups.backup(store, stateDir, ctx.clock());
+                        // backups are copies of H2 files; a PostgreSQL database is backed up with its own tools
+                        if (store.stateRef().serial() > 0 && !home.isPostgres()) {
+                            StateBackups.backup(store, home.stateDir(), ctx.clock());
                         }
                         StateTransfer.Imported done = StateTransfer.importInto(store, text, force);
                         term.println("Pushed " + file + " to the state of environment \"" + env + "\": lineage "
@@ -237,7 +238,15 @@ public final class StateCommand implements Runnable {
         int run(Terminal term, CliContext ctx) {
             try {
                 String env = StateAccess.environment(common, term);
-                Path stateDir = StateLocation.resolve(common.stateDirOption(), common.dir(), term);
+                StateHome home = StateLocation.home(common.stateDirOption(), common.dir(), term);
+                if (home.isPostgres()) {
+                    term.error("No backups of PostgreSQL state", "flowform backs up H2 state files only (before every "
+                            + "apply). The state of environment \"" + env + "\" is " + home.shown() + ": restore the "
+                            + "database with PostgreSQL's own tools (pg_dump, pg_restore, point-in-time recovery), or "
+                            + "push a document saved with flowform state pull (flowform state push FILE).");
+                    return 1;
+                }
+                Path stateDir = home.stateDir();
                 Path chosen = chosen(term, stateDir, env);
                 refuseToReplace(term, ctx, stateDir, env, chosen);
                 Optional<Path> replaced = StateBackups.restore(stateDir, env, chosen, ctx.clock());

@@ -7,8 +7,8 @@ import java.nio.file.Path;
 
 /**
  * Where an environment's state lives, for every command: {@code --state-dir} when given (relative to the
- * working directory, like every command-line path), else the configuration's {@code backend} block, else
- * {@code state} under the configuration folder ({@link StateBackend}). So the same configuration finds the same
+ * working directory, like every command-line path), else the configuration's {@code backend} block (a folder, or a
+ * PostgreSQL schema: {@link StateHome}), else {@code state} under the configuration folder ({@link StateBackend}). So the same configuration finds the same
  * state from any working directory.
  */
 final class StateLocation {
@@ -36,8 +36,21 @@ final class StateLocation {
      * @throws CommandFailed after printing why, when the backend block is invalid or the files cannot be parsed
      */
     static Path resolve(Path stateDirOption, Path dir, Terminal term) {
+        return home(stateDirOption, dir, term).stateDir();
+    }
+
+    /**
+     * Finds where the state is, folder or PostgreSQL, reading only the configuration's {@code backend} blocks.
+     *
+     * @param stateDirOption {@code --state-dir}, or null when not given
+     * @param dir            the configuration folder ({@code --dir})
+     * @param term           where problems go
+     * @return the state's home
+     * @throws CommandFailed after printing why, when the backend block is invalid or the files cannot be parsed
+     */
+    static StateHome home(Path stateDirOption, Path dir, Terminal term) {
         if (stateDirOption != null) {
-            return stateDirOption.toAbsolutePath().normalize();
+            return StateHome.of(stateDirOption, null, dir);
         }
         ConfigLoader.BackendLookup lookup = new ConfigLoader().backend(dir);
         term.addSources(lookup.sources());
@@ -48,7 +61,7 @@ final class StateLocation {
             throw new CommandFailed(1);
         }
         term.diagnostics(lookup.diagnostics());
-        return lookup.backend().stateDir();
+        return StateHome.of(null, lookup.backend(), dir);
     }
 
     private static String shown(Path dir) {

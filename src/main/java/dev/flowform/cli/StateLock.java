@@ -18,7 +18,8 @@ import java.util.Set;
  * The terminal's side of the environment's state lock, held by a command that writes state (Terraform's automatic
  * locking, Terraform documentation, "State Locking"). {@link StateLocker#acquire} takes the lock, waits and keeps the
  * heartbeat; this class prints what it reports: "Acquiring state lock. This may take a few moments..." once it
- * waits, a note for a lock released because its holder process no longer runs, and, when the lock stays held, the
+ * waits, a note for a lock released because its holder process no longer runs (or, on PostgreSQL, taken over because
+ * its holder's database session ended), and, when the lock stays held, the
  * holder's LockInfo and age (exit 1), with the exact {@code force-unlock} command when the holder's heartbeat is older
  * than {@link LockInfo#STALE_AFTER}. Ctrl-C interrupts the wait (exit 130).
  *
@@ -84,6 +85,14 @@ final class StateLock {
         @Override
         public void waiting(LockInfo holder) {
             term.note("info", "Acquiring state lock. This may take a few moments...");
+        }
+
+        @Override
+        public void tookOver(LockInfo h) {
+            term.note("warn", "Took over the state lock of environment \"" + h.environment() + "\" left by "
+                    + h.operation() + " of " + h.who() + ", whose PostgreSQL session " + (h.session() == null ? ""
+                    : h.session() + " ") + "has ended (lock ID " + h.id() + ", taken " + h.created()
+                    + "); no force-unlock was needed.");
         }
 
         @Override

@@ -1,6 +1,10 @@
 package dev.flowform.cli;
 
+import dev.flowform.apply.Sleeper;
+import dev.flowform.state.NoStateException;
 import dev.flowform.state.StateBackups;
+import dev.flowform.state.pg.InvalidPgSettingsException;
+import dev.flowform.state.pg.PgConnection;
 import dev.flowform.state.StateStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,6 +33,85 @@ import java.util.Locale;
 final class StateOpen {
 
     private StateOpen() {
+    }
+
+    /**
+     * Opens the state of a command that only reads, from a folder ({@link #forReading(Path, String, CliContext,
+     * Terminal, List)}) or PostgreSQL ({@link #postgres}, creating the environment's state when it has none, as a
+     * folder's first open does).
+     *
+     * @param home   where the state is
+     * @param env    the environment
+     * @param ctx    the process context
+     * @param term   where notes and errors go
+     * @param select the options that select this state again, for hints
+     * @return the open store
+     * @throws CommandFailed after printing why it cannot be opened
+     */
+    static StateStore forReading(StateHome home, String env, CliContext ctx, Terminal term, List<String> select) {
+        return home.isPostgres() ? postgres(home, env, ctx, term, true) : forReading(home.stateDir(), env, ctx, term, select);
+    }
+
+    /**
+     * Opens the state of a command that writes it, from a folder or PostgreSQL.
+     *
+     * @param home    where the state is
+     * @param env     the environment
+     * @param ctx     the process context
+     * @param term    where errors go
+     * @param select  the options that select this state again, for hints
+     * @param command what would write, for messages
+     * @return the open, writable store
+     * @throws CommandFailed after printing why it cannot be opened
+     */
+    static StateStore forWriting(StateHome home, String env, CliContext ctx, Terminal term, List<String> select,
+                                 String command) {
+        return home.isPostgres() ? postgres(home, env, ctx, term, true)
+                : forWriting(home.stateDir(), env, ctx, term, select, command);
+    }
+
+    /**
+     * Opens an environment's state in PostgreSQL: the connection from the backend block's {@code conn_str}, else
+     * {@code FLOWFORM_PG_CONN_STR}, with libpq's {@code PG*} variables filling the gaps ({@link PgConnection}). No
+     * message repeats the connection string or its password.
+     *
+     * @param home   a PostgreSQL home
+     * @param env    the environment
+     * @param ctx    the process context (its environment variables)
+     * @param term   where errors go
+     * @param create false to report "No state for environment" instead of creating an empty state
+     * @return the open store
+     * @throws CommandFailed after printing why it cannot be opened (exit 1)
+     */
+    static StateStore postgres(StateHome home, String env, CliContext ctx, Terminal term, boolean create) {
+        StateStore store = existingPostgres(home, env, ctx, term, create);
+        if (store == null) {
+            term.error("No state for environment \"" + env + "\"", "There is no state for environment \"" + env + "\" "
+                    + home.shown() + ": nothing has been planned or applied in this environment.");
+            throw new CommandFailed(1);
+        }
+        return store;
+    }
+
+    /**
+     * {@link #postgres}, answering null when the environment has no state and {@code create} is false.
+     *
+     * @return the open store, or null
+     * @throws CommandFailed after printing why it cannot be opened (exit 1)
+     */
+    static StateStore existingPostgres(StateHome home, String env, CliContext ctx, Terminal term, boolean create) {
+        try {
+            PgConnection settings = PgConnection.resolve(home.pg().connStr(), ctx.env());
+            return StateStore.openPostgres(settings, home.pg().schemaName(), env, ctx.clock(), Sleeper.SYSTEM, create);
+        } catch (NoStateException e) {
+            return null;
+        } catch (InvalidPgSettingsException e) {
+            term.error("Invalid PostgreSQL connection settings", e.getMessage() + "\nSet the connection in the backend "
+                    + "block's conn_str, in " + PgConnection.CONN_STR_VARIABLE + ", or in libpq's PG* variables.");
+        } catch (RuntimeException e) {
+            term.error("Cannot open the state of environment \"" + env + "\"", String.valueOf(e.getMessage()));
+        }
+        throw new CommandFailed(1);
     }
 
     /**

@@ -26,16 +26,13 @@ import java.util.regex.Pattern;
  *       the environment, {@code FLOWFORM_PG_CONN_STR} and libpq's {@code PG*} variables, when the state is opened) and
  *       {@code schema_name} (default {@value StateBackend#DEFAULT_SCHEMA}). Both are literals: backend blocks are read
  *       before variables are, and by commands that read no variables at all (Terraform also refuses variables in a
- *       backend block), so a connection string that differs between machines belongs in the environment.
- *       The commands do not open PostgreSQL state yet, so a {@code pg} block, once its arguments are checked, is still
- *       refused as an unsupported type.</li>
+ *       backend block), so a connection string that differs between machines belongs in the environment.</li>
  * </ul>
  */
 final class BackendDecoder {
 
     /** Backend types other configuration tools know, with why flowform refuses them. */
     private static final Map<String, String> NOT_YET = Map.of(
-            StateBackend.PG, "The \"pg\" backend (state in PostgreSQL) is not supported yet.",
             "s3", "The \"s3\" backend is not supported.",
             "remote", "The \"remote\" backend is not supported.");
 
@@ -61,8 +58,7 @@ final class BackendDecoder {
      * @param blocks    the {@code backend} blocks of the root folder, in file order
      * @param configDir the configuration folder (absolute), for the default
      * @param sink      receives the problems
-     * @return the backend: the declared one when its arguments are valid (a {@code pg} block's comes with the error
-     *         that the type is not supported yet), else the default
+     * @return the backend: the declared one when its arguments are valid, else the default
      */
     static StateBackend decode(List<Blocks.Block> blocks, Path configDir, Sink sink) {
         StateBackend backend = StateBackend.defaultFor(configDir);
@@ -92,9 +88,11 @@ final class BackendDecoder {
     private static void unsupported(Blocks.Block b, Sink sink) {
         String known = NOT_YET.getOrDefault(b.name(), "");
         sink.error("Unsupported backend type", "Backend type \"" + Names.abbreviate(b.name()) + "\" is not supported. "
-                + (known.isEmpty() ? "" : known + " ") + "The supported backend type is \"local\": "
-                + "{\"backend\": {\"local\": {\"path\": \"state\"}}}, a state folder relative to this file."
-                + Suggestions.didYouMean(b.name(), List.of(StateBackend.LOCAL)), b.labelRange());
+                + (known.isEmpty() ? "" : known + " ") + "The supported backend types are \"local\": "
+                + "{\"backend\": {\"local\": {\"path\": \"state\"}}}, a state folder relative to this file, and \"pg\": "
+                + "{\"backend\": {\"pg\": {\"schema_name\": \"flowform\"}}}, every environment in one PostgreSQL schema."
+                + (known.isEmpty() ? Suggestions.didYouMean(b.name(), List.of(StateBackend.LOCAL, StateBackend.PG)) : ""),
+                b.labelRange());
     }
 
     private static StateBackend.Local local(Blocks.Block b, Path configDir, Sink sink) {
@@ -124,7 +122,7 @@ final class BackendDecoder {
     }
 
     /**
-     * Checks a {@code pg} block's arguments, then refuses the type until the commands can open PostgreSQL state.
+     * Checks a {@code pg} block's arguments; the connection itself is resolved and opened by the commands.
      *
      * @return the backend as written, or null when an argument is wrong
      */
@@ -151,7 +149,6 @@ final class BackendDecoder {
             schema = args.strictString("schema_name", "a PostgreSQL schema name");
             ok &= schema != null && schemaName(schema, args, sink);
         }
-        unsupported(b, sink);
         return ok ? new StateBackend.Pg(connStr, schema, b.labelRange()) : null;
     }
 

@@ -9,6 +9,7 @@ import dev.flowform.apply.Journal;
 import dev.flowform.apply.Sleeper;
 import dev.flowform.apply.StepTimeouts;
 import dev.flowform.apply.StopSignal;
+import dev.flowform.config.StateBackend;
 import dev.flowform.diag.Diagnostic;
 import dev.flowform.model.LiveState;
 import dev.flowform.plan.Plan;
@@ -288,7 +289,8 @@ public final class ApplyOperation {
         Path stateDir = env.workspace().stateDir();
         String name = env.workspace().environment();
         try {
-            if (state.stateRef().serial() > 0) {
+            // backups are copies of H2 files; a PostgreSQL database is backed up with its own tools (docs/state-backends.md)
+            if (state.stateRef().serial() > 0 && !(env.workspace().backend() instanceof StateBackend.Pg)) {
                 StateBackups.backup(state, stateDir, ctx.clock());
             }
             return true;

@@ -2,6 +2,7 @@ package dev.flowform.run;
 
 import dev.flowform.config.ConfigLoader;
 import dev.flowform.config.Configuration;
+import dev.flowform.config.StateBackend;
 import dev.flowform.config.DesiredStateFactory;
 import dev.flowform.config.KubernetesTarget;
 import dev.flowform.config.LoadResult;
@@ -27,9 +28,14 @@ import java.util.TreeSet;
  * @param config   the loaded configuration, for the selected environment
  * @param desired  the desired state
  * @param sources  configuration file name to text
- * @param stateDir the state folder, absolute: {@code --state-dir}, else the configuration's {@code backend} block
+ * @param stateDir the state folder, absolute: {@code --state-dir}, else the configuration's {@code backend} block; for
+ *                 a {@code pg} backend the configuration's default folder, which then holds only local helper files
+ *                 (an embedded cluster's data, never state)
+ * @param backend  where the state is: a {@link StateBackend.Local} of {@code --state-dir} when given, else the
+ *                 configuration's backend
  */
-public record Workspace(Configuration config, DesiredState desired, Map<String, String> sources, Path stateDir) {
+public record Workspace(Configuration config, DesiredState desired, Map<String, String> sources, Path stateDir,
+                        StateBackend backend) {
 
     /**
      * Loads and checks the configuration of one environment. The configuration's sensitive values and the desired
@@ -65,8 +71,11 @@ public record Workspace(Configuration config, DesiredState desired, Map<String, 
         if (diags.hasErrors()) {
             throw new OperationFailed();
         }
-        Path stateDir = stateDirOption != null ? stateDirOption.toAbsolutePath().normalize() : config.backend().stateDir();
-        return new Workspace(config, desired, loaded.sources(), stateDir);
+        StateBackend backend = stateDirOption != null
+                ? new StateBackend.Local(stateDirOption.toAbsolutePath().normalize(), null) : config.backend();
+        Path stateDir = backend instanceof StateBackend.Pg
+                ? StateBackend.defaultFor(dir.toAbsolutePath().normalize()).stateDir() : backend.stateDir();
+        return new Workspace(config, desired, loaded.sources(), stateDir, backend);
     }
 
     /** @return the environment's name */
@@ -120,10 +129,24 @@ public record Workspace(Configuration config, DesiredState desired, Map<String, 
                 }
                 t = t.replace(v, SecretKeys.MASK);
             }
-            files.put(name, t);
+            files.put(name, withoutConnStrPassword(t));
         });
         Map<String, PlanInputs.Variable> vars = new TreeMap<>();
         cliVars.forEach((k, v) -> vars.put(k, new PlanInputs.Variable(v, config.sensitiveValues().contains(v))));
         return new PlanInputs(files, vars);
+    }
+
+    /**
+     * @param text a configuration file's text
+     * @return the text with a {@code pg} backend's {@code conn_str} password masked ({@link StateBackend.Pg#masked}),
+     *         as written and as JSON escapes it, so a saved plan never holds the database password
+     */
+    private String withoutConnStrPassword(String text) {
+        if (!(config.backend() instanceof StateBackend.Pg pg) || !pg.connStrHasPassword()) {
+            return text;
+        }
+        String masked = StateBackend.Pg.masked(pg.connStr());
+        String escaped = pg.connStr().replace("\\", "\\\\").replace("\"", "\\\"");
+        return text.replace(pg.connStr(), masked).replace(escaped, StateBackend.Pg.masked(escaped));
     }
 }

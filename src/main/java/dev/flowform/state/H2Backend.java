@@ -1,6 +1,8 @@
 package dev.flowform.state;
 
 import dev.flowform.apply.Sleeper;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -84,6 +86,49 @@ final class H2Backend implements Backend {
      */
     static H2Backend file(Path environmentDirectory, Sleeper sleeper) {
         return new H2Backend(jdbcUrl(environmentDirectory), databaseFile(environmentDirectory).toString(), sleeper, true);
+    }
+
+    /**
+     * Prepares the folder of a file database for opening: creates it, and checks a file at rest for damage.
+     *
+     * @param dir     {@code <stateDir>/<env>}, absolute
+     * @param sleeper pauses between attempts while another process opens the file
+     * @return the backend of {@code <dir>/flowform.mv.db}
+     * @throws IllegalArgumentException when the path cannot be put in an H2 URL
+     * @throws StateStoreException      when the folder cannot be created
+     * @throws DamagedStateException    when the file at rest is damaged
+     */
+    static H2Backend prepareFile(Path dir, Sleeper sleeper) {
+        if (dir.resolve(StateStore.DATABASE_NAME).toString().indexOf(';') >= 0) {
+            throw new IllegalArgumentException("state directory " + dir + " contains ';', which an H2 database URL cannot hold");
+        }
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new StateStoreException("cannot create the state directory " + dir + ": " + e.getMessage(), e);
+        }
+        Path file = databaseFile(dir);
+        // While a process has the file open (or is creating it) H2 keeps flowform.lock.db next to it and serves the
+        // file itself; only a file at rest is checked, which is also when a damaged file would be opened by H2 here.
+        if (Files.exists(file) && !Files.exists(dir.resolve(StateStore.DATABASE_NAME + ".lock.db"))) {
+            H2FileCheck.check(file);
+        }
+        return file(dir, sleeper);
+    }
+
+    /**
+     * @param dir {@code <stateDir>/<env>}, absolute
+     * @return the read-only backend of {@code <dir>/flowform.mv.db} (see {@link #readOnlyUrl})
+     * @throws StateStoreException   when there is no such file
+     * @throws DamagedStateException when it is damaged
+     */
+    static H2Backend readOnlyChecked(Path dir) {
+        Path file = databaseFile(dir);
+        if (!Files.isRegularFile(file)) {
+            throw new StateStoreException("there is no state database at " + file, null);
+        }
+        H2FileCheck.check(file);
+        return readOnly(dir);
     }
 
     /**

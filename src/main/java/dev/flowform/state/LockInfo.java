@@ -32,9 +32,12 @@ import java.util.Optional;
  * @param info        free text from the holder (e.g. the plan file), or null
  * @param process     the holder's {@link ProcessIdentity} in its stored form, or null (locks written
  *                    before schema version 3); lets a process on the same machine see the holder is gone
+ * @param session     on PostgreSQL, the server process id ({@code pg_backend_pid()}) of the session that holds the
+ *                    environment's advisory lock; null on H2. While that session holds the advisory lock the holder
+ *                    is alive; a row whose session is gone is taken over by the next {@link StateLocker#lock}
  */
 public record LockInfo(String id, String environment, String operation, String who, String version,
-                       Instant created, Instant heartbeat, String info, String process) {
+                       Instant created, Instant heartbeat, String info, String process, Integer session) {
 
     /**
      * How old a heartbeat may get before the lock counts as probably stale: 2 minutes. A holder
@@ -45,6 +48,24 @@ public record LockInfo(String id, String environment, String operation, String w
 
     /** How often a lock holder should call {@link StateLocker#heartbeat(String)}: every 15 seconds. */
     public static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(15);
+
+    /**
+     * A lock without a database session (H2).
+     *
+     * @param id          random UUID
+     * @param environment the environment locked
+     * @param operation   what the holder is doing
+     * @param who         {@code user@host} of the holder
+     * @param version     flowform version of the holder
+     * @param created     when the lock was taken
+     * @param heartbeat   when the holder last showed it is alive
+     * @param info        free text from the holder, or null
+     * @param process     the holder's {@link ProcessIdentity} in its stored form, or null
+     */
+    public LockInfo(String id, String environment, String operation, String who, String version, Instant created,
+                    Instant heartbeat, String info, String process) {
+        this(id, environment, operation, who, version, created, heartbeat, info, process, null);
+    }
 
     /**
      * Checks that the components that are never absent are present.
@@ -58,6 +79,7 @@ public record LockInfo(String id, String environment, String operation, String w
      * @param heartbeat   when the holder last showed it is alive
      * @param info        free text from the holder (e.g. the plan file), or null
      * @param process     the holder's {@link ProcessIdentity} in its stored form, or null
+     * @param session     the PostgreSQL session holding the advisory lock, or null
      * @throws NullPointerException when a required component is null
      */
     public LockInfo {
@@ -137,5 +159,13 @@ public record LockInfo(String id, String environment, String operation, String w
 
     private static Duration nonNegative(Duration d) {
         return d.isNegative() ? Duration.ZERO : d;
+    }
+
+    /**
+     * @param pid the PostgreSQL session now holding the advisory lock
+     * @return this lock with that session
+     */
+    public LockInfo withSession(Integer pid) {
+        return new LockInfo(id, environment, operation, who, version, created, heartbeat, info, process, pid);
     }
 }

@@ -54,11 +54,12 @@ public final class OutputTable {
             }
             long serial = store.bumpSerial(c);
             Instant now = store.now();
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM output_value")) {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM output_value WHERE environment = ?")) {
+                ps.setString(1, store.environmentName());
                 ps.executeUpdate();
             }
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO output_value (" + COLUMNS
-                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+                    + ", environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 for (OutputRecord o : wanted.values()) {
                     ps.setString(1, o.name());
                     ps.setString(2, o.valueJson());
@@ -68,6 +69,7 @@ public final class OutputTable {
                     ps.setString(6, o.description());
                     ps.setLong(7, serial);
                     ps.setObject(8, Sql.timestamp(now));
+                    ps.setString(9, store.environmentName());
                     ps.executeUpdate();
                 }
             }
@@ -103,7 +105,7 @@ public final class OutputTable {
      * @throws StateStoreException when the database fails
      */
     public List<OutputRecord> all() {
-        return store.inTransaction("outputs()", OutputTable::select);
+        return store.inTransaction("outputs()", this::select);
     }
 
     /** @return the row to store for {@code o}: a sensitive value only as its hash */
@@ -117,13 +119,16 @@ public final class OutputTable {
                 o.description(), 0, null);
     }
 
-    private static List<OutputRecord> select(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM output_value ORDER BY name");
-             ResultSet rs = ps.executeQuery()) {
+    private List<OutputRecord> select(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS
+                + " FROM output_value WHERE environment = ? ORDER BY name")) {
+            ps.setString(1, store.environmentName());
             List<OutputRecord> out = new ArrayList<>();
-            while (rs.next()) {
-                out.add(new OutputRecord(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getBoolean(5),
-                        rs.getString(6), rs.getLong(7), Sql.instant(rs, 8)));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new OutputRecord(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                            rs.getBoolean(5), rs.getString(6), rs.getLong(7), Sql.instant(rs, 8)));
+                }
             }
             return out;
         }

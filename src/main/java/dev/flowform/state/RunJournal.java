@@ -26,6 +26,19 @@ public final class RunJournal {
 
     private static final String RUN_COLUMNS =
             "id, kind, who, flowform_version, started_at, finished_at, outcome, summary";
+    /**
+     * Condition on {@code run_step} keeping the rows of one environment's runs; binds the environment name. Correlated
+     * on the run's primary key, so a lookup by run stays one index probe (an {@code IN} over all the environment's run
+     * ids made {@code history} on 10,000 runs ten times slower on H2).
+     */
+    private static final String OWN_RUN = "EXISTS (SELECT 1 FROM run r WHERE r.id = run_step.run_id AND r.environment = ?)";
+    /**
+     * This environment's runs, newest first. The environment is compared as an expression rather than a column so that
+     * the database reads the runs in primary-key order and stops after the limit: given {@code environment = ?}, H2
+     * 2.5 answers through the environment's index and sorts all of them (measured: {@code history} on 10,000 runs
+     * 320 ms against under 1 ms for this query). A column of one environment's rows loses nothing by it.
+     */
+    private static final String NEWEST_FIRST = "CONCAT(environment, '') = ? ORDER BY id DESC";
     private static final String STEP_COLUMNS =
             "id, run_id, step_index, step_id, kind, address, intent_json, status, started_at, finished_at, detail, duration_ms";
 
@@ -52,15 +65,12 @@ public final class RunJournal {
         Sql.requireText(version, "version");
         return store.inTransaction("startRun", c -> {
             long id;
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO run "
-                            + "(kind, plan_json, who, flowform_version, started_at, outcome) VALUES (?, ?, ?, ?, ?, ?)",
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO run (environment, "
+                            + "kind, plan_json, who, flowform_version, started_at, outcome) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     Statement.RETURN_GENERATED_KEYS)) {
-                ps.setString(1, kind);
-                ps.setString(2, planJson);
-                ps.setString(3, who);
-                ps.setString(4, version);
-                ps.setObject(5, Sql.timestamp(store.now()));
-                ps.setString(6, RunOutcome.RUNNING.name());
+                Sql.bind(ps, store.environmentName(), kind, planJson, who, version);
+                ps.setObject(6, Sql.timestamp(store.now()));
+                ps.setString(7, RunOutcome.RUNNING.name());
                 ps.executeUpdate();
                 id = Sql.generatedId(ps);
             }
@@ -156,8 +166,8 @@ public final class RunJournal {
         store.inTransaction(what + "(" + stepRowId + ")", c -> {
             Instant started;
             StepStatus current;
-            try (PreparedStatement ps = c.prepareStatement("SELECT status, started_at FROM run_step WHERE id = ?")) {
-                ps.setLong(1, stepRowId);
+            try (PreparedStatement ps = c.prepareStatement("SELECT status, started_at FROM run_step WHERE id = ? AND " + OWN_RUN)) {
+                Sql.bind(ps, stepRowId, store.environmentName());
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) {
                         throw new IllegalArgumentException("no journal row " + stepRowId + " in " + store.location());
@@ -212,7 +222,7 @@ public final class RunJournal {
                 throw new IllegalStateException("run " + runId + " is already " + current + "; cannot finish it as " + outcome);
             }
             if (outcome == RunOutcome.SUCCEEDED) {
-                List<StepRecord> open = selectSteps(c, "WHERE run_id = ? AND status = ? ORDER BY id",
+                List<StepRecord> open = selectSteps(c, "run_id = ? AND status = ? ORDER BY id",
                         runId, StepStatus.STARTED.name());
                 if (!open.isEmpty()) {
                     StepRecord s = open.get(0);
@@ -267,13 +277,13 @@ public final class RunJournal {
      */
     public Optional<Interrupted> interruptedRun() {
         return store.inTransaction("interruptedRun()", c -> {
-            List<RunRecord> running = selectRuns(c, "WHERE outcome = ? ORDER BY id DESC FETCH FIRST 1 ROWS ONLY",
+            List<RunRecord> running = selectRuns(c, "outcome = ? ORDER BY id DESC FETCH FIRST 1 ROWS ONLY",
                     RunOutcome.RUNNING.name());
             if (running.isEmpty()) {
                 return Optional.empty();
             }
             RunRecord run = running.get(0);
-            List<StepRecord> open = selectSteps(c, "WHERE run_id = ? AND status = ? ORDER BY id DESC FETCH FIRST 1 ROWS ONLY",
+            List<StepRecord> open = selectSteps(c, "run_id = ? AND status = ? ORDER BY id DESC FETCH FIRST 1 ROWS ONLY",
                     run.id(), StepStatus.STARTED.name());
             return Optional.of(new Interrupted(run, open.stream().findFirst()));
         });
@@ -284,7 +294,7 @@ public final class RunJournal {
      * @throws StateStoreException when the database fails
      */
     public List<RunRecord> runs() {
-        return store.inTransaction("runs()", c -> selectRuns(c, "ORDER BY id DESC"));
+        return store.inTransaction("runs()", c -> selectRunsWhere(c, NEWEST_FIRST, ""));
     }
 
     /**
@@ -297,7 +307,8 @@ public final class RunJournal {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be at least 1, got " + limit);
         }
-        return store.inTransaction("runs(" + limit + ")", c -> selectRuns(c, "ORDER BY id DESC FETCH FIRST ? ROWS ONLY", limit));
+        return store.inTransaction("runs(" + limit + ")", c -> selectRunsWhere(c, NEWEST_FIRST, " FETCH FIRST ? ROWS ONLY",
+                limit));
     }
 
     /**
@@ -306,7 +317,7 @@ public final class RunJournal {
      * @throws StateStoreException when the database fails
      */
     public Optional<RunRecord> run(long runId) {
-        return store.inTransaction("run(" + runId + ")", c -> selectRuns(c, "WHERE id = ?", runId).stream().findFirst());
+        return store.inTransaction("run(" + runId + ")", c -> selectRuns(c, "id = ?", runId).stream().findFirst());
     }
 
     /**
@@ -317,8 +328,8 @@ public final class RunJournal {
      */
     public Optional<String> planJson(long runId) {
         return store.inTransaction("planJson(" + runId + ")", c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT plan_json FROM run WHERE id = ?")) {
-                ps.setLong(1, runId);
+            try (PreparedStatement ps = c.prepareStatement("SELECT plan_json FROM run WHERE id = ? AND environment = ?")) {
+                Sql.bind(ps, runId, store.environmentName());
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
                 }
@@ -332,7 +343,7 @@ public final class RunJournal {
      * @throws StateStoreException when the database fails
      */
     public List<StepRecord> steps(long runId) {
-        return store.inTransaction("steps(" + runId + ")", c -> selectSteps(c, "WHERE run_id = ? ORDER BY id", runId));
+        return store.inTransaction("steps(" + runId + ")", c -> selectSteps(c, "run_id = ? ORDER BY id", runId));
     }
 
     /**
@@ -358,18 +369,17 @@ public final class RunJournal {
      * @param c the caller's connection
      * @return how many rows changed
      */
-    static int recordStopsAsStopped(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE run_step SET status = ? WHERE status = ? AND detail LIKE ?")) {
-            ps.setString(1, StepStatus.STOPPED.name());
-            ps.setString(2, StepStatus.FAILED.name());
-            ps.setString(3, Applier.STOPPED + "%");
+    static int recordStopsAsStopped(Connection c, String environment) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE run_step SET status = ? WHERE status = ? AND detail LIKE ?"
+                + " AND " + OWN_RUN)) {
+            Sql.bind(ps, StepStatus.STOPPED.name(), StepStatus.FAILED.name(), Applier.STOPPED + "%", environment);
             return ps.executeUpdate();
         }
     }
 
     private RunOutcome runOutcome(Connection c, long runId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT outcome FROM run WHERE id = ?")) {
-            ps.setLong(1, runId);
+        try (PreparedStatement ps = c.prepareStatement("SELECT outcome FROM run WHERE id = ? AND environment = ?")) {
+            Sql.bind(ps, runId, store.environmentName());
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     throw new IllegalArgumentException("no run " + runId + " in " + store.location());
@@ -393,9 +403,16 @@ public final class RunJournal {
         }
     }
 
-    private static List<RunRecord> selectRuns(Connection c, String where, Object... params) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT " + RUN_COLUMNS + " FROM run " + where)) {
-            Sql.bind(ps, params);
+    /** Selects this environment's runs: {@code condition} follows {@code WHERE environment = ? AND}. */
+    private List<RunRecord> selectRuns(Connection c, String condition, Object... params) throws SQLException {
+        return selectRunsWhere(c, "environment = ? AND " + condition, "", params);
+    }
+
+    /** Selects runs: {@code where} binds the environment first, then {@code params}; {@code tail} follows it. */
+    private List<RunRecord> selectRunsWhere(Connection c, String where, String tail, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + RUN_COLUMNS + " FROM run WHERE " + where + tail)) {
+            ps.setString(1, store.environmentName());
+            Sql.bind(ps, 1, params);
             List<RunRecord> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -407,9 +424,12 @@ public final class RunJournal {
         }
     }
 
-    private static List<StepRecord> selectSteps(Connection c, String where, Object... params) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT " + STEP_COLUMNS + " FROM run_step " + where)) {
-            Sql.bind(ps, params);
+    /** Selects journal rows of this environment's runs: {@code condition} follows {@code WHERE <own run> AND}. */
+    private List<StepRecord> selectSteps(Connection c, String condition, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + STEP_COLUMNS + " FROM run_step WHERE " + OWN_RUN
+                + " AND " + condition)) {
+            ps.setString(1, store.environmentName());
+            Sql.bind(ps, 1, params);
             List<StepRecord> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

@@ -50,7 +50,7 @@ public final class SnapshotTable {
             Instant now = store.now();
             if (update(c, snapshot, serial, now) == 0) {
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO resource_snapshot (" + COLUMNS
-                        + ") VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                        + ", environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
                     ps.setString(1, snapshot.address());
                     ps.setString(2, snapshot.kind());
                     ps.setString(3, snapshot.namespace());
@@ -58,6 +58,7 @@ public final class SnapshotTable {
                     ps.setString(5, snapshot.bodyJson());
                     ps.setLong(6, serial);
                     ps.setObject(7, Sql.timestamp(now));
+                    ps.setString(8, store.environmentName());
                     ps.executeUpdate();
                 }
             }
@@ -96,8 +97,8 @@ public final class SnapshotTable {
     public boolean delete(String address) {
         Objects.requireNonNull(address, "address");
         return store.inTransaction("deleteResource(" + address + ")", c -> {
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM resource_snapshot WHERE address = ?")) {
-                ps.setString(1, address);
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM resource_snapshot WHERE address = ? AND environment = ?")) {
+                Sql.bind(ps, address, store.environmentName());
                 if (ps.executeUpdate() == 0) {
                     return false;
                 }
@@ -112,7 +113,7 @@ public final class SnapshotTable {
      * @throws StateStoreException when the database fails
      */
     public List<ResourceSnapshot> all() {
-        return store.inTransaction("resources()", c -> select(c, "ORDER BY address"));
+        return store.inTransaction("resources()", c -> select(c, "TRUE ORDER BY address"));
     }
 
     /**
@@ -123,7 +124,7 @@ public final class SnapshotTable {
     public Optional<ResourceSnapshot> get(String address) {
         Objects.requireNonNull(address, "address");
         return store.inTransaction("resource(" + address + ")",
-                c -> select(c, "WHERE address = ?", address).stream().findFirst());
+                c -> select(c, "address = ?", address).stream().findFirst());
     }
 
     /**
@@ -177,9 +178,9 @@ public final class SnapshotTable {
         return v;
     }
 
-    private static int update(Connection c, ResourceSnapshot snapshot, long serial, Instant now) throws SQLException {
+    private int update(Connection c, ResourceSnapshot snapshot, long serial, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE resource_snapshot "
-                + "SET kind = ?, namespace = ?, name = ?, body_json = ?, updated_serial = ?, updated_at = ? WHERE address = ?")) {
+                + "SET kind = ?, namespace = ?, name = ?, body_json = ?, updated_serial = ?, updated_at = ? WHERE address = ? AND environment = ?")) {
             ps.setString(1, snapshot.kind());
             ps.setString(2, snapshot.namespace());
             ps.setString(3, snapshot.name());
@@ -187,13 +188,17 @@ public final class SnapshotTable {
             ps.setLong(5, serial);
             ps.setObject(6, Sql.timestamp(now));
             ps.setString(7, snapshot.address());
+            ps.setString(8, store.environmentName());
             return ps.executeUpdate();
         }
     }
 
-    private static List<ResourceSnapshot> select(Connection c, String where, Object... params) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM resource_snapshot " + where)) {
-            Sql.bind(ps, params);
+    /** Selects this environment's snapshots: {@code condition} follows {@code WHERE environment = ? AND}. */
+    private List<ResourceSnapshot> select(Connection c, String condition, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM resource_snapshot WHERE environment = ?"
+                + " AND " + condition)) {
+            ps.setString(1, store.environmentName());
+            Sql.bind(ps, 1, params);
             List<ResourceSnapshot> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

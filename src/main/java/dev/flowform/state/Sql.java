@@ -36,14 +36,20 @@ final class Sql {
 
     /** Binds {@code params} (Long, Integer or String) to the statement's parameters, in order. */
     static void bind(PreparedStatement ps, Object... params) throws SQLException {
+        bind(ps, 0, params);
+    }
+
+    /** Binds {@code params} (Long, Integer or String) to the parameters after the first {@code skip}, in order. */
+    static void bind(PreparedStatement ps, int skip, Object... params) throws SQLException {
         for (int i = 0; i < params.length; i++) {
             Object p = params[i];
+            int index = skip + i + 1;
             if (p instanceof Long l) {
-                ps.setLong(i + 1, l);
+                ps.setLong(index, l);
             } else if (p instanceof Integer n) {
-                ps.setInt(i + 1, n);
+                ps.setInt(index, n);
             } else {
-                ps.setString(i + 1, (String) p);
+                ps.setString(index, (String) p);
             }
         }
     }
@@ -60,11 +66,13 @@ final class Sql {
 
     /**
      * True for errors that mean "someone else got there first": unique violation (23505, H2 and
-     * PostgreSQL), H2 concurrent update (90131) or lock timeout (HYT00), serialization failure (40001).
+     * PostgreSQL), H2 concurrent update (90131) or lock timeout (HYT00), serialization failure (40001), and
+     * PostgreSQL's deadlock detected (40P01) and lock not available (55P03) (PostgreSQL docs, Appendix A "Error Codes").
      */
     static boolean isContention(SQLException e) {
         String state = e.getSQLState();
-        return "23505".equals(state) || "90131".equals(state) || "HYT00".equals(state) || "40001".equals(state);
+        return "23505".equals(state) || "90131".equals(state) || "HYT00".equals(state) || "40001".equals(state)
+                || "40P01".equals(state) || "55P03".equals(state);
     }
 
     /** @throws IllegalArgumentException when {@code value} is null or blank, naming it {@code name} */

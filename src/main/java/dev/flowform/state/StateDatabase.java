@@ -43,7 +43,7 @@ final class StateDatabase {
      * folder; {@link #schemaIsCurrent} compares a database's history with it.
      */
     static final List<String> MIGRATION_SCRIPTS = List.of("V1__state.sql", "V2__outputs.sql", "V3__lock_holder_process.sql",
-            "V4__step_status_stopped.sql");
+            "V4__step_status_stopped.sql", "V5__environment_key.sql");
 
     private static final int SALT_BYTES = 16;
     private static final HexFormat HEX = HexFormat.of();
@@ -163,11 +163,12 @@ final class StateDatabase {
      * @throws IllegalStateException when the schema history holds a version this flowform does not know
      * @throws StateStoreException   when Flyway fails
      */
-    static void migrate(DataSource dataSource, String location) {
-        Flyway flyway = Flyway.configure(StateStore.class.getClassLoader())
-                .dataSource(dataSource)
+    static void migrate(Backend backend) {
+        String location = backend.location();
+        Flyway flyway = backend.flyway(Flyway.configure(StateStore.class.getClassLoader())
+                .dataSource(backend.dataSource())
                 .locations(MIGRATIONS)
-                .cleanDisabled(true)
+                .cleanDisabled(true))
                 .load();
         MigrationInfo[] all;
         try {
@@ -200,12 +201,15 @@ final class StateDatabase {
      * Reads the environment row, creating it (lineage, serial 0, salt) when the database is new; of several processes
      * creating it at once, one wins and the others read its row.
      *
+     * @param shared true when the database holds many environments (PostgreSQL's schema), false for an H2 file,
+     *               which belongs to exactly one
      * @return the environment's secret salt
-     * @throws IllegalStateException when the database belongs to another environment or holds several
+     * @throws IllegalStateException when an H2 file belongs to another environment or holds several
      */
-    static byte[] ensureEnvironment(Connection c, String environment, Clock clock, String location) throws SQLException {
+    static byte[] ensureEnvironment(Connection c, String environment, Clock clock, String location, boolean shared)
+            throws SQLException {
         for (int attempt = 0; attempt < 2; attempt++) {
-            byte[] found = environmentSalt(c, environment, location);
+            byte[] found = environmentSalt(c, environment, location, shared);
             c.commit();
             if (found != null) {
                 return found;
@@ -238,10 +242,15 @@ final class StateDatabase {
      * @return the environment's secret salt
      * @throws IllegalStateException when there is no row, several rows, or the row belongs to another environment
      */
-    static byte[] readEnvironment(Connection c, String environment, String location) throws SQLException {
-        byte[] salt = environmentSalt(c, environment, location);
+    static byte[] readEnvironment(Connection c, String environment, String location, boolean shared)
+            throws SQLException {
+        byte[] salt = environmentSalt(c, environment, location, shared);
         c.rollback();
         if (salt == null) {
+            if (shared) {
+                throw new NoStateException("there is no state for environment \"" + environment + "\" in " + location
+                        + ": nothing has been planned or applied in it");
+            }
             throw new IllegalStateException("the state database " + location + " holds no environment; a state database "
                     + "belongs to exactly one");
         }
@@ -252,12 +261,18 @@ final class StateDatabase {
      * @return the salt of the one environment row, or null when there is none yet
      * @throws IllegalStateException when there are several rows or the row belongs to another environment
      */
-    private static byte[] environmentSalt(Connection c, String environment, String location) throws SQLException {
+    private static byte[] environmentSalt(Connection c, String environment, String location, boolean shared)
+            throws SQLException {
         List<String[]> rows = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT name, secret_salt FROM environment");
-             ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                rows.add(new String[] {rs.getString(1), rs.getString(2)});
+        try (PreparedStatement ps = c.prepareStatement("SELECT name, secret_salt FROM environment"
+                + (shared ? " WHERE name = ?" : ""))) {
+            if (shared) {
+                ps.setString(1, environment);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(new String[] {rs.getString(1), rs.getString(2)});
+                }
             }
         }
         if (rows.size() > 1) {

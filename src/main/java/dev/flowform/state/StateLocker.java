@@ -36,12 +36,14 @@ public final class StateLocker {
 
     private static final int INSERT_ATTEMPTS = 5;
     private static final String COLUMNS =
-            "lock_id, environment, operation, who, version, created, heartbeat, info, holder_process";
+            "lock_id, environment, operation, who, version, created, heartbeat, info, holder_process, holder_session";
 
     private final StateStore store;
+    private final SessionLocks sessions;
 
     StateLocker(StateStore store) {
         this.store = store;
+        this.sessions = new SessionLocks(store, this);
     }
 
     /**
@@ -91,6 +93,16 @@ public final class StateLocker {
          */
         default void releasedGone(LockInfo gone) {
         }
+
+        /**
+         * Called after taking over, on PostgreSQL, a lock whose holder's database session had ended (the process was
+         * killed, its session terminated, or the server restarted): its advisory lock was free, so its row was
+         * replaced without a force-unlock.
+         *
+         * @param gone the lock replaced
+         */
+        default void tookOver(LockInfo gone) {
+        }
     }
 
     /**
@@ -124,18 +136,24 @@ public final class StateLocker {
      * @throws StateStoreException      when the database fails
      */
     public LockInfo lock(String operation, String who, String version, String info) {
-        Request request = new Request(operation, who, version, info);
+        return lock(new Request(operation, who, version, info), gone -> { });
+    }
+
+    /** {@link #lock(String, String, String, String)}, telling {@code tookOver} about a dead session's lock replaced. */
+    private LockInfo lock(Request request, java.util.function.Consumer<LockInfo> tookOver) {
+        String operation = request.operation();
         for (int attempt = 0; attempt < INSERT_ATTEMPTS; attempt++) {
             Instant now = store.now();
-            LockInfo mine = new LockInfo(UUID.randomUUID().toString(), store.environmentName(), operation, who, version,
-                    now, now, info, ProcessIdentity.current().encode());
+            LockInfo mine = new LockInfo(UUID.randomUUID().toString(), store.environmentName(), operation,
+                    request.who(), request.version(), now, now, request.info(), ProcessIdentity.current().encode());
             // the lock row after our INSERT: ours, the winner's, or null when it vanished in between
-            LockInfo current = store.inTransaction("lock(" + request.operation() + ")", c -> insert(c, mine));
+            LockInfo current = store.backend().locksSessions() ? sessions.lock(mine, tookOver)
+                    : store.inTransaction("lock(" + operation + ")", c -> insert(c, mine));
             if (current == null) {
                 continue; // the holder released it between our INSERT and our read: try again
             }
             if (current.id().equals(mine.id())) {
-                return mine;
+                return current;
             }
             throw new LockHeldException(current, current.age(store.clock()), current.sinceHeartbeat(store.clock()),
                     Duration.ZERO);
@@ -185,8 +203,10 @@ public final class StateLocker {
         while (true) {
             LockHeldException held;
             try {
-                return HeldLock.start(this, lock(request.operation(), request.who(), request.version(), request.info()),
-                        released, LockInfo.HEARTBEAT_INTERVAL);
+                return HeldLock.start(this, lock(request, gone -> {
+                    released.add(gone.id());
+                    listener.tookOver(gone);
+                }), released, LockInfo.HEARTBEAT_INTERVAL);
             } catch (LockHeldException e) {
                 held = e;
             }
@@ -227,6 +247,7 @@ public final class StateLocker {
      */
     public void heartbeat(String lockId) {
         Objects.requireNonNull(lockId, "lockId");
+        sessions.confirm(lockId);
         store.inTransaction("heartbeat", c -> {
             try (PreparedStatement ps = c.prepareStatement(
                     "UPDATE state_lock SET heartbeat = ? WHERE environment = ? AND lock_id = ?")) {
@@ -253,7 +274,9 @@ public final class StateLocker {
      */
     public boolean unlock(String lockId) {
         Objects.requireNonNull(lockId, "lockId");
-        return store.inTransaction("unlock", c -> delete(c, lockId));
+        boolean deleted = store.inTransaction("unlock", c -> delete(c, lockId));
+        sessions.released(lockId);
+        return deleted;
     }
 
     /**
@@ -280,6 +303,9 @@ public final class StateLocker {
                         + store.environmentName() + "\" (" + h.operation() + " by " + h.who() + " since " + h.created()
                         + "); nothing was unlocked. Use the ID printed in the lock error.");
             }
+            if (store.backend().locksSessions()) {
+                sessions.endHolder(c, h);
+            }
             return delete(c, lockId);
         });
     }
@@ -294,18 +320,8 @@ public final class StateLocker {
 
     /** @return the row after inserting {@code mine}: ours, the winner's when another got there first, or null */
     private LockInfo insert(Connection c, LockInfo mine) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO state_lock (" + COLUMNS
-                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            ps.setString(1, mine.id());
-            ps.setString(2, mine.environment());
-            ps.setString(3, mine.operation());
-            ps.setString(4, mine.who());
-            ps.setString(5, mine.version());
-            ps.setObject(6, Sql.timestamp(mine.created()));
-            ps.setObject(7, Sql.timestamp(mine.heartbeat()));
-            ps.setString(8, mine.info());
-            ps.setString(9, mine.process());
-            ps.executeUpdate();
+        try {
+            insertRow(c, mine);
             return mine;
         } catch (SQLException e) {
             if (!Sql.isContention(e)) {
@@ -316,7 +332,37 @@ public final class StateLocker {
         }
     }
 
-    private boolean delete(Connection c, String lockId) throws SQLException {
+    /** Writes the row of {@code mine}, in the caller's transaction. */
+    void insertRow(Connection c, LockInfo mine) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO state_lock (" + COLUMNS
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            ps.setString(1, mine.id());
+            ps.setString(2, mine.environment());
+            ps.setString(3, mine.operation());
+            ps.setString(4, mine.who());
+            ps.setString(5, mine.version());
+            ps.setObject(6, Sql.timestamp(mine.created()));
+            ps.setObject(7, Sql.timestamp(mine.heartbeat()));
+            ps.setString(8, mine.info());
+            ps.setString(9, mine.process());
+            ps.setObject(10, mine.session(), java.sql.Types.INTEGER);
+            ps.executeUpdate();
+        }
+    }
+
+    /** @return true when the row still names {@code lockId} and now records {@code session} as its holder's */
+    boolean setSession(Connection c, String lockId, int session) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE state_lock SET holder_session = ? WHERE environment = ? AND lock_id = ?")) {
+            ps.setInt(1, session);
+            ps.setString(2, store.environmentName());
+            ps.setString(3, lockId);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    /** Deletes the row of {@code lockId}, in the caller's transaction. */
+    boolean delete(Connection c, String lockId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("DELETE FROM state_lock WHERE environment = ? AND lock_id = ?")) {
             ps.setString(1, store.environmentName());
             ps.setString(2, lockId);
@@ -324,7 +370,8 @@ public final class StateLocker {
         }
     }
 
-    private Optional<LockInfo> select(Connection c) throws SQLException {
+    /** @return the lock row, read in the caller's transaction */
+    Optional<LockInfo> select(Connection c) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM state_lock WHERE environment = ?")) {
             ps.setString(1, store.environmentName());
             try (ResultSet rs = ps.executeQuery()) {
@@ -332,7 +379,8 @@ public final class StateLocker {
                     return Optional.empty();
                 }
                 return Optional.of(new LockInfo(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                        rs.getString(5), Sql.instant(rs, 6), Sql.instant(rs, 7), rs.getString(8), rs.getString(9)));
+                        rs.getString(5), Sql.instant(rs, 6), Sql.instant(rs, 7), rs.getString(8), rs.getString(9),
+                        (Integer) rs.getObject(10, Integer.class)));
             }
         }
     }

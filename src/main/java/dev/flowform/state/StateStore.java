@@ -2,8 +2,7 @@ package dev.flowform.state;
 
 import dev.flowform.apply.Sleeper;
 import dev.flowform.plan.StateRef;
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.flowform.state.pg.PgConnection;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -21,14 +20,12 @@ import java.util.regex.Pattern;
  * {@link #outputs()} (root module outputs), {@link #locker()} (the state lock) and {@link #cipher()} (secret hashing
  * and saved-plan encryption).
  *
- * <p><b>Storage.</b> {@link #open(Path, String, Clock)} uses an H2 file database at {@code <stateDir>/<env>/flowform.mv.db},
- * one per environment, so environments never share a lineage, serial or lock ({@link H2Backend}: auto-server mode lets
- * several processes share the file, and every commit is on disk when it returns). When the process serving the file
- * exits, the others lose their connection, and the store reconnects (becoming the server) and repeats the interrupted
- * call if nothing of it had been committed (H2's own {@code AUTO_RECONNECT} works only in auto-commit mode). The schema
- * comes from the Flyway migrations under {@code db/migration}, applied on open; a database migrated by a newer flowform
- * is refused rather than written with an older understanding of it. The components hold only SQL that every
- * {@link Backend} runs.
+ * <p><b>Storage.</b> {@link #open(Path, String, Clock)} uses an H2 file per environment,
+ * {@code <stateDir>/<env>/flowform.mv.db} ({@link H2Backend}); {@link #openPostgres} one PostgreSQL schema holding every
+ * environment ({@link PgBackend}). A lost connection (the process serving the H2 file exited, the server restarted) is
+ * replaced and the interrupted call repeated if nothing of it had been committed. The schema comes from the Flyway
+ * migrations under {@code db/migration}, applied on open; a database migrated by a newer flowform is refused. The
+ * components hold only SQL that every {@link Backend} runs, every statement naming its environment.
  *
  * <p><b>Lineage and serial</b> follow Terraform ({@code internal/states/statefile/file.go}): the lineage is a UUID
  * created exactly once, when the environment's database is first opened, and never changed; the serial starts at 0 and
@@ -109,36 +106,44 @@ public final class StateStore implements AutoCloseable {
     }
 
     /**
-     * Same as {@link #open(Path, String, Clock)}, pausing with {@code sleeper} while another process is in the middle
-     * of opening the same database (H2's auto-server handshake fails for all but the first until it serves the file):
-     * pauses from 50 ms doubling to 1 s, for at most 15 s in all; other failures are not retried.
+     * Same as {@link #open(Path, String, Clock)}, pausing with {@code sleeper} (50 ms doubling to 1 s, at most 15 s in
+     * all) while another process is in the middle of opening the same database (H2's auto-server handshake).
      *
      * @param sleeper how to pause between open attempts
      * @see #open(Path, String, Clock) the other parameters, the result and the errors (a database still busy after
      *      15 s fails with {@link StateStoreException})
      */
     public static StateStore open(Path stateDir, String environment, Clock clock, Sleeper sleeper) {
-        Objects.requireNonNull(stateDir, "stateDir");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(sleeper, "sleeper");
         validateEnvironmentName(environment);
-        Path dir = environmentDirectory(stateDir, environment);
-        if (dir.resolve(DATABASE_NAME).toString().indexOf(';') >= 0) {
-            throw new IllegalArgumentException("state directory " + dir + " contains ';', which an H2 database URL cannot hold");
-        }
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new StateStoreException("cannot create the state directory " + dir + ": " + e.getMessage(), e);
-        }
-        Path file = H2Backend.databaseFile(dir);
-        // While a process has the file open (or is creating it) H2 keeps flowform.lock.db next to it and serves the
-        // file itself; only a file at rest is checked, which is also when a damaged file would be opened by H2 here.
-        if (Files.exists(file) && !Files.exists(dir.resolve(DATABASE_NAME + ".lock.db"))) {
-            H2FileCheck.check(file);
-        }
-        Backend backend = H2Backend.file(dir, sleeper);
-        return backend.opening(() -> openMigrated(backend, environment, clock));
+        Backend backend = H2Backend.prepareFile(environmentDirectory(stateDir, environment), sleeper);
+        return backend.opening(() -> openOn(backend, environment, clock, false, true));
+    }
+
+    /**
+     * Opens (creating on first use) the state of {@code environment} in a PostgreSQL schema holding every environment
+     * ({@link PgBackend}): creates and migrates the schema and the environment's row as needed.
+     *
+     * @param settings    the connection settings ({@link PgConnection#resolve}); the password is never shown
+     * @param schema      the schema holding the state tables ({@code schema_name})
+     * @param environment environment name, matching {@link #ENVIRONMENT_NAME}
+     * @param clock       source of every time written
+     * @param sleeper     how to pause between connection attempts
+     * @param create      false to refuse an environment without state ({@link NoStateException}) instead of creating it
+     * @return the open store; close it when done
+     * @throws IllegalArgumentException when the name is invalid
+     * @throws IllegalStateException    when the schema was migrated by a newer flowform
+     * @throws StateStoreException      when the server cannot be reached or refuses
+     */
+    public static StateStore openPostgres(PgConnection settings, String schema, String environment, Clock clock,
+                                          Sleeper sleeper, boolean create) {
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(schema, "schema");
+        Objects.requireNonNull(clock, "clock");
+        validateEnvironmentName(environment);
+        Backend backend = new PgBackend(settings, schema, sleeper);
+        return backend.opening(() -> openOn(backend, environment, clock, false, create));
     }
 
     /**
@@ -154,7 +159,8 @@ public final class StateStore implements AutoCloseable {
     public static StateStore inMemory(String environment, Clock clock) {
         Objects.requireNonNull(clock, "clock");
         validateEnvironmentName(environment);
-        return openMigrated(H2Backend.memory("flowform-" + environment + "-" + UUID.randomUUID()), environment, clock);
+        return openOn(H2Backend.memory("flowform-" + environment + "-" + UUID.randomUUID()), environment, clock, false,
+                true);
     }
 
     /**
@@ -177,44 +183,34 @@ public final class StateStore implements AutoCloseable {
         Objects.requireNonNull(stateDir, "stateDir");
         Objects.requireNonNull(clock, "clock");
         validateEnvironmentName(environment);
-        Path dir = environmentDirectory(stateDir, environment);
-        Path file = H2Backend.databaseFile(dir);
-        if (!Files.isRegularFile(file)) {
-            throw new StateStoreException("there is no state database at " + file, null);
-        }
-        H2FileCheck.check(file);
-        Backend backend = H2Backend.readOnly(dir);
-        Connection connection = backend.connect();
-        try {
-            if (!StateDatabase.schemaIsCurrent(connection)) {
-                throw new IllegalStateException("the state database " + backend.location() + " needs a schema migration, "
-                        + "which a read-only state cannot get; open it once where it can be written");
-            }
-            byte[] salt = StateDatabase.readEnvironment(connection, environment, backend.location());
-            return new StateStore(environment, clock, backend, connection, salt, true);
-        } catch (SQLException e) {
-            StateDatabase.closeQuietly(connection);
-            throw new StateStoreException("cannot read the state database " + backend.location() + ": " + e.getMessage(), e);
-        } catch (RuntimeException e) {
-            StateDatabase.closeQuietly(connection);
-            throw e;
-        }
+        return openOn(H2Backend.readOnlyChecked(environmentDirectory(stateDir, environment)), environment, clock, true, false);
     }
 
-    /** Connects, migrates the schema when it is not current, and reads or creates the environment row. */
-    private static StateStore openMigrated(Backend backend, String environment, Clock clock) {
+    /**
+     * Connects; for writing, migrates a schema that is not current and reads or creates the environment row; for
+     * reading only, refuses a schema that needs a migration and reads the row.
+     */
+    private static StateStore openOn(Backend backend, String environment, Clock clock, boolean readOnly,
+                                     boolean create) {
         Connection connection = backend.connect();
         try {
             // Our connection stays open while Flyway uses its own, so the database is not closed in between.
-            if (!StateDatabase.schemaIsCurrent(connection)) {
-                StateDatabase.migrate(backend.dataSource(), backend.location());
+            boolean current = StateDatabase.schemaIsCurrent(connection);
+            if (!current && readOnly) {
+                throw new IllegalStateException("the state database " + backend.location() + " needs a schema migration, "
+                        + "which a read-only state cannot get; open it once where it can be written");
+            } else if (!current) {
+                StateDatabase.migrate(backend);
             }
-            byte[] salt = StateDatabase.ensureEnvironment(connection, environment, clock, backend.location());
-            return new StateStore(environment, clock, backend, connection, salt, false);
+            byte[] salt = !create
+                    ? StateDatabase.readEnvironment(connection, environment, backend.location(), backend.sharesEnvironments())
+                    : StateDatabase.ensureEnvironment(connection, environment, clock, backend.location(),
+                    backend.sharesEnvironments());
+            return new StateStore(environment, clock, backend, connection, salt, readOnly);
         } catch (SQLException e) {
             StateDatabase.closeQuietly(connection);
-            throw new StateStoreException("cannot initialise the state database " + backend.location() + ": "
-                    + e.getMessage(), e);
+            throw new StateStoreException("cannot " + (readOnly ? "read" : "initialise") + " the state database "
+                    + backend.location() + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
             StateDatabase.closeQuietly(connection);
             throw e;
@@ -485,6 +481,11 @@ public final class StateStore implements AutoCloseable {
                         rs.getString(5), Sql.instant(rs, 6));
             }
         }
+    }
+
+    /** @return the database this store lives in */
+    Backend backend() {
+        return backend;
     }
 
     /** @return where the database is, for messages */

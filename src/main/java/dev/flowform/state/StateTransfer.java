@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -84,10 +85,14 @@ public final class StateTransfer {
             out.put("format", FORMAT);
             out.put("format_version", FORMAT_VERSION);
             out.put("flowform_version", version);
-            List<Map<String, Object>> env = rows(c, "SELECT * FROM environment");
+            String name = store.environmentName();
+            List<Map<String, Object>> env = rows(c, "SELECT * FROM environment WHERE name = ?", name);
             out.put("environment", env.isEmpty() ? null : env.get(0));
             for (Map.Entry<String, String> t : TABLES.entrySet()) {
-                List<Map<String, Object>> rows = rows(c, "SELECT * FROM " + t.getValue() + " ORDER BY 1");
+                List<Map<String, Object>> rows = rows(c, "SELECT * FROM " + t.getValue() + " WHERE "
+                        + ownRows(t.getValue()) + " ORDER BY 1", name);
+                // the environment is the document's own; rows stay in the shape of format version 1
+                rows.forEach(row -> row.remove("environment"));
                 if (t.getValue().equals("run_step")) {
                     rows.forEach(row -> row.put("status", StepStatus.valueOf(String.valueOf(row.get("status"))).shown().name()));
                 }
@@ -98,22 +103,39 @@ public final class StateTransfer {
         return Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(doc) + "\n";
     }
 
-    private static List<Map<String, Object>> rows(Connection c, String sql) throws SQLException {
+    /**
+     * @param table one of the state's tables
+     * @return the condition selecting the rows of one environment in it; binds the environment name once
+     */
+    static String ownRows(String table) {
+        return table.equals("run_step") ? "run_id IN (SELECT id FROM run WHERE environment = ?)" : "environment = ?";
+    }
+
+    private static List<Map<String, Object>> rows(Connection c, String sql, String environment) throws SQLException {
         List<Map<String, Object>> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
-            ResultSetMetaData md = rs.getMetaData();
-            while (rs.next()) {
-                Map<String, Object> row = new LinkedHashMap<>();
-                for (int i = 1; i <= md.getColumnCount(); i++) {
-                    String name = md.getColumnLabel(i).toLowerCase(java.util.Locale.ROOT);
-                    int type = md.getColumnType(i);
-                    Object v = type == Types.TIMESTAMP_WITH_TIMEZONE ? rs.getObject(i, OffsetDateTime.class) : rs.getObject(i);
-                    row.put(name, v == null ? null : v instanceof OffsetDateTime t ? t.toString() : v);
-                }
-                out.add(row);
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, environment);
+            try (ResultSet rs = ps.executeQuery()) {
+                readRows(rs, out);
             }
         }
         return out;
+    }
+
+    /** Reads every row; times (PostgreSQL's driver reports them as TIMESTAMP) become ISO-8601 UTC text. */
+    private static void readRows(ResultSet rs, List<Map<String, Object>> out) throws SQLException {
+        ResultSetMetaData md = rs.getMetaData();
+        while (rs.next()) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+                String name = md.getColumnLabel(i).toLowerCase(java.util.Locale.ROOT);
+                int type = md.getColumnType(i);
+                boolean time = type == Types.TIMESTAMP_WITH_TIMEZONE || type == Types.TIMESTAMP;
+                Object v = time ? rs.getObject(i, OffsetDateTime.class) : rs.getObject(i);
+                row.put(name, v == null ? null : v instanceof OffsetDateTime t ? t.toInstant().atOffset(ZoneOffset.UTC).toString() : v);
+            }
+            out.add(row);
+        }
     }
 
     /**
@@ -131,27 +153,31 @@ public final class StateTransfer {
         Document doc = Document.parse(json);
         return store.inTransaction("state push", c -> {
             EnvironmentRecord now = store.selectEnvironment(c);
-            boolean empty = now.serial() == 0 && count(c, "run") == 0 && count(c, "resource_snapshot") == 0;
+            String name = store.environmentName();
+            boolean empty = now.serial() == 0 && count(c, "run", name) == 0 && count(c, "resource_snapshot", name) == 0;
             if (!force) {
                 refuseUnlessFollowing(doc, now, empty);
             }
             long newSerial = force && !empty && doc.serial() <= now.serial()
                     && !(doc.lineage().equals(now.lineage()) && doc.serial() == now.serial()) ? now.serial() + 1 : doc.serial();
             for (String table : List.of("run_step", "run", "resource_snapshot", "output_value")) {
-                try (Statement st = c.createStatement()) {
-                    st.executeUpdate("DELETE FROM " + table);
+                try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE " + ownRows(table))) {
+                    ps.setString(1, name);
+                    ps.executeUpdate();
                 }
             }
-            replaceEnvironment(c, doc, newSerial, store.environmentName());
+            replaceEnvironment(c, doc, newSerial, name);
             Map<String, Integer> written = new LinkedHashMap<>();
+            long runShift = idShift(c, "run", doc.rows("runs"));
+            long stepShift = idShift(c, "run_step", doc.rows("steps"));
             for (Map.Entry<String, String> t : TABLES.entrySet()) {
                 List<Map<String, Object>> rows = doc.rows(t.getKey());
                 for (Map<String, Object> row : rows) {
-                    insert(c, t.getValue(), row);
+                    insert(c, t.getValue(), owned(t.getValue(), row, name, runShift, stepShift));
                 }
                 written.put(t.getKey(), rows.size());
             }
-            RunJournal.recordStopsAsStopped(c);
+            RunJournal.recordStopsAsStopped(c, name);
             restartIds(c);
             return new Imported(doc.lineage(), newSerial, written);
         });
@@ -231,6 +257,58 @@ public final class StateTransfer {
         }
     }
 
+    /**
+     * Run and step ids are unique across the environments of a database (one identity per table). A document's ids
+     * are kept when no other environment's rows use them (always for an H2 file, which holds one environment), and
+     * otherwise all moved past the largest id in the table, keeping their order.
+     *
+     * @return what to add to each of the document's ids in {@code table}
+     */
+    private static long idShift(Connection c, String table, List<Map<String, Object>> rows) throws SQLException {
+        if (rows.isEmpty()) {
+            return 0;
+        }
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (Map<String, Object> row : rows) {
+            long id = ((Number) row.get("id")).longValue();
+            min = Math.min(min, id);
+            max = Math.max(max, id);
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM " + table
+                + " WHERE id BETWEEN ? AND ?")) {
+            ps.setLong(1, min);
+            ps.setLong(2, max);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                if (rs.getLong(1) == 0) {
+                    return 0;
+                }
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT MAX(id) FROM " + table); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1) - min + 1;
+        }
+    }
+
+    /** @return a copy of a document row filed under {@code environment}, its ids moved by the shifts */
+    private static Map<String, Object> owned(String table, Map<String, Object> row, String environment, long runShift,
+                                             long stepShift) {
+        Map<String, Object> out = new LinkedHashMap<>(row);
+        out.remove("environment");
+        if (table.equals("run")) {
+            out.put("id", ((Number) row.get("id")).longValue() + runShift);
+        } else if (table.equals("run_step")) {
+            out.put("id", ((Number) row.get("id")).longValue() + stepShift);
+            out.put("run_id", ((Number) row.get("run_id")).longValue() + runShift);
+        }
+        if (!table.equals("run_step")) {
+            out.put("environment", environment);
+        }
+        return out;
+    }
+
     /** Makes the next generated run and step ids follow the imported rows. */
     private static void restartIds(Connection c) throws SQLException {
         for (String table : List.of("run", "run_step")) {
@@ -270,10 +348,13 @@ public final class StateTransfer {
         }
     }
 
-    private static long count(Connection c, String table) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM " + table); ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
+    private static long count(Connection c, String table, String environment) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM " + table + " WHERE " + ownRows(table))) {
+            ps.setString(1, environment);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
         }
     }
 }

@@ -79,13 +79,14 @@ class BackendBlockTest {
 
     @Test
     void an_unknown_backend_type_is_a_located_error_listing_local() {
-        Path dir = config("{\n  \"backend\": {\"pg\": {\"conn_str\": \"postgres://x\"}},\n  " + ENV + "\n}");
+        Path dir = config("{\n  \"backend\": {\"s3\": {\"bucket\": \"x\"}},\n  " + ENV + "\n}");
 
         LoadResult r = loader.load(dir, null, Map.of());
 
-        assertThat(Fixtures.errors(r)).containsExactly("main.flow.json:2:15: Unsupported backend type: Backend type \"pg\" "
-                + "is not supported. The \"pg\" backend (state in PostgreSQL) is not supported yet. The supported backend "
-                + "type is \"local\": {\"backend\": {\"local\": {\"path\": \"state\"}}}, a state folder relative to this file.");
+        assertThat(Fixtures.errors(r)).containsExactly("main.flow.json:2:15: Unsupported backend type: Backend type \"s3\" "
+                + "is not supported. The \"s3\" backend is not supported. The supported backend types are \"local\": "
+                + "{\"backend\": {\"local\": {\"path\": \"state\"}}}, a state folder relative to this file, and \"pg\": "
+                + "{\"backend\": {\"pg\": {\"schema_name\": \"flowform\"}}}, every environment in one PostgreSQL schema.");
         assertThat(loader.backend(dir).backend()).isNull();
         assertThat(Fixtures.lines(loader.backend(dir).diagnostics())).isEqualTo(Fixtures.errors(r));
     }

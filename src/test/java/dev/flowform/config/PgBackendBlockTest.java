@@ -21,15 +21,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The {@code backend "pg"} block: Terraform's pg backend arguments, decoded as literals and checked with located
- * errors, kept as written (the environment is read when the state opens, not here), and still refused as a type until
- * the commands open PostgreSQL state.
+ * errors, kept as written (the environment is read when the state opens, not here).
  */
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class PgBackendBlockTest {
 
     private static final String ENV = "\"environment\": {\"demo\": {\"namespace\": \"kafka\"}}";
-    private static final String REFUSED = "Unsupported backend type: Backend type \"pg\" is not supported. The \"pg\" "
-            + "backend (state in PostgreSQL) is not supported yet.";
 
     @TempDir
     Path tmp;
@@ -57,7 +54,7 @@ class PgBackendBlockTest {
     }
 
     @Test
-    void a_valid_block_decodes_to_its_settings_and_is_still_refused_as_a_type() {
+    void a_valid_block_decodes_to_its_settings_without_errors() {
         Decoded d = decode("{\"pg\": {\"conn_str\": \"postgresql://flowform@db.example/state\", \"schema_name\": \"team_a\"}}");
 
         assertThat(d.backend()).isEqualTo(new StateBackend.Pg("postgresql://flowform@db.example/state", "team_a",
@@ -65,7 +62,7 @@ class PgBackendBlockTest {
         assertThat(d.backend().type()).isEqualTo("pg");
         assertThat(d.backend().declaredAt()).hasToString("main.flow.json:1:14");
         assertThat(d.backend().isDefault()).isFalse();
-        assertThat(d.errors()).singleElement().asString().startsWith("main.flow.json:1:14: " + REFUSED);
+        assertThat(d.errors()).isEmpty();
         assertThat(d.warnings()).isEmpty();
     }
 
@@ -78,17 +75,17 @@ class PgBackendBlockTest {
                 assertThat(pg.connStr()).isNull();
                 assertThat(pg.schemaName()).isEqualTo(StateBackend.DEFAULT_SCHEMA).isEqualTo("flowform");
             });
-            assertThat(d.errors()).singleElement().asString().contains(REFUSED);
+            assertThat(d.errors()).isEmpty();
         }
     }
 
     @Test
-    void the_loader_refuses_a_pg_block_with_the_message_it_always_gave() {
+    void the_loader_accepts_a_pg_block() {
         Path dir = Fixtures.writeMain(tmp.resolve("cfg"), "{\"backend\": {\"pg\": {\"schema_name\": \"ff\"}}, " + ENV + "}");
 
-        assertThat(Fixtures.errors(new ConfigLoader().load(dir, null, Map.of()))).singleElement().asString()
-                .startsWith("main.flow.json:1:14: " + REFUSED);
-        assertThat(new ConfigLoader().backend(dir).backend()).isNull();
+        assertThat(Fixtures.errors(new ConfigLoader().load(dir, null, Map.of()))).isEmpty();
+        assertThat(new ConfigLoader().backend(dir).backend()).isInstanceOfSatisfying(StateBackend.Pg.class,
+                pg -> assertThat(pg.schemaName()).isEqualTo("ff"));
     }
 
     @Test

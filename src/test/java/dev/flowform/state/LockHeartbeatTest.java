@@ -10,6 +10,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class LockHeartbeatTest {
 
@@ -21,9 +23,10 @@ class LockHeartbeatTest {
         scheduler.shutdownNow();
     }
 
-    @Test
-    void keepsTheLockFreshWhileALongStepRuns() {
-        try (StateStore store = StateStore.inMemory("prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void keepsTheLockFreshWhileALongStepRuns(StatePlace place) {
+        try (StateStore store = place.open("prod", clock)) {
             LockInfo lock = store.locker().lock("apply", "alice@host", "0.1.0");
             try (LockHeartbeat heartbeat = LockHeartbeat.start(store.locker(), lock.id(), scheduler, Duration.ofMillis(20))) {
                 clock.advance(Duration.ofMinutes(10)); // a long roll
@@ -35,9 +38,10 @@ class LockHeartbeatTest {
         }
     }
 
-    @Test
-    void reportsALockThatWasForceUnlocked() {
-        try (StateStore store = StateStore.inMemory("prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void reportsALockThatWasForceUnlocked(StatePlace place) {
+        try (StateStore store = place.open("prod", clock)) {
             LockInfo lock = store.locker().lock("apply", "alice@host", "0.1.0");
             try (LockHeartbeat heartbeat = LockHeartbeat.start(store.locker(), lock.id(), scheduler, Duration.ofMillis(20))) {
                 assertThat(store.locker().forceUnlock(lock.id())).isTrue();
@@ -48,9 +52,10 @@ class LockHeartbeatTest {
         }
     }
 
-    @Test
-    void rejectsANonPositiveInterval() {
-        try (StateStore store = StateStore.inMemory("prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void rejectsANonPositiveInterval(StatePlace place) {
+        try (StateStore store = place.open("prod", clock)) {
             assertThatThrownBy(() -> LockHeartbeat.start(store.locker(), "id", scheduler, Duration.ZERO))
                     .isInstanceOf(IllegalArgumentException.class);
         }

@@ -16,6 +16,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 
 class StateLockTest {
@@ -25,9 +27,10 @@ class StateLockTest {
     @TempDir
     Path stateDir;
 
-    @Test
-    void lockRecordsTerraformLockInfo() {
-        try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void lockRecordsTerraformLockInfo(StatePlace place) {
+        try (StateStore store = place.open("prod", clock)) {
             LockInfo lock = store.locker().lock("apply", "alice@host", "0.1.0", "plan file prod.plan");
             assertThat(lock.id()).matches("[0-9a-f-]{36}");
             assertThat(lock.environment()).isEqualTo("prod");
@@ -39,16 +42,17 @@ class StateLockTest {
             assertThat(lock.info()).isEqualTo("plan file prod.plan");
             assertThat(store.locker().current()).contains(lock);
         }
-        try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
+        try (StateStore store = place.open("prod", clock)) {
             assertThat(store.locker().current()).isPresent().get()
                     .extracting(LockInfo::who).isEqualTo("alice@host");
         }
     }
 
-    @Test
-    void aHeldLockIsRefusedWithTheHoldersInfoAndAge() {
-        try (StateStore alice = StateStore.open(stateDir, "prod", clock);
-             StateStore bob = StateStore.open(stateDir, "prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void aHeldLockIsRefusedWithTheHoldersInfoAndAge(StatePlace place) {
+        try (StateStore alice = place.open("prod", clock);
+             StateStore bob = place.open("prod", clock)) {
             LockInfo held = alice.locker().lock("apply", "alice@host", "0.1.0");
             clock.advance(Duration.ofSeconds(90));
 
@@ -69,10 +73,11 @@ class StateLockTest {
         }
     }
 
-    @Test
-    void heartbeatKeepsALockFreshAndSilenceMakesItProbablyStale() {
-        try (StateStore alice = StateStore.open(stateDir, "prod", clock);
-             StateStore bob = StateStore.open(stateDir, "prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void heartbeatKeepsALockFreshAndSilenceMakesItProbablyStale(StatePlace place) {
+        try (StateStore alice = place.open("prod", clock);
+             StateStore bob = place.open("prod", clock)) {
             LockInfo held = alice.locker().lock("apply", "alice@host", "0.1.0");
             clock.advance(Duration.ofMinutes(5));
             alice.locker().heartbeat(held.id());
@@ -94,9 +99,10 @@ class StateLockTest {
         }
     }
 
-    @Test
-    void unlockReleasesOnlyWithTheMatchingId() {
-        try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void unlockReleasesOnlyWithTheMatchingId(StatePlace place) {
+        try (StateStore store = place.open("prod", clock)) {
             LockInfo held = store.locker().lock("apply", "alice@host", "0.1.0");
             assertThat(store.locker().unlock("00000000-0000-0000-0000-000000000000")).isFalse();
             assertThat(store.locker().current()).contains(held);
@@ -108,10 +114,11 @@ class StateLockTest {
         }
     }
 
-    @Test
-    void forceUnlockRefusesAWrongIdAndReleasesWithTheRightOne() {
-        try (StateStore crashed = StateStore.open(stateDir, "prod", clock);
-             StateStore operator = StateStore.open(stateDir, "prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void forceUnlockRefusesAWrongIdAndReleasesWithTheRightOne(StatePlace place) {
+        try (StateStore crashed = place.open("prod", clock);
+             StateStore operator = place.open("prod", clock)) {
             LockInfo held = crashed.locker().lock("apply", "ci@runner-7", "0.1.0");
 
             assertThatThrownBy(() -> operator.locker().forceUnlock("not-the-id"))
@@ -131,14 +138,15 @@ class StateLockTest {
         }
     }
 
-    @Test
-    void racingStoresOnOneFileNeverBothWin() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void racingStoresOnOneFileNeverBothWin(StatePlace place) throws Exception {
         int racers = 4;
         List<StateStore> stores = new ArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(racers);
         try {
             for (int i = 0; i < racers; i++) {
-                stores.add(StateStore.open(stateDir, "prod", clock));
+                stores.add(place.open("prod", clock));
             }
             for (int round = 0; round < 15; round++) {
                 CyclicBarrier start = new CyclicBarrier(racers);

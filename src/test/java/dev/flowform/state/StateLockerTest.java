@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** What {@link StateLocker#acquire} reports while taking the lock, and what the {@link HeldLock} it returns does. */
 class StateLockerTest {
@@ -34,9 +36,10 @@ class StateLockerTest {
         return new StateLocker.Request("apply", "bob@laptop", "0.1.0", null);
     }
 
-    @Test
-    void aFreeLockIsTakenSilentlyAndReleasedOnClose() throws Exception {
-        try (StateStore store = StateStore.inMemory("prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void aFreeLockIsTakenSilentlyAndReleasedOnClose(StatePlace place) throws Exception {
+        try (StateStore store = place.open("prod", clock)) {
             HeldLock held = store.locker().acquire(request(), Duration.ZERO, d -> { }, recorder);
             assertThat(store.locker().current()).contains(held.info());
             assertThat(held.releasedGone()).isEmpty();
@@ -50,9 +53,10 @@ class StateLockerTest {
         }
     }
 
-    @Test
-    void waitingIsReportedOnceBeforeTheFirstPause() {
-        try (StateStore store = StateStore.inMemory("prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void waitingIsReportedOnceBeforeTheFirstPause(StatePlace place) {
+        try (StateStore store = place.open("prod", clock)) {
             store.locker().lock("apply", "alice@host", "0.1.0");
             List<Duration> pauses = new ArrayList<>();
             catchThrowableOfType(LockHeldException.class, () -> store.locker().acquire(request(), Duration.ofSeconds(10),
@@ -95,9 +99,10 @@ class StateLockerTest {
         }
     }
 
-    @Test
-    void aHeldLockThatWasForceUnlockedReportsItIsLost() {
-        try (StateStore store = StateStore.inMemory("prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void aHeldLockThatWasForceUnlockedReportsItIsLost(StatePlace place) {
+        try (StateStore store = place.open("prod", clock)) {
             LockInfo info = store.locker().lock("apply", "alice@host", "0.1.0");
             try (HeldLock held = HeldLock.start(store.locker(), info, Set.of(), Duration.ofMillis(20))) {
                 assertThat(store.locker().forceUnlock(info.id())).isTrue();

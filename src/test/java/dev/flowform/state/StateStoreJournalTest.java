@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 
 class StateStoreJournalTest {
@@ -17,9 +19,10 @@ class StateStoreJournalTest {
     @TempDir
     Path stateDir;
 
-    @Test
-    void aRunRecordsItsStepsWithTimesAndDurations() {
-        try (StateStore store = StateStore.inMemory("prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void aRunRecordsItsStepsWithTimesAndDurations(StatePlace place) {
+        try (StateStore store = place.open("prod", clock)) {
             long run = store.journal().startRun("apply", "{\"format_version\":1}", "alice@host", "0.1.0");
             long s1 = store.journal().intent(run, 0, 1, "SET_WORKER_EOS", "connect_cluster.eu", "{\"mode\":\"preparing\"}");
             clock.advance(Duration.ofMillis(1500));
@@ -57,11 +60,12 @@ class StateStoreJournalTest {
         }
     }
 
-    @Test
-    void journalSurvivesAProcessThatNeverFinishedTheRun() {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void journalSurvivesAProcessThatNeverFinishedTheRun(StatePlace place) {
         long run;
         long openStep;
-        try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
+        try (StateStore store = place.open("prod", clock)) {
             store.locker().lock("apply", "alice@host", "0.1.0");
             run = store.journal().startRun("apply", "{}", "alice@host", "0.1.0");
             long s1 = store.journal().intent(run, 0, 1, "SET_WORKER_EOS", "connect_cluster.eu", "{\"mode\":\"preparing\"}");
@@ -70,7 +74,7 @@ class StateStoreJournalTest {
             // "crash": no journalDone, no finishRun, no unlock; the connection just goes away
         }
         clock.advance(Duration.ofMinutes(10));
-        try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
+        try (StateStore store = place.open("prod", clock)) {
             LockInfo left = store.locker().current().orElseThrow();
             assertThat(left.isProbablyStale(clock)).isTrue();
 
@@ -99,9 +103,10 @@ class StateStoreJournalTest {
         }
     }
 
-    @Test
-    void interruptedRunIsTheNewestRunningRunAndMayHaveNoOpenStep() {
-        try (StateStore store = StateStore.inMemory("prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void interruptedRunIsTheNewestRunningRunAndMayHaveNoOpenStep(StatePlace place) {
+        try (StateStore store = place.open("prod", clock)) {
             assertThat(store.journal().interruptedRun()).isEmpty();
             long older = store.journal().startRun("apply", null, "a@h", "1");
             store.journal().intent(older, 0, 1, "ANNOTATE", "connect_cluster.eu", null);
@@ -118,9 +123,10 @@ class StateStoreJournalTest {
         }
     }
 
-    @Test
-    void runsAreListedNewestFirstWithAnOptionalLimit() {
-        try (StateStore store = StateStore.inMemory("prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void runsAreListedNewestFirstWithAnOptionalLimit(StatePlace place) {
+        try (StateStore store = place.open("prod", clock)) {
             long a = store.journal().startRun("apply", null, "a@h", "1");
             store.journal().finishRun(a, RunOutcome.SUCCEEDED, null);
             long b = store.journal().startRun("refresh", null, "a@h", "1");
@@ -139,9 +145,10 @@ class StateStoreJournalTest {
         }
     }
 
-    @Test
-    void finishedRunsAndStepsCannotBeRewritten() {
-        try (StateStore store = StateStore.inMemory("prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void finishedRunsAndStepsCannotBeRewritten(StatePlace place) {
+        try (StateStore store = place.open("prod", clock)) {
             long run = store.journal().startRun("apply", null, "a@h", "1");
             long step = store.journal().intent(run, 0, 1, "ANNOTATE", "connect_cluster.eu", null);
             store.journal().done(step, null);
@@ -164,9 +171,10 @@ class StateStoreJournalTest {
         }
     }
 
-    @Test
-    void aRunCannotSucceedWhileAStepOutcomeIsUnknown() {
-        try (StateStore store = StateStore.inMemory("prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void aRunCannotSucceedWhileAStepOutcomeIsUnknown(StatePlace place) {
+        try (StateStore store = place.open("prod", clock)) {
             long run = store.journal().startRun("apply", null, "a@h", "1");
             store.journal().intent(run, 0, 3, "WAIT_FOR_ROLL", "connect_cluster.eu", null);
             long serial = store.stateRef().serial();

@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Outputs in state (schema V2): replaced as a set, secrets hashed, serial moved only by a change. */
@@ -48,9 +50,10 @@ class StateStoreOutputsTest {
         assertThat(new String(file, java.nio.charset.StandardCharsets.ISO_8859_1)).doesNotContain("Hunter2-Canary");
     }
 
-    @Test
-    void duplicateNamesAreRefused() {
-        try (StateStore store = StateStore.inMemory("prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void duplicateNamesAreRefused(StatePlace place) {
+        try (StateStore store = place.open("prod", clock)) {
             assertThatThrownBy(() -> store.outputs().replace(List.of(OutputRecord.of("a", "1", "number", false, null),
                     OutputRecord.of("a", "2", "number", false, null)))).isInstanceOf(IllegalArgumentException.class);
             assertThat(store.outputs().all()).isEmpty();

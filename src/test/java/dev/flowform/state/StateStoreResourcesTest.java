@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 
 class StateStoreResourcesTest {
@@ -15,9 +17,10 @@ class StateStoreResourcesTest {
     @TempDir
     Path stateDir;
 
-    @Test
-    void snapshotsAreSavedReplacedListedAndDeleted() {
-        try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void snapshotsAreSavedReplacedListedAndDeleted(StatePlace place) {
+        try (StateStore store = place.open("prod", clock)) {
             ResourceSnapshot saved = store.snapshots().save(
                     ResourceSnapshot.of("kafka_connector.orders-source", "KafkaConnector", "kafka", "orders-source", "{\"v\":1}"));
             assertThat(saved.updatedSerial()).isEqualTo(1);
@@ -39,16 +42,17 @@ class StateStoreResourcesTest {
             assertThat(store.snapshots().delete("connect_cluster.eu")).isFalse();
             assertThat(store.snapshots().get("connect_cluster.eu")).isEmpty();
         }
-        try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
+        try (StateStore store = place.open("prod", clock)) {
             assertThat(store.snapshots().all()).singleElement()
                     .satisfies(r -> assertThat(r.bodyJson()).isEqualTo("{\"v\":2}"));
         }
     }
 
-    @Test
-    void largeBodiesAreStoredWhole() {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void largeBodiesAreStoredWhole(StatePlace place) {
         String big = "{\"pad\":\"" + "x".repeat(3_000_000) + "\"}";
-        try (StateStore store = StateStore.inMemory("prod", clock)) {
+        try (StateStore store = place.open("prod", clock)) {
             store.snapshots().save(ResourceSnapshot.of("connect_cluster.big", "KafkaConnect", "kafka", "big", big));
             long run = store.journal().startRun("apply", big, "a@h", "1");
             assertThat(store.snapshots().get("connect_cluster.big").orElseThrow().bodyJson()).hasSize(big.length());

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 
 class StateStoreSerialTest {
@@ -14,9 +16,10 @@ class StateStoreSerialTest {
     @TempDir
     Path stateDir;
 
-    @Test
-    void everyStateChangingCallAddsOneToTheSerial() {
-        try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void everyStateChangingCallAddsOneToTheSerial(StatePlace place) {
+        try (StateStore store = place.open("prod", clock)) {
             long[] run = new long[1];
             long[] step = new long[2];
             bumps(store, s -> run[0] = s.journal().startRun("apply", "{\"steps\":[]}", "alice@a", "0.1.0"));
@@ -35,9 +38,10 @@ class StateStoreSerialTest {
         }
     }
 
-    @Test
-    void readsLockingAndNoOpsLeaveTheSerialAlone() {
-        try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void readsLockingAndNoOpsLeaveTheSerialAlone(StatePlace place) {
+        try (StateStore store = place.open("prod", clock)) {
             long run = store.journal().startRun("apply", null, "alice@a", "0.1.0");
             store.journal().finishRun(run, RunOutcome.SUCCEEDED, null);
             long before = store.stateRef().serial();
@@ -66,16 +70,17 @@ class StateStoreSerialTest {
         }
     }
 
-    @Test
-    void serialSurvivesReopen() {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void serialSurvivesReopen(StatePlace place) {
         String lineage;
-        try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
+        try (StateStore store = place.open("prod", clock)) {
             store.journal().startRun("apply", null, "alice@a", "0.1.0");
             store.setKubeServer("https://k8s:6443", null);
             lineage = store.stateRef().lineage();
             assertThat(store.stateRef().serial()).isEqualTo(2);
         }
-        try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
+        try (StateStore store = place.open("prod", clock)) {
             assertThat(store.stateRef().serial()).isEqualTo(2);
             assertThat(store.stateRef().lineage()).isEqualTo(lineage);
             store.snapshots().save(ResourceSnapshot.of("a", "KafkaConnect", "kafka", "a", "{}"));
@@ -83,10 +88,11 @@ class StateStoreSerialTest {
         }
     }
 
-    @Test
-    void twoStoresOnTheSameFileShareOneSerial() {
-        try (StateStore a = StateStore.open(stateDir, "prod", clock);
-             StateStore b = StateStore.open(stateDir, "prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void twoStoresOnTheSameFileShareOneSerial(StatePlace place) {
+        try (StateStore a = place.open("prod", clock);
+             StateStore b = place.open("prod", clock)) {
             a.journal().startRun("apply", null, "alice@a", "0.1.0");
             b.journal().startRun("apply", null, "bob@b", "0.1.0");
             assertThat(a.stateRef()).isEqualTo(b.stateRef());

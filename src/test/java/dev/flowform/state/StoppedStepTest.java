@@ -18,6 +18,8 @@ import java.sql.Statement;
 import java.util.List;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,9 +36,10 @@ class StoppedStepTest {
     @TempDir
     Path stateDir;
 
-    @Test
-    void theJournalOfARunRecordsAStopAsStopped() {
-        try (StateStore store = StateStore.inMemory("prod", clock)) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.flowform.state.StatePlace#both")
+    void theJournalOfARunRecordsAStopAsStopped(StatePlace place) {
+        try (StateStore store = place.open("prod", clock)) {
             long run = store.journal().startRun("apply", null, "alice@host", "0.1.0");
             Journal journal = store.journal().forRun(run, "0.1.0", text -> text == null ? null : text.replace("s3cret", "***"));
             Step wait = new Step(1, StepKind.WAIT_FOR_ROLL, "connect_cluster.eu",

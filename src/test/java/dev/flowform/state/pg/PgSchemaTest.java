@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flowform.testing.PgServer;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.file.Files;
@@ -19,16 +18,17 @@ import java.util.stream.Stream;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.MigrateResult;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The state schema on PostgreSQL: the released Flyway migrations run there unchanged, in a schema of their own, and
- * give the same tables as on H2; the proposed environment-key migration (src/test/resources/pg-proposal) runs on both
- * after them, gives both the same tables again, and files an H2 state's existing rows under its one environment.
+ * give the same tables as on H2; the environment-key migration (V5) runs on both after them, gives both the same
+ * tables again, and files an H2 state's existing rows under its one environment.
  */
 class PgSchemaTest {
 
     private static final String SCHEMA = "flowform";
+    /** The last version before the environment key. */
+    private static final String BEFORE_KEY = "4";
     private static final String INSERT_ENVIRONMENT = "INSERT INTO environment (name, lineage, serial, secret_salt, "
             + "created_at) VALUES ('%s', '%s', 1, '00112233445566778899aabbccddeeff', TIMESTAMP WITH TIME ZONE "
             + "'2026-03-01 10:00:00+00')";
@@ -36,17 +36,14 @@ class PgSchemaTest {
             + "body_json, updated_serial, updated_at) VALUES (%s'replication_flow.orders', 'KafkaConnector', 'kafka', "
             + "'orders', '{}', 1, TIMESTAMP WITH TIME ZONE '2026-03-01 10:00:00+00')";
 
-    @TempDir
-    Path proposalDir;
-
     @Test
     void the_released_migrations_run_unchanged_on_postgresql_and_give_the_same_tables_as_on_h2() throws Exception {
         PgServer.Database db = PgServer.get().freshDatabase("schema");
 
-        MigrateResult result = pgFlyway(db).migrate();
+        MigrateResult result = pgFlyway(db, BEFORE_KEY).migrate();
 
         assertThat(result.success).isTrue();
-        assertThat(result.migrationsExecuted).isEqualTo(released().size()).isGreaterThanOrEqualTo(3);
+        assertThat(result.migrationsExecuted).isEqualTo(4);
         assertThat(result.schemaName).isEqualTo(SCHEMA);
         try (Connection pg = db.connect(); Connection h2 = h2(false)) {
             List<String> pgShape = SchemaShape.of(pg, SCHEMA, false);
@@ -58,12 +55,12 @@ class PgSchemaTest {
     }
 
     @Test
-    void the_environment_key_proposal_gives_h2_and_postgresql_the_same_tables() throws Exception {
+    void the_environment_key_migration_gives_h2_and_postgresql_the_same_tables() throws Exception {
         PgServer.Database db = PgServer.get().freshDatabase("proposal");
 
-        MigrateResult result = pgFlyway(db, "filesystem:" + proposal()).migrate();
+        MigrateResult result = pgFlyway(db, null).migrate();
 
-        assertThat(result.migrationsExecuted).isEqualTo(released().size() + 1);
+        assertThat(result.migrationsExecuted).isEqualTo(released().size());
         try (Connection pg = db.connect(); Connection h2 = h2(true)) {
             List<String> pgShape = SchemaShape.of(pg, SCHEMA, false);
             assertThat(pgShape).contains(
@@ -79,11 +76,11 @@ class PgSchemaTest {
     }
 
     @Test
-    void the_proposal_files_an_h2_states_rows_under_its_one_environment_and_then_keys_them_by_environment()
+    void the_environment_key_migration_files_an_h2_states_rows_under_its_one_environment_and_then_keys_them_by_environment()
             throws Exception {
         String url = "jdbc:h2:mem:existing;DB_CLOSE_DELAY=-1";
         Flyway.configure(getClass().getClassLoader()).dataSource(url, "sa", "").locations("classpath:db/migration")
-                .load().migrate();
+                .target(BEFORE_KEY).load().migrate();
         try (Connection c = DriverManager.getConnection(url, "sa", ""); Statement s = c.createStatement()) {
             s.execute(INSERT_ENVIRONMENT.formatted("prod", "11111111-1111-1111-1111-111111111111"));
             s.execute("INSERT INTO run (kind, who, flowform_version, started_at, outcome) VALUES ('apply', 'ci@host', "
@@ -93,7 +90,7 @@ class PgSchemaTest {
                     + "VALUES ('topic', '\"orders\"', 'string', FALSE, 1, TIMESTAMP WITH TIME ZONE '2026-03-01 10:00:00+00')");
 
             Flyway.configure(getClass().getClassLoader()).dataSource(url, "sa", "")
-                    .locations("classpath:db/migration", "filesystem:" + proposal()).load().migrate();
+                    .locations("classpath:db/migration").load().migrate();
 
             for (String table : List.of("run", "resource_snapshot", "output_value")) {
                 assertThat(single(s, "SELECT environment FROM " + table)).as(table).isEqualTo("prod");
@@ -114,7 +111,7 @@ class PgSchemaTest {
     @Test
     void on_postgresql_two_environments_share_the_schema_and_keep_their_own_rows() throws Exception {
         PgServer.Database db = PgServer.get().freshDatabase("shared");
-        pgFlyway(db, "filesystem:" + proposal()).migrate();
+        pgFlyway(db, null).migrate();
 
         try (Connection c = db.connect(); Statement s = c.createStatement()) {
             s.execute("SET search_path TO " + SCHEMA);
@@ -130,42 +127,24 @@ class PgSchemaTest {
         }
     }
 
-    private static Flyway pgFlyway(PgServer.Database db, String... extraLocations) {
-        String[] locations = Stream.concat(Stream.of("classpath:db/migration"), Stream.of(extraLocations))
-                .toArray(String[]::new);
+    /** Flyway for the database's schema, migrating up to {@code target} (null: every migration). */
+    private static Flyway pgFlyway(PgServer.Database db, String target) {
         PgServer server = db.server();
-        return Flyway.configure(PgSchemaTest.class.getClassLoader())
+        var config = Flyway.configure(PgSchemaTest.class.getClassLoader())
                 .dataSource(db.jdbcUrl(), server.user(), server.password())
                 .schemas(SCHEMA).defaultSchema(SCHEMA).createSchemas(true)
-                .locations(locations).cleanDisabled(true).load();
+                .locations("classpath:db/migration").cleanDisabled(true);
+        return (target == null ? config : config.target(target)).load();
     }
 
     /** An in-memory H2 database in H2's default mode (the mode of the state files), migrated. */
-    private Connection h2(boolean withProposal) throws IOException, URISyntaxException, SQLException {
-        String url = "jdbc:h2:mem:shape" + withProposal + System.nanoTime() + ";DB_CLOSE_DELAY=0";
+    private Connection h2(boolean withKey) throws SQLException {
+        String url = "jdbc:h2:mem:shape" + withKey + System.nanoTime() + ";DB_CLOSE_DELAY=0";
         Connection keepAlive = DriverManager.getConnection(url, "sa", "");
-        List<String> locations = withProposal ? List.of("classpath:db/migration", "filesystem:" + proposal())
-                : List.of("classpath:db/migration");
-        Flyway.configure(getClass().getClassLoader()).dataSource(url, "sa", "")
-                .locations(locations.toArray(String[]::new)).load().migrate();
+        var config = Flyway.configure(getClass().getClassLoader()).dataSource(url, "sa", "")
+                .locations("classpath:db/migration");
+        (withKey ? config : config.target(BEFORE_KEY)).load().migrate();
         return keepAlive;
-    }
-
-    /**
-     * Copies the proposal into a folder of its own under the version after the last released migration, so the test
-     * keeps working when more migrations are released before the proposal is adopted.
-     *
-     * @return that folder
-     */
-    private Path proposal() throws IOException, URISyntaxException {
-        Path target = proposalDir.resolve("V" + (lastReleasedVersion() + 1) + "__environment_key.sql");
-        if (!Files.exists(target)) {
-            try (InputStream in = getClass().getResourceAsStream("/pg-proposal/Vnext__environment_key.sql")) {
-                assertThat(in).as("the proposal on the test class path").isNotNull();
-                Files.copy(in, target);
-            }
-        }
-        return proposalDir;
     }
 
     private static List<String> released() throws IOException, URISyntaxException {
@@ -174,10 +153,6 @@ class PgSchemaTest {
         try (Stream<Path> files = Files.list(Path.of(folder.toURI()))) {
             return files.map(p -> p.getFileName().toString()).filter(n -> n.matches("V\\d+__.*\\.sql")).sorted().toList();
         }
-    }
-
-    private static int lastReleasedVersion() throws IOException, URISyntaxException {
-        return released().stream().mapToInt(n -> Integer.parseInt(n.substring(1, n.indexOf("__")))).max().orElseThrow();
     }
 
     private static String single(Statement s, String sql) throws SQLException {

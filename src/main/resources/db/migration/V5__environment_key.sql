@@ -1,9 +1,5 @@
--- flowform state schema, PROPOSED next version: every row names its environment, so all environments
--- of a configuration can share one schema (the pg backend), while an H2 file keeps holding one.
---
--- To adopt: rename to V<next>__environment_key.sql in src/main/resources/db/migration and add it to the
--- list of migration scripts. Until then the tests run it after the released migrations, on H2 and
--- PostgreSQL, and compare the resulting tables.
+-- flowform state schema, version 5: every row names its environment, so all environments of a
+-- configuration can share one schema (the pg backend), while an H2 file keeps holding one.
 --
 -- Portable SQL (H2 2.x in its default mode, PostgreSQL 10+), as in V1: only ALTER TABLE forms both accept
 -- (ADD COLUMN, ALTER COLUMN ... SET NOT NULL, ADD/DROP CONSTRAINT), DROP INDEX / CREATE INDEX, and an

@@ -1,0 +1,203 @@
+package dev.flowform.state;
+
+import dev.flowform.apply.Sleeper;
+import dev.flowform.state.pg.PgAdvisoryLock;
+import dev.flowform.state.pg.PgConnection;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.Supplier;
+import javax.sql.DataSource;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * The PostgreSQL backend of {@link StateStore} (Terraform's {@code pg} backend is the model): every environment of a
+ * configuration in one schema ({@code schema_name}, default {@code flowform}) of a database, every row keyed by its
+ * environment (migration V5). Connections come from {@link PgConnection} (the block's {@code conn_str}, then
+ * {@code FLOWFORM_PG_CONN_STR} and libpq's {@code PG*} variables) with the schema as the session's search path; Flyway
+ * creates the schema and migrates it with its PostgreSQL module. The lock row is guarded by a session advisory lock
+ * ({@link PgAdvisoryLock}) on a connection of its own, so a holder whose session ends leaves nothing behind.
+ *
+ * <p><b>Errors</b> (PostgreSQL docs, Appendix A "PostgreSQL Error Codes"): class {@code 08} (connection exception)
+ * and {@code 57P01} admin shutdown, {@code 57P02} crash shutdown, {@code 57P03} cannot connect now ("the database
+ * system is starting up") mean the connection is gone; the store then reconnects, retrying while the server is
+ * unavailable for at most {@link #RECONNECT_BUDGET}. Contention (unique violation, serialization failure, deadlock)
+ * is in {@link Sql#isContention}. Backups are H2's {@code BACKUP TO} and do not exist here: a PostgreSQL database is
+ * backed up with its own tools ({@code pg_dump}), and {@code flowform state pull} writes the environment's state as a
+ * document.
+ *
+ * <p>No password is kept in a message: {@link #location()} is {@link PgConnection#display()} plus the schema.
+ */
+final class PgBackend implements Backend {
+
+    /** First pause while the server cannot be reached: 100 ms, doubling. */
+    static final Duration RECONNECT_FIRST_DELAY = Duration.ofMillis(100);
+
+    /** Longest pause between connection attempts: 1 second. */
+    static final Duration RECONNECT_MAX_DELAY = Duration.ofSeconds(1);
+
+    /** Total pausing after which an unreachable server is reported: 5 seconds. */
+    static final Duration RECONNECT_BUDGET = Duration.ofSeconds(5);
+
+    private final PgConnection settings;
+    private final String schema;
+    private final PGSimpleDataSource dataSource;
+    private final Sleeper sleeper;
+
+    PgBackend(PgConnection settings, String schema, Sleeper sleeper) {
+        this.settings = settings;
+        this.schema = schema;
+        this.sleeper = sleeper;
+        this.dataSource = new PGSimpleDataSource();
+        dataSource.setURL(settings.jdbcUrl());
+        try {
+            for (Map.Entry<Object, Object> p : settings.properties().entrySet()) {
+                dataSource.setProperty(String.valueOf(p.getKey()), String.valueOf(p.getValue()));
+            }
+            dataSource.setProperty("currentSchema", schema);
+        } catch (SQLException e) {
+            throw new StateStoreException("invalid PostgreSQL connection settings for " + settings.display(), null);
+        }
+    }
+
+    /** @return the schema holding the state tables */
+    String schema() {
+        return schema;
+    }
+
+    @Override
+    public String location() {
+        return settings.display() + " (schema " + schema + ")";
+    }
+
+    @Override
+    public DataSource dataSource() {
+        return dataSource;
+    }
+
+    @Override
+    public Connection connect() {
+        return StateDatabase.openConnection(dataSource, location());
+    }
+
+    /** Retries an open while the server is unreachable or starting up, for at most {@link #RECONNECT_BUDGET}. */
+    @Override
+    public <T> T opening(Supplier<T> attempt) {
+        Duration delay = RECONNECT_FIRST_DELAY;
+        Duration slept = Duration.ZERO;
+        while (true) {
+            try {
+                return attempt.get();
+            } catch (StateStoreException e) {
+                if (!(e.getCause() instanceof SQLException sql) || !isConnectionLost(sql)
+                        || slept.compareTo(RECONNECT_BUDGET) >= 0) {
+                    throw e;
+                }
+                try {
+                    sleeper.sleep(delay);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+                slept = slept.plus(delay);
+                delay = delay.multipliedBy(2).compareTo(RECONNECT_MAX_DELAY) < 0 ? delay.multipliedBy(2)
+                        : RECONNECT_MAX_DELAY;
+            }
+        }
+    }
+
+    @Override
+    public boolean reconnects() {
+        return true;
+    }
+
+    @Override
+    public boolean sharesEnvironments() {
+        return true;
+    }
+
+    /** Connection exception (class 08) or the server shutting down, crashed or starting up (57P01-57P03). */
+    @Override
+    public boolean isConnectionLost(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null) {
+                String state = sql.getSQLState();
+                if (state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** @throws UnsupportedOperationException always: back a PostgreSQL database up with its own tools */
+    @Override
+    public void backup(Connection c, Path zip) {
+        throw new UnsupportedOperationException("backups are taken of H2 state files only; back up the PostgreSQL "
+                + "database with its own tools (pg_dump), or save an environment with \"flowform state pull\"");
+    }
+
+    /** Creates and migrates the schema {@code schema_name}; its Flyway history serves every environment in it. */
+    @Override
+    public FluentConfiguration flyway(FluentConfiguration flyway) {
+        return flyway.schemas(schema).defaultSchema(schema).createSchemas(true);
+    }
+
+    @Override
+    public boolean locksSessions() {
+        return true;
+    }
+
+    @Override
+    public Optional<SessionLock> trySessionLock(String environment) throws SQLException {
+        Connection dedicated;
+        try {
+            dedicated = dataSource.getConnection();
+        } catch (SQLException e) {
+            throw new SQLException("cannot open the lock connection to " + location() + ": " + e.getMessage(),
+                    e.getSQLState(), e);
+        }
+        return PgAdvisoryLock.tryAcquire(dedicated, PgAdvisoryLock.key(schema, environment)).map(Advisory::new);
+    }
+
+    @Override
+    public OptionalInt sessionLockHolder(Connection c, String environment) throws SQLException {
+        return PgAdvisoryLock.holder(c, PgAdvisoryLock.key(schema, environment));
+    }
+
+    /** {@code pg_terminate_backend}: needs the holder's role or membership in {@code pg_signal_backend}. */
+    @Override
+    public boolean terminateSession(Connection c, int session) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_terminate_backend(?)")) {
+            ps.setInt(1, session);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
+    }
+
+    /** The advisory lock as a {@link SessionLock}. */
+    private record Advisory(PgAdvisoryLock lock) implements SessionLock {
+        @Override
+        public int session() {
+            return lock.backendPid();
+        }
+
+        @Override
+        public boolean stillHeld() {
+            return lock.stillHeld();
+        }
+
+        @Override
+        public void close() {
+            lock.close();
+        }
+    }
+}
