@@ -48,7 +48,16 @@ final class ConnectorReconciler {
     private static final Set<String> SETTLED_STATES = Set.of("RUNNING", "PAUSED", "STOPPED", "FAILED");
     /** How soon a moving connector status is read again. */
     private static final java.time.Duration STATUS_REFRESH = java.time.Duration.ofSeconds(1);
-    /** Refreshes at most, per reconcile (two minutes at one a second). */
+    /**
+     * When a connector whose REST call failed for a passing reason (no worker answered, 409 during a rebalance, a 5xx)
+     * is reconciled again: Strimzi's periodic reconciliation, {@code STRIMZI_FULL_RECONCILIATION_INTERVAL_MS}, 120 s by
+     * default (Strimzi "Configuring the Cluster Operator"). Without it a connector created while the workers were still
+     * forming their group would stay NotReady until its spec changed, which a real operator never does.
+     */
+    static final java.time.Duration PERIODIC_RECONCILE = java.time.Duration.ofSeconds(120);
+    /** How soon a status still moving after the quick refreshes is read again. */
+    private static final java.time.Duration SLOW_STATUS_REFRESH = java.time.Duration.ofSeconds(10);
+    /** Quick refreshes, per reconcile (two minutes at one a second); then one per {@link #SLOW_STATUS_REFRESH}. */
     private static final int MAX_REFRESHES = 120;
 
     private final SimContext ctx;
@@ -112,6 +121,10 @@ final class ConnectorReconciler {
     /** Schedules a reconcile of {@code ns/name} after the connector delay, unless one is scheduled. */
     void schedule(String ns, String name) {
         String k = ns + "/" + name;
+        Task retry = timers.remove(k + "#periodic");
+        if (retry != null) {
+            retry.cancel();
+        }
         if (timers.containsKey(k)) {
             return;
         }
@@ -295,14 +308,17 @@ final class ConnectorReconciler {
     /**
      * Reads a connector's status again after {@link #STATUS_REFRESH} while it is not {@link #settled}: Strimzi
      * refreshes {@code status.connectorStatus} on every periodic reconcile (every 120 s by default); this does it
-     * sooner, and only while the status is still moving (never for the simulated runtime, which settles at once).
+     * sooner while the status is still moving (never for the simulated runtime, which settles at once), then every
+     * {@link #SLOW_STATUS_REFRESH} until it settles.
      */
     private void scheduleRefresh(String ns, String name, long generation, int attempt) {
         String k = ns + "/" + name + "#status";
-        if (timers.containsKey(k) || attempt > MAX_REFRESHES) {
+        if (timers.containsKey(k) || ctx.loop().closed()) {
             return;
         }
-        timers.put(k, ctx.loop().schedule(STATUS_REFRESH, () -> {
+        // past the quick refreshes the status is still read, less often, until it settles (Strimzi reads it at each
+        // periodic reconcile; a Connect group can take minutes to assign a connector after workers come and go)
+        timers.put(k, ctx.loop().schedule(attempt > MAX_REFRESHES ? SLOW_STATUS_REFRESH : STATUS_REFRESH, () -> {
             timers.remove(k);
             refresh(ns, name, generation, attempt);
         }));
@@ -346,6 +362,7 @@ final class ConnectorReconciler {
             LOG.fine(() -> "no worker of " + ns + "/" + cluster + " answered " + call + ": " + result.message());
             fail(c, g, "ConnectException", "Connection refused: " + Strimzi.serviceName(cluster) + "." + ns + ".svc/"
                     + Strimzi.CONNECT_REST_PORT);
+            reconcileAgainLater(ns, c.getMetadata().getName());
             return;
         }
         Map<String, Object> status = StatusDocuments.connectorError(c, g, "ConnectRestException", call + " returned "
@@ -355,6 +372,21 @@ final class ConnectorReconciler {
                     .ifPresent(s -> status.put("connectorStatus", StatusDocuments.connectorStatus(s)));
         }
         ctx.writeConnectorStatus(c, status);
+        if (result.status() == 409 || result.status() >= 500) {
+            reconcileAgainLater(ns, c.getMetadata().getName());
+        }
+    }
+
+    /** Reconciles {@code ns/name} again after {@link #PERIODIC_RECONCILE}, unless a reconcile comes sooner. */
+    private void reconcileAgainLater(String ns, String name) {
+        String k = ns + "/" + name + "#periodic";
+        if (ctx.loop().closed() || timers.containsKey(k)) {
+            return;
+        }
+        timers.put(k, ctx.loop().schedule(PERIODIC_RECONCILE, () -> {
+            timers.remove(k);
+            reconcile(ns, name);
+        }));
     }
 
     private void fail(GenericKubernetesResource c, long g, String reason, String message) {
