@@ -318,10 +318,12 @@ final class ConnectorReconciler {
         }
         // past the quick refreshes the status is still read, less often, until it settles (Strimzi reads it at each
         // periodic reconcile; a Connect group can take minutes to assign a connector after workers come and go)
-        timers.put(k, ctx.loop().schedule(attempt > MAX_REFRESHES ? SLOW_STATUS_REFRESH : STATUS_REFRESH, () -> {
+        Runnable again = () -> {
             timers.remove(k);
             refresh(ns, name, generation, attempt);
-        }));
+        };
+        timers.put(k, attempt > MAX_REFRESHES ? ctx.loop().background(SLOW_STATUS_REFRESH, again)
+                : ctx.loop().schedule(STATUS_REFRESH, again));
     }
 
     private void refresh(String ns, String name, long generation, int attempt) {
@@ -383,7 +385,7 @@ final class ConnectorReconciler {
         if (ctx.loop().closed() || timers.containsKey(k)) {
             return;
         }
-        timers.put(k, ctx.loop().schedule(PERIODIC_RECONCILE, () -> {
+        timers.put(k, ctx.loop().background(PERIODIC_RECONCILE, () -> {
             timers.remove(k);
             reconcile(ns, name);
         }));

@@ -109,6 +109,35 @@ final class OperatorLoop {
     }
 
     /**
+     * Runs {@code r} on the operator thread after {@code delay}, like {@link #schedule}, except that the wait does not
+     * count as pending work: periodic reconciliation, which a real operator does while otherwise idle. Once the delay
+     * has passed, {@code r} runs as an ordinary (counted) step.
+     *
+     * @return a handle that cancels the step if its delay has not passed; a no-op after {@link #close()}
+     */
+    Task background(Duration delay, Runnable r) {
+        if (closed.get()) {
+            return () -> { };
+        }
+        AtomicBoolean due = new AtomicBoolean();
+        ScheduledFuture<?> f;
+        try {
+            f = exec.schedule(() -> {
+                if (due.compareAndSet(false, true)) {
+                    execute(r);
+                }
+            }, delay.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            return () -> { };
+        }
+        return () -> {
+            if (due.compareAndSet(false, true)) {
+                f.cancel(false);
+            }
+        };
+    }
+
+    /**
      * Waits until no step is pending and {@code settled} holds, both for a short quiet period; see
      * {@link StrimziSimulator#awaitIdle(Duration)}.
      *
