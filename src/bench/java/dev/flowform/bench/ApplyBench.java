@@ -1,5 +1,6 @@
 package dev.flowform.bench;
 
+import dev.flowform.apply.Sleeper;
 import dev.flowform.cli.CliContext;
 import dev.flowform.cli.Main;
 import dev.flowform.cli.Prompter;
@@ -10,14 +11,18 @@ import dev.flowform.sim.StrimziSimulator;
 import dev.flowform.state.RunRecord;
 import dev.flowform.state.StateStore;
 import dev.flowform.state.StepRecord;
+import dev.flowform.state.pg.PgConnection;
+import dev.flowform.testing.PgServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.Writer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,11 +35,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Benchmarks 2 and 3, apply overhead and wait latency: K Connect clusters that each need the full exactly-once
  * sequence (preparing, roll, enabled, roll, then 4 source connectors), applied by {@code flowform apply
- * --auto-approve --parallelism K} in-process against the embedded cluster with a roll time of R per pod.
+ * --auto-approve --parallelism K} in-process against the embedded cluster with a roll time of R per pod, with the
+ * state in H2 ({@code --state-dir}) and in PostgreSQL (the {@code pg} backend block and {@code FLOWFORM_PG_CONN_STR},
+ * on the test fixture's embedded PostgreSQL 14 over loopback, a fresh database for each run), one after the other
+ * at each K.
  *
  * <p>The simulator reports, for every generation flowform wrote, when its informer saw it and when it wrote
  * the Ready status ({@link StrimziSimulator.Observer}). A cluster's critical path is the length of
@@ -52,6 +61,13 @@ final class ApplyBench {
             Duration.ofMillis(300), Duration.ofSeconds(60));
     private static final int FLOWS = 4;
     private static final Duration MANUAL_POLL = Duration.ofSeconds(2);
+    /** The simulator's own minimum for one cluster: two rolls (reconcile, then each worker in turn) and the connectors, ms. */
+    private static final double THEORETICAL_MS = 2 * (SETTINGS.reconcileDelay().toMillis()
+            + Fixtures.WORKERS * SETTINGS.podReadyDelay().toMillis()) + FLOWS * SETTINGS.connectorDelay().toMillis();
+    /** The schema of the {@code pg} backend block the apply is pointed at. */
+    private static final String PG_SCHEMA = "flowform";
+    /** How the verdicts name each backend. */
+    private static final Map<String, String> NAMES = Map.of("h2", "H2", "pg", "PostgreSQL");
 
     private final BenchMain.Options options;
     private final Report report;
@@ -69,94 +85,179 @@ final class ApplyBench {
     void run() throws Exception {
         List<Map<String, Object>> rows = new ArrayList<>();
         List<List<String>> table = new ArrayList<>();
-        List<Double> allLatencies = new ArrayList<>();
+        Map<String, List<Double>> latencies = new LinkedHashMap<>();
         List<String> verdicts = new ArrayList<>();
-        double theoretical = 2 * (SETTINGS.reconcileDelay().toMillis() + Fixtures.WORKERS * SETTINGS.podReadyDelay().toMillis())
-                + FLOWS * SETTINGS.connectorDelay().toMillis();
         for (int k : options.applySizes()) {
-            List<Run> runs = new ArrayList<>();
-            for (int i = 0; i < options.warmup() + options.runs(); i++) {
-                Run r = applyOnce(k, i);
-                System.out.println("apply K=" + k + " run " + i + ": " + r);
-                if (i >= options.warmup()) {
-                    runs.add(r);
+            Stats manual = manual(k);
+            // both backends at one K before the next K, so a change in the machine's load hits both alike
+            for (String backend : options.applyBackends()) {
+                List<Run> runs = measure(k, backend);
+                runs.forEach(r -> latencies.computeIfAbsent(backend, b -> new ArrayList<>()).addAll(r.waitLatencies()));
+                Row row = row(k, backend, runs, manual);
+                rows.add(row.json());
+                table.add(row.cells());
+                if (k == 50) {
+                    verdicts.add("- Apply takes under 1.10 × the critical path at K = 50, state in " + NAMES.get(backend) + ": "
+                            + Report.verdict(row.ratio().median() < 1.10, String.format("%.3f for the whole command; %.3f "
+                            + "for the steps alone", row.ratio().median(), row.stepRatio().median())));
                 }
             }
-            List<Double> ratios = runs.stream().map(r -> r.wallMs() / r.criticalMs()).toList();
-            List<Double> stepRatios = runs.stream().map(r -> r.stepsMs() / r.criticalMs()).toList();
-            List<Double> latencies = new ArrayList<>();
-            runs.forEach(r -> latencies.addAll(r.waitLatencies()));
-            allLatencies.addAll(latencies);
-            int manualRuns = !"off".equals(options.extra().get("manual")) ? k == 1 ? Math.min(3, options.runs()) : 1 : 0;
-            List<Double> manual = new ArrayList<>();
-            for (int i = 0; i < manualRuns; i++) {
-                double ms = manualOnce(k);
-                System.out.println("manual K=" + k + " run " + i + ": " + ms + " ms");
-                manual.add(ms);
-            }
-            Stats wall = Stats.of(runs.stream().map(Run::wallMs).toList());
-            Stats steps = Stats.of(runs.stream().map(Run::stepsMs).toList());
-            Stats critical = Stats.of(runs.stream().map(Run::criticalMs).toList());
-            Stats ratio = Stats.of(ratios);
-            Stats stepRatio = Stats.of(stepRatios);
-            Stats manualStats = manual.isEmpty() ? new Stats(Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0) : Stats.of(manual);
-            Stats lat = Stats.of(latencies);
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("clusters", k);
-            row.put("parallelism", k);
-            row.put("apply_wall_ms", wall.toJson());
-            row.put("steps_wall_ms", steps.toJson());
-            row.put("critical_path_ms", critical.toJson());
-            row.put("theoretical_critical_path_ms", theoretical);
-            row.put("ratio_apply_to_critical_path", ratio.toJson());
-            row.put("ratio_steps_to_critical_path", stepRatio.toJson());
-            row.put("manual_ms", manualStats.toJson());
-            row.put("speedup_vs_manual", manualStats.median() / wall.median());
-            row.put("wait_latency_ms", lat.toJson());
-            row.put("api_requests", runs.get(runs.size() - 1).requests());
-            row.put("before_first_step_ms", Stats.of(runs.stream().map(Run::beforeStepsMs).toList()).toJson());
-            row.put("after_last_step_ms", Stats.of(runs.stream().map(Run::afterStepsMs).toList()).toJson());
-            rows.add(row);
-            table.add(List.of(String.valueOf(k), critical.format(0), wall.format(0), ratio.format(3), steps.format(0),
-                    stepRatio.format(3), manualStats.format(0) + (manualRuns == 1 ? " (n=1)" : ""),
-                    String.format("%.1f×", manualStats.median() / wall.median()), String.valueOf(row.get("api_requests"))));
-            if (k == 50) {
-                verdicts.add("- Apply takes under 1.10 × the critical path at K = 50: " + Report.verdict(ratio.median() < 1.10,
-                        String.format("%.3f for the whole command; %.3f for the steps alone", ratio.median(), stepRatio.median())));
-            }
         }
-        Stats lat = Stats.of(allLatencies);
-        verdicts.add("- Wait latency median under 50 ms: " + Report.verdict(lat.median() < 50, String.format("%.1f ms", lat.median())));
-        verdicts.add("- Wait latency p99 under 200 ms: " + Report.verdict(lat.p99() < 200,
-                String.format("%.1f ms over %d waits, max %.1f ms", lat.p99(), lat.n(), lat.max())));
+        Map<String, Object> latencyJson = new LinkedHashMap<>();
+        List<String> latencyLines = new ArrayList<>();
+        latencies.forEach((backend, values) -> {
+            Stats lat = Stats.of(values);
+            latencyJson.put(backend, lat.toJson());
+            latencyLines.add(String.format("%s median %.1f ms, p99 %.1f ms, max %.1f ms (n = %d)", NAMES.get(backend),
+                    lat.median(), lat.p99(), lat.max(), lat.n()));
+            verdicts.add("- Wait latency median under 50 ms, state in " + NAMES.get(backend) + ": "
+                    + Report.verdict(lat.median() < 50, String.format("%.1f ms", lat.median())));
+            verdicts.add("- Wait latency p99 under 200 ms, state in " + NAMES.get(backend) + ": " + Report.verdict(lat.p99() < 200,
+                    String.format("%.1f ms over %d waits, max %.1f ms", lat.p99(), lat.n(), lat.max())));
+        });
         report.put("apply", rows);
         report.put("apply_settings", BenchMain.map("reconcile_delay_ms", SETTINGS.reconcileDelay().toMillis(),
                 "pod_ready_delay_ms", SETTINGS.podReadyDelay().toMillis(), "connector_delay_ms", SETTINGS.connectorDelay().toMillis(),
-                "theoretical_critical_path_ms", theoretical));
-        report.put("wait_latency_ms", lat.toJson());
+                "theoretical_critical_path_ms", THEORETICAL_MS, "backends", options.applyBackends()));
+        report.put("wait_latency_ms", latencyJson);
         report.put("apply_verdicts", verdicts);
         report.md("### 2. Apply overhead and 3. wait latency\n");
-        report.md("K Connect clusters each need the whole exactly-once sequence (preparing, roll, enabled, roll, 4 source "
-                + "connectors); `flowform apply --auto-approve --parallelism K` in-process. Simulated operator: reconcile after "
-                + SETTINGS.reconcileDelay().toMillis() + " ms, roll time R = " + SETTINGS.podReadyDelay().toMillis()
-                + " ms per pod (3 pods, one at a time), connectors after " + SETTINGS.connectorDelay().toMillis()
-                + " ms; its own minimum for one cluster is " + String.format("%.0f", theoretical) + " ms. Critical path: the "
-                + "simulator's own time (from seeing each generation flowform wrote to writing its Ready status) of the "
-                + "slowest cluster, overlapping intervals (connectors reconciled together) counted once. \"Apply\" is the "
-                + "whole command (configuration, state, read, plan, steps, "
-                + "snapshot); \"steps\" runs from the first journaled step to the last. Manual: one cluster after another, "
-                + "merge-patch, then read every 2 s until Ready at the new generation. Median (min–max) of "
-                + options.runs() + " runs after " + options.warmup() + " warm-up runs, in ms.\n");
-        report.md(Report.table(List.of("K", "critical path", "apply", "apply / critical", "steps", "steps / critical",
+        report.md(description());
+        report.md(Report.table(List.of("K", "backend", "critical path", "apply", "apply / critical", "steps", "steps / critical",
                 "manual procedure", "speed-up", "API requests"), table));
-        report.md("Wait latency (Ready status written → next step journaled), all waits of all measured runs: median "
-                + String.format("%.1f ms, p99 %.1f ms, max %.1f ms (n = %d).", lat.median(), lat.p99(), lat.max(), lat.n()) + "\n");
+        report.md("Wait latency (Ready status written → next step journaled), all waits of all measured runs: "
+                + String.join("; ", latencyLines) + ".\n");
         report.md(String.join("\n", verdicts) + "\n");
     }
 
-    private Run applyOnce(int k, int iteration) throws Exception {
+    /** @return the measured runs of {@code apply} at K clusters with the state in {@code backend}, after the warm-up */
+    private List<Run> measure(int k, String backend) throws Exception {
+        List<Run> runs = new ArrayList<>();
+        for (int i = 0; i < options.warmup() + options.runs(); i++) {
+            Run r = applyOnce(k, i, backend);
+            System.out.println("apply K=" + k + " backend=" + backend + " run " + i + ": " + r);
+            if (i >= options.warmup()) {
+                runs.add(r);
+            }
+        }
+        return runs;
+    }
+
+    /** @return the manual procedure's wall times at K clusters (3 runs at K = 1, else 1), or null when turned off */
+    private Stats manual(int k) throws Exception {
+        int manualRuns = !"off".equals(options.extra().get("manual")) ? k == 1 ? Math.min(3, options.runs()) : 1 : 0;
+        List<Double> manual = new ArrayList<>();
+        for (int i = 0; i < manualRuns; i++) {
+            double ms = manualOnce(k);
+            System.out.println("manual K=" + k + " run " + i + ": " + ms + " ms");
+            manual.add(ms);
+        }
+        return manual.isEmpty() ? null : Stats.of(manual);
+    }
+
+    /**
+     * One line of the table and of {@code results.json}.
+     *
+     * @param json      the JSON row
+     * @param cells     the markdown cells
+     * @param ratio     apply wall time / critical path
+     * @param stepRatio steps wall time / critical path
+     */
+    private record Row(Map<String, Object> json, List<String> cells, Stats ratio, Stats stepRatio) {
+    }
+
+    private static Row row(int k, String backend, List<Run> runs, Stats manual) {
+        Stats wall = Stats.of(runs.stream().map(Run::wallMs).toList());
+        Stats steps = Stats.of(runs.stream().map(Run::stepsMs).toList());
+        Stats critical = Stats.of(runs.stream().map(Run::criticalMs).toList());
+        Stats ratio = Stats.of(runs.stream().map(r -> r.wallMs() / r.criticalMs()).toList());
+        Stats stepRatio = Stats.of(runs.stream().map(r -> r.stepsMs() / r.criticalMs()).toList());
+        List<Double> latencies = new ArrayList<>();
+        runs.forEach(r -> latencies.addAll(r.waitLatencies()));
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("clusters", k);
+        row.put("backend", backend);
+        row.put("parallelism", k);
+        row.put("apply_wall_ms", wall.toJson());
+        row.put("steps_wall_ms", steps.toJson());
+        row.put("critical_path_ms", critical.toJson());
+        row.put("theoretical_critical_path_ms", THEORETICAL_MS);
+        row.put("ratio_apply_to_critical_path", ratio.toJson());
+        row.put("ratio_steps_to_critical_path", stepRatio.toJson());
+        row.put("manual_ms", manual == null ? null : manual.toJson());
+        row.put("speedup_vs_manual", manual == null ? null : manual.median() / wall.median());
+        row.put("wait_latency_ms", Stats.of(latencies).toJson());
+        row.put("api_requests", runs.get(runs.size() - 1).requests());
+        row.put("before_first_step_ms", Stats.of(runs.stream().map(Run::beforeStepsMs).toList()).toJson());
+        row.put("after_last_step_ms", Stats.of(runs.stream().map(Run::afterStepsMs).toList()).toJson());
+        List<String> cells = List.of(String.valueOf(k), backend, critical.format(0), wall.format(0), ratio.format(3),
+                steps.format(0), stepRatio.format(3),
+                manual == null ? "not measured" : manual.format(0) + (manual.n() == 1 ? " (n=1)" : ""),
+                manual == null ? "–" : String.format("%.1f×", manual.median() / wall.median()),
+                String.valueOf(row.get("api_requests")));
+        return new Row(row, cells, ratio, stepRatio);
+    }
+
+    /** @return the paragraph that says what the table measures */
+    private String description() {
+        return "K Connect clusters each need the whole exactly-once sequence (preparing, roll, enabled, roll, 4 source "
+                + "connectors); `flowform apply --auto-approve --parallelism K` in-process. Simulated operator: reconcile after "
+                + SETTINGS.reconcileDelay().toMillis() + " ms, roll time R = " + SETTINGS.podReadyDelay().toMillis()
+                + " ms per pod (3 pods, one at a time), connectors after " + SETTINGS.connectorDelay().toMillis()
+                + " ms; its own minimum for one cluster is " + String.format("%.0f", THEORETICAL_MS) + " ms. Critical path: the "
+                + "simulator's own time (from seeing each generation flowform wrote to writing its Ready status) of the "
+                + "slowest cluster, overlapping intervals (connectors reconciled together) counted once. \"Apply\" is the "
+                + "whole command (configuration, state, read, plan, steps, "
+                + "snapshot); \"steps\" runs from the first journaled step to the last. Backend: where the state lives, "
+                + "`h2` (`--state-dir`, a file database) or `pg` (the `pg` backend block and `" + PgConnection.CONN_STR_VARIABLE
+                + "`, on an embedded PostgreSQL 14 over loopback, a fresh database for each run); the manual procedure keeps "
+                + "no state, so both rows of a K share its figure. Manual: one cluster after another, "
+                + "merge-patch, then read every 2 s until Ready at the new generation. Median (min–max) of "
+                + options.runs() + " runs after " + options.warmup() + " warm-up runs, in ms.\n";
+    }
+
+    /**
+     * Where one apply keeps its state.
+     *
+     * @param arguments   the apply's arguments that choose it
+     * @param environment the apply's environment variables
+     * @param reopen      opens the state afterwards, to read the journal back
+     */
+    private record StatePlace(List<String> arguments, Map<String, String> environment, Supplier<StateStore> reopen) {
+    }
+
+    /**
+     * Creates the environment's state in {@code backend} (a plan creates it, so the apply does not create a schema).
+     *
+     * @param backend {@code h2}: a state folder under {@code work}; {@code pg}: a fresh database on the embedded
+     *                PostgreSQL, named by {@value PgConnection#CONN_STR_VARIABLE} and a backend block written
+     *                into the configuration folder {@code config}
+     */
+    private static StatePlace prepareState(String backend, Path work, Path config) throws IOException {
+        if ("h2".equals(backend)) {
+            Path state = work.resolve("state");
+            StateStore.open(state, Fixtures.ENVIRONMENT, Clock.systemUTC()).close();
+            return new StatePlace(List.of("--state-dir", state.toString()), System.getenv(),
+                    () -> StateStore.open(state, Fixtures.ENVIRONMENT, Clock.systemUTC()));
+        }
+        if (!"pg".equals(backend)) {
+            throw new IllegalArgumentException("apply-backends: unknown backend " + backend + " (h2 or pg)");
+        }
+        PgServer.Database db = PgServer.get().freshDatabase("apply");
+        PgConnection settings = PgConnection.resolve(db.keywordConnStr(), Map.of());
+        Supplier<StateStore> open = () -> StateStore.openPostgres(settings, PG_SCHEMA, Fixtures.ENVIRONMENT, Clock.systemUTC(),
+                Sleeper.SYSTEM, true);
+        open.get().close();
+        Files.writeString(config.resolve("backend.flow.json"), "{\"backend\": {\"pg\": {\"schema_name\": \"" + PG_SCHEMA
+                + "\"}}}\n");
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.put(PgConnection.CONN_STR_VARIABLE, db.keywordConnStr());
+        return new StatePlace(List.of(), env, open);
+    }
+
+    private Run applyOnce(int k, int iteration, String backend) throws Exception {
         Fixtures fx = new Fixtures(k, FLOWS, 1);
-        Path work = options.work().resolve("apply-" + k + "-" + iteration);
+        Path work = options.work().resolve("apply-" + k + "-" + backend + "-" + iteration);
         BenchMain.deleteTree(work);
         Path seed = fx.writeSeed(work.resolve("seed"));
         List<Object[]> events = Collections.synchronizedList(new ArrayList<>());
@@ -166,27 +267,27 @@ final class ApplyBench {
                     events.add(new Object[] {kind, name, generation, seen, ready}));
             Path kubeconfig = cluster.writeKubeconfig(work.resolve("kubeconfig"));
             Path config = fx.writeConfig(work.resolve("config"), kubeconfig);
-            Path state = work.resolve("state");
-            // the environment's state exists already (a plan creates it), so the apply does not create its schema
-            StateStore.open(state, Fixtures.ENVIRONMENT, Clock.systemUTC()).close();
-            CliContext ctx = new CliContext(Clock.systemUTC(), Prompter.system(), System.getenv(), null, Duration.ofSeconds(10));
+            StatePlace place = prepareState(backend, work, config);
+            CliContext ctx = new CliContext(Clock.systemUTC(), Prompter.system(), place.environment(), null, Duration.ofSeconds(10));
             var cl = Main.commandLine(ctx);
             StringWriter err = new StringWriter();
             cl.setOut(new PrintWriter(Writer.nullWriter()));
             cl.setErr(new PrintWriter(err));
+            List<String> args = new ArrayList<>(List.of("apply", "--dir", config.toString()));
+            args.addAll(place.arguments());
+            args.addAll(List.of("--auto-approve", "--parallelism", String.valueOf(k), "--no-color"));
             long before = cluster.clientRequestCount();
             Instant started = Instant.now();
             long t0 = System.nanoTime();
-            int code = cl.execute("apply", "--dir", config.toString(), "--state-dir", state.toString(), "--auto-approve",
-                    "--parallelism", String.valueOf(k), "--no-color");
+            int code = cl.execute(args.toArray(String[]::new));
             double wall = (System.nanoTime() - t0) / 1e6;
             Instant ended = Instant.now();
             long requests = cluster.clientRequestCount() - before;
             if (code != 0) {
-                throw new IllegalStateException("apply K=" + k + " exited " + code + ": " + err);
+                throw new IllegalStateException("apply K=" + k + " (" + backend + ") exited " + code + ": " + err);
             }
             List<StepRecord> steps;
-            try (StateStore store = StateStore.open(state, Fixtures.ENVIRONMENT, Clock.systemUTC())) {
+            try (StateStore store = place.reopen().get()) {
                 RunRecord run = store.journal().runs(1).get(0);
                 steps = store.journal().steps(run.id());
             }

@@ -45,7 +45,7 @@ public final class BenchMain {
      * @param extra       other {@code key=value} arguments: {@code plan-sizes=1,10}, {@code plan-namespaces=1},
      *                    {@code apply-sizes=1,10}, {@code probe-opts=-XX:StartFlightRecording=filename=x.jfr} (JVM
      *                    options of the in-process plan probe, separated by |), {@code manual=off} (skip the manual
-     *                    procedure)
+     *                    procedure), {@code apply-backends=h2,pg} (where the apply benchmark keeps the state)
      */
     public record Options(Path project, Path jar, Path out, Set<String> only, int runs, int warmup, boolean quick,
                           Path baselineJar, Map<String, String> extra) {
@@ -79,6 +79,12 @@ public final class BenchMain {
         /** @return the K of the apply benchmark */
         public List<Integer> applySizes() {
             return ints("apply-sizes", quick ? List.of(1, 10) : List.of(1, 10, 50));
+        }
+
+        /** @return the state backends of the apply benchmark, {@code h2} and {@code pg} unless {@code apply-backends=} says */
+        public List<String> applyBackends() {
+            String v = extra.get("apply-backends");
+            return v == null ? List.of("h2", "pg") : List.of(v.split(","));
         }
 
         boolean wants(String section) {
@@ -167,7 +173,7 @@ public final class BenchMain {
                         baselineJar = Path.of(a.substring(9)).toAbsolutePath().normalize();
                     } else if (a.startsWith("warmup=")) {
                         warmup = Integer.parseInt(a.substring(7));
-                    } else if (a.matches("(plan-sizes|plan-namespaces|apply-sizes|probe-opts|manual)=.*")) {
+                    } else if (a.matches("(plan-sizes|plan-namespaces|apply-sizes|apply-backends|probe-opts|manual)=.*")) {
                         extra.put(a.substring(0, a.indexOf('=')), a.substring(a.indexOf('=') + 1));
                     } else if (!a.isBlank()) {
                         throw new IllegalArgumentException("unknown argument " + a);
