@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.MockWebServer;
@@ -36,7 +35,8 @@ import java.util.logging.Logger;
  * An in-process Kubernetes API server with the Strimzi CRDs and a simulated Strimzi operator: the cluster
  * that tests, benchmarks and the demo environment run flowform against.
  *
- * <p>It is the fabric8 {@code KubernetesMockServer} in CRUD mode, plain HTTP on 127.0.0.1 (never another
+ * <p>It is the fabric8 {@code KubernetesMockServer} in CRUD mode (its store indexed by resource, namespace and
+ * name: {@link IndexedCrudDispatcher}), plain HTTP on 127.0.0.1 (never another
  * interface) and a random port, serving KafkaConnect, KafkaConnector and StrimziPodSet for exactly one
  * Strimzi API version, with Kafka Connect behind the worker pods played by the
  * {@link EmbeddedClusterOptions#connectRuntime() Connect runtime} (closed with the cluster). Objects come from a persist file (when it exists) or a seed folder. With a persist
@@ -95,7 +95,7 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     private EmbeddedCluster(EmbeddedClusterOptions options) {
         this.options = options;
-        KubernetesMixedDispatcher crud = new KubernetesMixedDispatcher(responses);
+        IndexedCrudDispatcher crud = new IndexedCrudDispatcher();
         TolerantWatchListeners.install(crud);
         this.dispatcher = new SimDispatcher(crud);
         this.faults = new SimFaults(dispatcher::dropWatches);

@@ -1,7 +1,6 @@
 package dev.flowform.sim;
 
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import java.lang.reflect.Field;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.RejectedExecutionException;
@@ -38,11 +37,8 @@ final class TolerantWatchListeners<T> extends CopyOnWriteArraySet<T> {
     }
 
     /** Installs the set in {@code dispatcher}'s CRUD dispatcher; does nothing (with a warning) when it cannot. */
-    static void install(KubernetesMixedDispatcher dispatcher) {
+    static void install(KubernetesCrudDispatcher crudDispatcher) {
         try {
-            Field crud = KubernetesMixedDispatcher.class.getDeclaredField("kubernetesCrudDispatcher");
-            crud.setAccessible(true);
-            Object crudDispatcher = crud.get(dispatcher);
             Field listeners = KubernetesCrudDispatcher.class.getDeclaredField("watchEventListeners");
             listeners.setAccessible(true);
             listeners.set(crudDispatcher, new TolerantWatchListeners<>());

@@ -3,10 +3,8 @@ package dev.flowform.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import org.junit.jupiter.api.DisplayNameGeneration;
@@ -35,14 +33,12 @@ class TolerantWatchListenersTest {
 
     @Test
     void it_is_installed_in_the_mock_dispatcher() throws ReflectiveOperationException {
-        KubernetesMixedDispatcher dispatcher = new KubernetesMixedDispatcher(new HashMap<>());
+        KubernetesCrudDispatcher dispatcher = new IndexedCrudDispatcher();
 
         TolerantWatchListeners.install(dispatcher);
 
-        Field crud = KubernetesMixedDispatcher.class.getDeclaredField("kubernetesCrudDispatcher");
-        crud.setAccessible(true);
         Field listeners = KubernetesCrudDispatcher.class.getDeclaredField("watchEventListeners");
         listeners.setAccessible(true);
-        assertThat(listeners.get(crud.get(dispatcher))).isInstanceOf(TolerantWatchListeners.class);
+        assertThat(listeners.get(dispatcher)).isInstanceOf(TolerantWatchListeners.class);
     }
 }

@@ -1,0 +1,115 @@
+package dev.flowform.sim;
+
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesResponseComposer;
+import io.fabric8.mockwebserver.crud.AttributeSet;
+import io.fabric8.mockwebserver.crud.CrudDispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import java.lang.reflect.Field;
+import java.net.HttpURLConnection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * fabric8's CRUD mock API server with its object store indexed ({@link IndexedObjectMap}): a GET of one object
+ * or of one namespace's list, and the lookup of the object a write replaces, test only the objects of that
+ * resource (and namespace, and name) instead of every stored object. Answers are the mock's own: same bodies,
+ * same order, same status codes, same list {@code resourceVersion}; watches, deletes, empty lists (which may be
+ * discovery requests) and anything the index cannot narrow go to the mock unchanged.
+ *
+ * <p>The store is swapped in through reflection (the mock keeps it in a final field and its lock and resource
+ * version private); when the mock's internals differ (another fabric8 version), a warning is logged and the
+ * dispatcher behaves exactly as the mock does.
+ */
+final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
+    private static final Logger LOG = Logger.getLogger(IndexedCrudDispatcher.class.getName());
+
+    private final IndexedObjectMap objects;
+    private final Lock readLock;
+    private final AtomicLong resourceVersion;
+
+    IndexedCrudDispatcher() {
+        IndexedObjectMap installed = null;
+        Lock read = null;
+        AtomicLong version = null;
+        try {
+            Field store = CrudDispatcher.class.getDeclaredField("map");
+            Field lock = KubernetesCrudDispatcher.class.getDeclaredField("lock");
+            Field rv = KubernetesCrudDispatcher.class.getDeclaredField("resourceVersion");
+            store.setAccessible(true);
+            lock.setAccessible(true);
+            rv.setAccessible(true);
+            read = ((ReadWriteLock) lock.get(this)).readLock();
+            version = (AtomicLong) rv.get(this);
+            installed = new IndexedObjectMap();
+            store.set(this, installed);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            LOG.log(Level.WARNING, "could not index the mock API server's object store; lists scan every object", e);
+            installed = null;
+        }
+        this.objects = installed;
+        this.readLock = read;
+        this.resourceVersion = version;
+    }
+
+    /** @return whether the indexed store is in place (false only when the mock's internals were not as expected) */
+    boolean indexed() {
+        return objects != null && getMap() == objects;
+    }
+
+    @Override
+    public MockResponse handleGet(String path) {
+        MockResponse narrowed = indexed() && !path.contains("watch=true") ? narrowedGet(path) : null;
+        return narrowed != null ? narrowed : super.handleGet(path);
+    }
+
+    /** The mock's answer to a GET computed from the index, or null when the mock must answer it itself. */
+    private MockResponse narrowedGet(String path) {
+        AttributeSet query = attributeExtractor.fromPath(path);
+        List<String> items = new ArrayList<>();
+        readLock.lock();
+        try {
+            List<Map.Entry<AttributeSet, String>> candidates = objects.candidates(query);
+            if (candidates == null) {
+                return null;
+            }
+            for (Map.Entry<AttributeSet, String> e : candidates) {
+                if (e.getKey().matches(query)) {
+                    items.add(e.getValue());
+                }
+            }
+            if (query.containsKey(IndexedObjectMap.NAME)) {
+                return items.isEmpty() ? new MockResponse().setResponseCode(HttpURLConnection.HTTP_NOT_FOUND)
+                        : new MockResponse().setResponseCode(HttpURLConnection.HTTP_OK).setBody(items.get(0));
+            }
+            if (items.isEmpty()) {
+                return null;
+            }
+            String version = String.valueOf(resourceVersion.get());
+            String body = ((KubernetesResponseComposer) responseComposer).compose(items, version);
+            return new MockResponse().setResponseCode(HttpURLConnection.HTTP_OK).setBody(body);
+        } finally {
+            readLock.unlock();
+        }
+    }
+
+    @Override
+    public Map.Entry<AttributeSet, String> findResource(AttributeSet attributes) {
+        List<Map.Entry<AttributeSet, String>> candidates = indexed() ? objects.candidates(attributes) : null;
+        if (candidates == null) {
+            return super.findResource(attributes);
+        }
+        for (Map.Entry<AttributeSet, String> e : candidates) {
+            if (e.getKey().matches(attributes)) {
+                return e;
+            }
+        }
+        return null;
+    }
+}
