@@ -24,6 +24,12 @@ import java.util.stream.Collectors;
  */
 public final class PlanMarkdown {
 
+    /**
+     * Rows of the transactional ID table at most: a comment must stay under GitHub's 65,536 characters, and a plan
+     * of many connectors lists one ID per task.
+     */
+    static final int MAX_TRANSACTIONAL_IDS = 100;
+
     private static final Pattern ACTION_LINE = Pattern.compile("^( *)([-+~]) (.*)$");
 
     private PlanMarkdown() {
@@ -153,11 +159,15 @@ public final class PlanMarkdown {
                 .append(ids.size()).append(")</summary>\n\n");
         sb.append("| Connect cluster | Transactional ID | Used by |\n");
         sb.append("|-----------------|------------------|---------|\n");
-        for (TransactionalId t : ids) {
+        for (TransactionalId t : ids.subList(0, Math.min(ids.size(), MAX_TRANSACTIONAL_IDS))) {
             String who = t.connector() == null ? "the workers' leader (worker principal), from preparing on"
                     : "task " + t.task() + " of " + t.connector() + " (connector principal), from enabled on";
             sb.append("| `").append(code(t.connectCluster())).append("` | `").append(code(t.transactionalId()))
                     .append("` | ").append(inline(who)).append(" |\n");
+        }
+        if (ids.size() > MAX_TRANSACTIONAL_IDS) {
+            sb.append("\n... and ").append(ids.size() - MAX_TRANSACTIONAL_IDS)
+                    .append(" more: `flowform show FILE` lists them all.\n");
         }
         sb.append("\n</details>\n");
     }

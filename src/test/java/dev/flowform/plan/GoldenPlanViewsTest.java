@@ -85,6 +85,19 @@ class GoldenPlanViewsTest {
         assertThat(mermaid).doesNotContain("--> s" + firstWest + "\n");
     }
 
+    @Test
+    void a_plan_with_many_tasks_lists_the_first_hundred_transactional_ids_in_its_comment() {
+        Plan quickstart = decode("eos-absent-rolled");
+        List<TransactionalId> ids = java.util.stream.IntStream.range(0, 250).mapToObj(i -> new TransactionalId(
+                "connect_cluster.mm2-connect", "mm2-connect-big-source-" + i, "big-source", i, dev.flowform.model.EosMode.ENABLED))
+                .toList();
+        String md = PlanMarkdown.render(new Plan(quickstart.formatVersion(), quickstart.environment(), quickstart.createdAt(),
+                quickstart.basedOn(), quickstart.liveFingerprints(), quickstart.changes(), quickstart.steps(),
+                quickstart.diagnostics(), quickstart.mode(), quickstart.targets(), quickstart.drift(), ids, quickstart.inputs()));
+        assertThat(md).contains("(250)</summary>", "`mm2-connect-big-source-99`", "... and 150 more")
+                .doesNotContain("`mm2-connect-big-source-100`");
+    }
+
     private static void check(String name, Plan plan) throws IOException {
         Map<String, String> files = new LinkedHashMap<>();
         files.put("plan.md", PlanMarkdown.render(plan));
