@@ -3,6 +3,7 @@ package dev.flowform.cli;
 import dev.flowform.cli.view.TerminalView;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.PlanCodec;
+import dev.flowform.render.PlanMarkdown;
 import dev.flowform.render.PlanRenderer;
 import dev.flowform.run.Environment;
 import dev.flowform.run.OperationFailed;
@@ -25,7 +26,9 @@ import picocli.CommandLine.Spec;
  *
  * <p>The human text is rendered from the plan's JSON document (encoded, then decoded), so it shows
  * exactly what {@code --json} and {@code --out} files hold. {@code --out FILE} saves the document with
- * sensitive values encrypted for this environment, for {@code flowform apply FILE}.
+ * sensitive values encrypted for this environment, for {@code flowform apply FILE}. {@code --format markdown} prints
+ * the plan for a pull-request comment instead ({@link PlanMarkdown}); like {@code --json} it keeps stdout to the one
+ * document (the saving note is left out).
  */
 @Command(name = "plan", mixinStandardHelpOptions = true,
         description = "Show the changes and the ordered steps that would converge the cluster to the configuration.")
@@ -54,20 +57,36 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = {"--json", "-json"}, description = "Print the plan as its versioned JSON document instead of text.")
     boolean json;
 
+    @Option(names = {"--format", "-format"}, paramLabel = "FORMAT",
+            description = "text (default), json (as --json) or markdown (for a pull-request comment; a refused plan "
+                    + "shows its refusals, and exits 1).")
+    PlanFormat format;
+
     @Override
     public Integer call() {
         Terminal term = FlowformCommand.terminal(spec, common.noColor);
         CliContext ctx = parent.context();
+        PlanFormat selected;
+        try {
+            selected = PlanFormat.of(json, format);
+        } catch (IllegalArgumentException e) {
+            term.error("Conflicting output options", e.getMessage());
+            return 1;
+        }
+        json = selected != PlanFormat.TEXT; // from here on: stdout holds the one document (JSON or Markdown) alone
         try (Environment env = EnvironmentAccess.open(common, ctx, term, new TerminalView(term), null)) {
             Plan plan = new PlanOperation(env, ctx.clock()).plan(planning.toOptions());
             if (out != null) {
                 plan = plan.withInputs(env.workspace().inputs(common.vars));
             }
             String document = PlanCodec.toJson(plan, Version.get(), PlanCodec.MASK);
-            if (json) {
-                term.print(document);
-            } else {
-                term.diagnostics(plan.diagnostics());
+            switch (selected) {
+                case JSON -> term.print(document);
+                case MARKDOWN -> {
+                    term.diagnostics(plan.diagnostics().stream().filter(dev.flowform.diag.Diagnostic::isError).toList());
+                    term.print(PlanMarkdown.render(PlanCodec.decode(document)));
+                }
+                default -> term.diagnostics(plan.diagnostics());
             }
             if (!plan.isApplyable()) {
                 return 1;

@@ -5,6 +5,7 @@ import dev.flowform.config.LoadResult;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.PlanCodec;
 import dev.flowform.plan.StateView;
+import dev.flowform.render.PlanMarkdown;
 import dev.flowform.render.PlanRenderer;
 import dev.flowform.render.StateRenderer;
 import dev.flowform.run.PlanOperation;
@@ -23,9 +24,10 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flowform show [FILE] [--json]} (Terraform's {@code show}): with FILE, renders a saved plan from its
- * document (secrets stay masked; nothing is decrypted and no cluster is contacted); without FILE, renders
- * the selected environment's state: its lineage and serial and the recorded objects.
+ * {@code flowform show [FILE] [--json | --format text|json|markdown]} (Terraform's {@code show}): with FILE, renders a
+ * saved plan from its document (secrets stay masked; nothing is decrypted and no cluster is contacted), as text, as
+ * the JSON document, or as Markdown for a pull-request comment ({@link PlanMarkdown}); without FILE, renders the
+ * selected environment's state: its lineage and serial and the recorded objects.
  */
 @Command(name = "show", mixinStandardHelpOptions = true,
         description = "Show a saved plan, or without FILE the current state of the environment.")
@@ -46,21 +48,42 @@ public final class ShowCommand implements Callable<Integer> {
     @Option(names = {"--json", "-json"}, description = "Print the JSON document instead of text.")
     boolean json;
 
+    @Option(names = {"--format", "-format"}, paramLabel = "FORMAT",
+            description = "text (default), json (as --json) or markdown (a saved plan as a pull-request comment).")
+    PlanFormat format;
+
     @Override
     public Integer call() {
         Terminal term = FlowformCommand.terminal(spec, common.noColor);
-        return planFile != null ? showPlan(term) : showState(term);
+        PlanFormat selected;
+        try {
+            selected = PlanFormat.of(json, format);
+        } catch (IllegalArgumentException e) {
+            term.error("Conflicting output options", e.getMessage());
+            return 1;
+        }
+        if (planFile == null && selected == PlanFormat.MARKDOWN) {
+            term.error("Markdown needs a saved plan", "--format markdown renders a plan file: run \"flowform plan --out "
+                    + "FILE\", then \"flowform show FILE --format markdown\".");
+            return 1;
+        }
+        json = selected == PlanFormat.JSON;
+        return planFile != null ? showPlan(term, selected) : showState(term);
     }
 
-    private int showPlan(Terminal term) {
+    private int showPlan(Terminal term, PlanFormat selected) {
         String text = SavedPlan.read(planFile, term::diagnostics);
         Plan plan = text == null ? null : SavedPlan.decode(planFile, text, UnaryOperator.identity(), term::diagnostics);
         if (plan == null) {
             return 1;
         }
         String document = PlanCodec.toJson(plan, Version.get(), PlanCodec.MASK);
-        if (json) {
+        if (selected == PlanFormat.JSON) {
             term.print(document);
+            return 0;
+        }
+        if (selected == PlanFormat.MARKDOWN) {
+            term.print(PlanMarkdown.render(PlanCodec.decode(document)));
             return 0;
         }
         term.diagnostics(plan.diagnostics());

@@ -136,6 +136,22 @@ public enum Rule {
     }
 
     /**
+     * Reads back the rule a diagnostic cites at the end of its detail ({@link #citation()}).
+     *
+     * @param diagnostic any diagnostic (of the planner, or of configuration, which cites no rule)
+     * @return the cited rule, or empty when the detail cites none
+     */
+    public static java.util.Optional<Rule> cited(Diagnostic diagnostic) {
+        String detail = diagnostic.detail();
+        for (Rule r : values()) {
+            if (detail.contains("(rule " + r.id + "; source: ")) {
+                return java.util.Optional.of(r);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /**
      * @param severity error or warning
      * @param summary  one line
      * @param detail   what happened and how to fix it; the citation is appended

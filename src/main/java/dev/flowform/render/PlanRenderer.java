@@ -58,13 +58,8 @@ public final class PlanRenderer {
         sb.append("  ").append(style.green("+")).append(" create\n");
         sb.append("  ").append(style.yellow("~")).append(" update in-place\n");
         sb.append("  ").append(style.red("-")).append(" destroy\n\n");
-        for (Change c : plan.changes()) {
-            renderChange(sb, c, style);
-        }
-        PlanSummary s = plan.summary();
-        sb.append(style.bold("Plan:")).append(' ').append(s.add()).append(" to add, ").append(s.change())
-                .append(" to change, ").append(s.destroy()).append(" to destroy, ").append(s.rolls())
-                .append(s.rolls() == 1 ? " rolling restart.\n" : " rolling restarts.\n");
+        renderChanges(sb, plan, style);
+        sb.append(style.bold("Plan:")).append(' ').append(summaryCounts(plan.summary())).append('\n');
         sb.append('\n').append(style.bold("Steps, in order:")).append('\n');
         int kindWidth = plan.steps().stream().mapToInt(st -> st.kind().name().length()).max().orElse(10);
         int addrWidth = plan.steps().stream().mapToInt(st -> st.address().length()).max().orElse(10);
@@ -76,9 +71,28 @@ public final class PlanRenderer {
         return sb.toString();
     }
 
+    /** @return {@code N to add, M to change, K to destroy, R rolling restarts.}, the counts of the summary line */
+    static String summaryCounts(PlanSummary s) {
+        return s.add() + " to add, " + s.change() + " to change, " + s.destroy() + " to destroy, " + s.rolls()
+                + (s.rolls() == 1 ? " rolling restart." : " rolling restarts.");
+    }
+
+    /** Appends one block per changed object ({@code # address will be ...}, symbol line, attributes). */
+    static void renderChanges(StringBuilder sb, Plan plan, Style style) {
+        for (Change c : plan.changes()) {
+            renderChange(sb, c, style);
+        }
+    }
+
     private static void renderDrift(StringBuilder sb, Plan plan, Style style) {
         sb.append(style.bold("Note: Objects have changed outside of flowform")).append("\n\n");
         sb.append("flowform detected the following changes made outside of flowform since the last \"flowform apply\":\n\n");
+        renderDriftEntries(sb, plan, style);
+        sb.append("-".repeat(77)).append("\n\n");
+    }
+
+    /** Appends one block per drifted object: what changed outside flowform and what the plan does about it. */
+    static void renderDriftEntries(StringBuilder sb, Plan plan, Style style) {
         for (DriftEntry e : plan.drift()) {
             sb.append("  ").append(style.bold("# " + e.address() + (e.deleted() ? " has been deleted" : " has changed")))
                     .append('\n');
@@ -91,7 +105,6 @@ public final class PlanRenderer {
             }
             sb.append('\n');
         }
-        sb.append("-".repeat(77)).append("\n\n");
     }
 
     private static void renderTransactionalIds(StringBuilder sb, Plan plan, Style style) {

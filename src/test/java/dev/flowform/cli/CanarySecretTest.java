@@ -129,6 +129,13 @@ class CanarySecretTest {
             run(cli, outputs, exits, "show FILE", CliFiles.args("show", dir, stateDir, concat(vars, planFile.toString())));
             run(cli, outputs, exits, "show FILE --json", CliFiles.args("show", dir, stateDir,
                     concat(vars, "--json", planFile.toString())));
+            run(cli, outputs, exits, "show FILE --format markdown", CliFiles.args("show", dir, stateDir,
+                    concat(vars, "--format", "markdown", planFile.toString())));
+            run(cli, outputs, exits, "plan --format markdown", CliFiles.args("plan", dir, stateDir,
+                    concat(vars, "--format", "markdown")));
+            run(cli, outputs, exits, "graph", CliFiles.args("graph", dir, stateDir, vars));
+            run(cli, outputs, exits, "graph FILE --format mermaid", CliFiles.args("graph", dir, stateDir,
+                    concat(vars, "--format", "mermaid", planFile.toString())));
             run(cli, outputs, exits, "apply FILE", CliFiles.args("apply", dir, stateDir, concat(vars, planFile.toString())));
             run(cli, outputs, exits, "plan again", CliFiles.args("plan", dir, stateDir, concat(vars, "--detailed-exitcode")));
             run(cli, outputs, exits, "show", CliFiles.args("show", dir, stateDir, vars));
@@ -156,7 +163,9 @@ class CanarySecretTest {
         assertThat(exits).as("%s", outputs).containsEntry("plan", 0).containsEntry("plan --out", 0).containsEntry("show FILE", 0)
                 .containsEntry("apply FILE", 0).containsEntry("plan again", 0).containsEntry("show", 0)
                 .containsEntry("history", 0).containsEntry("failing apply --json", 1).containsEntry("apply after the failure", 0)
-                .containsEntry("history after the failure", 0);
+                .containsEntry("history after the failure", 0).containsEntry("show FILE --format markdown", 0)
+                .containsEntry("plan --format markdown", 0).containsEntry("graph", 0)
+                .containsEntry("graph FILE --format mermaid", 0);
         String all = String.join("\n", outputs);
         assertThat(all).as("the runs did handle the secret-bearing keys").contains("source.cluster.sasl.jaas.config",
                 "(sensitive value)", "apply_errored", "HTTP 422", "FAILED");
