@@ -8,19 +8,33 @@ import java.util.regex.Pattern;
 /**
  * Commands that flowform prints for the user to run next ({@code apply FILE} after {@code plan --out}, the
  * {@code force-unlock} of a stale lock), written so they work when pasted into the same shell: the program as it
- * was started ({@code java -jar target/flowform.jar} when run from a jar, else {@code flowform}), then the
+ * was started ({@code flowform}, or the launcher's path, when started by {@code bin/flowform}; else
+ * {@code java -jar target/flowform.jar} when run from a jar, else {@code flowform}), then the
  * arguments, each quoted for a POSIX shell when it needs to be, with the paths exactly as the user gave them
  * (relative to the same working directory).
  */
 final class CommandHint {
+
+    /**
+     * System property {@code bin/flowform} sets to how it was started: {@code flowform} when the shell's PATH finds
+     * that very launcher, else the path it was started by.
+     */
+    static final String PROGRAM_PROPERTY = "flowform.program";
 
     private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9_@%+=:,./-]+");
 
     private CommandHint() {
     }
 
-    /** @return how this process was started, to start flowform again: {@code java -jar <jar>} or {@code flowform} */
+    /**
+     * @return how this process was started, to start flowform again: what the launcher passed in
+     *         {@value #PROGRAM_PROPERTY} (quoted), {@code java -jar <jar>}, or {@code flowform}
+     */
     static String program() {
+        String launcher = System.getProperty(PROGRAM_PROPERTY, "");
+        if (!launcher.isBlank()) {
+            return quote(launcher);
+        }
         String command = System.getProperty("sun.java.command", "");
         String first = command.isBlank() ? "" : command.trim().split("\\s+")[0];
         return first.endsWith(".jar") && isThisJar(first) ? "java -jar " + quote(first) : "flowform";
