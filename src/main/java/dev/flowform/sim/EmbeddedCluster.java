@@ -240,6 +240,11 @@ public final class EmbeddedCluster implements AutoCloseable {
         return dispatcher.clientRequestNanos();
     }
 
+    /** @return every request clients other than the simulator sent, as Kubernetes authorization sees it */
+    public ApiAudit audit() {
+        return dispatcher.audit();
+    }
+
     /** @return watch WebSockets open right now (informers and watches of every client) */
     public int openWatchCount() {
         return dispatcher.openWatchCount();

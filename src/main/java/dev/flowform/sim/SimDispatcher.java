@@ -49,6 +49,7 @@ final class SimDispatcher extends Dispatcher {
         t.setDaemon(true);
         return t;
     });
+    private final ApiAudit audit = new ApiAudit();
     private volatile SimFaults faults;
     private volatile Runnable onWrite = () -> { };
     private volatile Runnable onRequest = () -> { };
@@ -79,6 +80,11 @@ final class SimDispatcher extends Dispatcher {
 
     long clientRequestNanos() {
         return clientNanos.get();
+    }
+
+    /** @return the log of every request from clients other than the simulator */
+    ApiAudit audit() {
+        return audit;
     }
 
     int openWatchCount() {
@@ -156,10 +162,12 @@ final class SimDispatcher extends Dispatcher {
     private MockResponse handle(RecordedRequest request, boolean internal) {
         requests.incrementAndGet();
         onRequest.run();
+        HttpMethod method = request.method();
         if (!internal) {
             clientRequests.incrementAndGet();
+            audit.add(ApiRequest.of(String.valueOf(method), request.getPath(), request.getHeader("User-Agent"),
+                    request.getHeader("Authorization")));
         }
-        HttpMethod method = request.method();
         boolean write = method == HttpMethod.POST || method == HttpMethod.PUT || method == HttpMethod.PATCH
                 || method == HttpMethod.DELETE;
         String path = request.getPath() == null ? "" : request.getPath();
