@@ -145,14 +145,14 @@ public final class EmbeddedCluster implements AutoCloseable {
         api = options.api() != null ? options.api() : detected != null ? detected : StrimziApi.V1BETA2;
 
         webServer = new MockWebServer();
-        server = new KubernetesMockServer(mockContext(), webServer, responses, dispatcher, false);
+        server = new KubernetesMockServer(mockContext(), webServer, responses, dispatcher, options.https());
         dispatcher.onRequest(this::drainRecordedRequests);
         try {
             server.init(InetAddress.getByName("127.0.0.1"), 0);
         } catch (UnknownHostException e) {
             throw new IllegalStateException("127.0.0.1 does not resolve", e);
         }
-        url = "http://127.0.0.1:" + server.getPort() + "/";
+        url = (options.https() ? "https" : "http") + "://127.0.0.1:" + server.getPort() + "/";
         internalClient = new KubernetesClientBuilder().withKubernetesSerialization(JsonMaps.SERIALIZATION)
                 .withConfig(new ConfigBuilder(config()).withUserAgent(SimDispatcher.SIM_USER_AGENT)
                         .withWatchReconnectInterval(100).build()).build();
@@ -202,7 +202,15 @@ public final class EmbeddedCluster implements AutoCloseable {
         return client;
     }
 
-    /** @return the master URL, {@code http://127.0.0.1:<port>/} */
+    /**
+     * @return the PEM file of the self-signed certificate an {@link EmbeddedClusterOptions#https() HTTPS} cluster
+     *         serves (its own CA: a client trusts it as a pod trusts {@code ca.crt}), or null for plain HTTP
+     */
+    public Path certificateFile() {
+        return options.https() ? Path.of(webServer.getSelfSignedCertificate().certificatePath()) : null;
+    }
+
+    /** @return the master URL, {@code http://127.0.0.1:<port>/} (https for an HTTPS cluster) */
     public String url() {
         return url;
     }
