@@ -144,6 +144,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         }
         api = options.api() != null ? options.api() : detected != null ? detected : StrimziApi.V1BETA2;
 
+        dispatcher.compat(new KubectlCompat(new KubeDiscovery(api)));
         webServer = new MockWebServer();
         server = new KubernetesMockServer(mockContext(), webServer, responses, dispatcher, options.https());
         dispatcher.onRequest(this::drainRecordedRequests);

@@ -51,6 +51,7 @@ final class SimDispatcher extends Dispatcher {
     });
     private final ApiAudit audit = new ApiAudit();
     private volatile SimFaults faults;
+    private volatile KubectlCompat compat;
     private volatile Runnable onWrite = () -> { };
     private volatile Runnable onRequest = () -> { };
 
@@ -60,6 +61,11 @@ final class SimDispatcher extends Dispatcher {
 
     void faults(SimFaults f) {
         this.faults = f;
+    }
+
+    /** @param c what kubectl needs beyond the CRUD mock (discovery, patch types); null to serve only the mock */
+    void compat(KubectlCompat c) {
+        this.compat = c;
     }
 
     void onRequest(Runnable r) {
@@ -182,9 +188,14 @@ final class SimDispatcher extends Dispatcher {
                 }
             }
         }
+        KubectlCompat c = compat;
         MockResponse response;
         try {
-            response = delegate.dispatch(request);
+            MockResponse answered = c == null ? null : c.answer(request);
+            if (answered != null) {
+                return answered;
+            }
+            response = delegate.dispatch(c == null ? request : c.normalise(request));
         } catch (RuntimeException e) {
             return statusResponse(422, "Invalid", "the mock API server could not handle " + method + " " + bare + ": " + e,
                     null, null);

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,8 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code kubenamespace} properties). In-cluster configuration is always HTTPS, so the embedded API server serves
  * HTTPS with its self-signed certificate, which is the CA file; a CA that does not sign the server's certificate
  * makes the plan fail, so TLS is really verified. {@code user.home} points at an empty folder, so no
- * {@code ~/.kube/config} can be picked up instead.
+ * {@code ~/.kube/config} can be picked up instead. Slow tier: two child JVMs.
  */
+@Tag("slow")
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class InClusterServiceAccountTest {
 
