@@ -13,8 +13,10 @@ import java.util.Map;
  * cluster:
  * <ul>
  *   <li>discovery ({@link KubeDiscovery});</li>
- *   <li>{@code /openapi/*} answered 404, as a server without OpenAPI does (kubectl then skips client-side
- *       validation and strategic-merge schemas);</li>
+ *   <li>{@code /openapi/v2}: an empty OpenAPI 2.0 document (no paths, no definitions), as JSON or, when asked for,
+ *       as the protobuf {@code openapi_v2.Document} kubectl 1.20 reads; {@code kubectl edit} needs one to exist,
+ *       and without schemas kubectl validates nothing and patches custom resources with a merge patch. Other
+ *       {@code /openapi/*} paths and the older {@code /swagger-2.0.0.pb-v1} are answered 404;</li>
  *   <li>a strategic merge patch ({@code application/strategic-merge-patch+json}, kubectl's default for built-in
  *       kinds such as Pod) applied as a JSON merge patch: the two agree except for lists merged by key, which
  *       the objects kubectl edits here do not need;</li>
@@ -46,7 +48,10 @@ final class KubectlCompat {
             if (doc != null) {
                 return json(200, doc);
             }
-            if (path.equals("/openapi") || path.startsWith("/openapi/")) {
+            if (path.equals("/openapi/v2")) {
+                return openApiV2(request.getHeader("Accept"));
+            }
+            if (path.equals("/openapi") || path.startsWith("/openapi/") || path.startsWith("/swagger")) {
                 return status(404, "NotFound", "the embedded cluster serves no OpenAPI document");
             }
         }
@@ -78,6 +83,33 @@ final class KubectlCompat {
         Buffer body = request.getBody() == null ? new Buffer() : request.getBody();
         return new RecordedRequest(request.getHttpVersion() == null ? "HTTP/1.1" : request.getHttpVersion(), request.method(),
                 bare(path), headers.build(), body);
+    }
+
+    /**
+     * The empty OpenAPI 2.0 document. Protobuf ({@code gnostic openapi_v2.Document}): field 1 {@code swagger} = "2.0",
+     * field 2 {@code info} = {title, version}, field 8 {@code paths} = empty.
+     */
+    private static MockResponse openApiV2(String accept) {
+        if (accept != null && accept.contains("protobuf")) {
+            byte[] title = "flowform embedded cluster".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] version = KubeDiscovery.GIT_VERSION.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            java.io.ByteArrayOutputStream info = new java.io.ByteArrayOutputStream();
+            info.write(0x0A);
+            info.write(title.length);
+            info.writeBytes(title);
+            info.write(0x12);
+            info.write(version.length);
+            info.writeBytes(version);
+            java.io.ByteArrayOutputStream doc = new java.io.ByteArrayOutputStream();
+            doc.writeBytes(new byte[] {0x0A, 0x03, '2', '.', '0', 0x12, (byte) info.size()});
+            doc.writeBytes(info.toByteArray());
+            doc.writeBytes(new byte[] {0x42, 0x00});
+            return new MockResponse().setResponseCode(200)
+                    .setHeader("Content-Type", "application/octet-stream")
+                    .setBody(doc.toByteArray());
+        }
+        return json(200, Map.of("swagger", "2.0", "info", Map.of("title", "flowform embedded cluster", "version",
+                KubeDiscovery.GIT_VERSION), "paths", Map.of()));
     }
 
     private static boolean isWrite(RecordedRequest r) {
