@@ -36,8 +36,9 @@ import java.util.logging.Logger;
  * An in-process Kubernetes API server with the Strimzi CRDs and a simulated Strimzi operator: the cluster
  * that tests, benchmarks and the demo environment run flowform against.
  *
- * <p>It is the fabric8 {@code KubernetesMockServer} in CRUD mode, plain HTTP on 127.0.0.1 (never another
- * interface) and a random port, serving KafkaConnect, KafkaConnector and StrimziPodSet for exactly one
+ * <p>It is the fabric8 {@code KubernetesMockServer} in CRUD mode, plain HTTP (or HTTPS with a self-signed
+ * certificate) on 127.0.0.1 (never another interface) and a random port, with the discovery kubectl needs
+ * ({@link KubectlCompat}) and an audit of every client request ({@link #audit()}), serving KafkaConnect, KafkaConnector and StrimziPodSet for exactly one
  * Strimzi API version, with Kafka Connect behind the worker pods played by the
  * {@link EmbeddedClusterOptions#connectRuntime() Connect runtime} (closed with the cluster). Objects come from a persist file (when it exists) or a seed folder. With a persist
  * file every successful write is written back before the API server answers it (atomically, via a
