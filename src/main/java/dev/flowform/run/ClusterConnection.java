@@ -152,6 +152,24 @@ public final class ClusterConnection implements AutoCloseable {
     }
 
     /**
+     * Starts the embedded cluster of an environment to serve it to other processes ({@code flowform cluster serve}):
+     * the same seed, timings and file ({@value #EMBEDDED_CLUSTER_FILE} under the environment's state folder) as the
+     * environment's commands use, written after every acknowledged write.
+     *
+     * @param workspace the environment's configuration
+     * @param ctx       the process context (simulated-operator timings)
+     * @return the running cluster; the caller closes it, which saves its objects
+     * @throws IllegalArgumentException when the environment is not on the embedded cluster
+     */
+    public static EmbeddedCluster serve(Workspace workspace, RunContext ctx) {
+        if (!(workspace.target() instanceof KubernetesTarget.Embedded e) || !validEnvironmentName(workspace.environment())) {
+            throw new IllegalArgumentException("Environment \"" + workspace.environment() + "\" is not on the embedded "
+                    + "cluster: only an environment with \"kubernetes\": {\"embedded\": {...}} can be served.");
+        }
+        return startEmbedded(e, workspace.stateDir().resolve(workspace.environment()), ctx, false);
+    }
+
+    /**
      * Reports why {@link #open} failed, once the caller closed what it had opened before.
      *
      * @return the exception to throw

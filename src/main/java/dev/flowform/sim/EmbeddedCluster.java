@@ -36,8 +36,9 @@ import java.util.logging.Logger;
  * that tests, benchmarks and the demo environment run flowform against.
  *
  * <p>It is the fabric8 {@code KubernetesMockServer} in CRUD mode (its store indexed by resource, namespace and
- * name: {@link IndexedCrudDispatcher}), plain HTTP on 127.0.0.1 (never another
- * interface) and a random port, serving KafkaConnect, KafkaConnector and StrimziPodSet for exactly one
+ * name: {@link IndexedCrudDispatcher}), plain HTTP (or HTTPS with a self-signed certificate) on 127.0.0.1
+ * (never another interface) and a random port, with the discovery kubectl needs ({@link KubectlCompat}) and an
+ * audit of every client request ({@link #audit()}), serving KafkaConnect, KafkaConnector and StrimziPodSet for exactly one
  * Strimzi API version, with Kafka Connect behind the worker pods played by the
  * {@link EmbeddedClusterOptions#connectRuntime() Connect runtime} (closed with the cluster). Objects come from a persist file (when it exists) or a seed folder. With a persist
  * file every successful write is written back before the API server answers it (atomically, via a
@@ -144,15 +145,16 @@ public final class EmbeddedCluster implements AutoCloseable {
         }
         api = options.api() != null ? options.api() : detected != null ? detected : StrimziApi.V1BETA2;
 
+        dispatcher.compat(new KubectlCompat(new KubeDiscovery(api)));
         webServer = new MockWebServer();
-        server = new KubernetesMockServer(mockContext(), webServer, responses, dispatcher, false);
+        server = new KubernetesMockServer(mockContext(), webServer, responses, dispatcher, options.https());
         dispatcher.onRequest(this::drainRecordedRequests);
         try {
             server.init(InetAddress.getByName("127.0.0.1"), 0);
         } catch (UnknownHostException e) {
             throw new IllegalStateException("127.0.0.1 does not resolve", e);
         }
-        url = "http://127.0.0.1:" + server.getPort() + "/";
+        url = (options.https() ? "https" : "http") + "://127.0.0.1:" + server.getPort() + "/";
         internalClient = new KubernetesClientBuilder().withKubernetesSerialization(JsonMaps.SERIALIZATION)
                 .withConfig(new ConfigBuilder(config()).withUserAgent(SimDispatcher.SIM_USER_AGENT)
                         .withWatchReconnectInterval(100).build()).build();
@@ -202,7 +204,15 @@ public final class EmbeddedCluster implements AutoCloseable {
         return client;
     }
 
-    /** @return the master URL, {@code http://127.0.0.1:<port>/} */
+    /**
+     * @return the PEM file of the self-signed certificate an {@link EmbeddedClusterOptions#https() HTTPS} cluster
+     *         serves (its own CA: a client trusts it as a pod trusts {@code ca.crt}), or null for plain HTTP
+     */
+    public Path certificateFile() {
+        return options.https() ? Path.of(webServer.getSelfSignedCertificate().certificatePath()) : null;
+    }
+
+    /** @return the master URL, {@code http://127.0.0.1:<port>/} (https for an HTTPS cluster) */
     public String url() {
         return url;
     }
@@ -238,6 +248,11 @@ public final class EmbeddedCluster implements AutoCloseable {
      */
     public long clientRequestNanos() {
         return dispatcher.clientRequestNanos();
+    }
+
+    /** @return every request clients other than the simulator sent, as Kubernetes authorization sees it */
+    public ApiAudit audit() {
+        return dispatcher.audit();
     }
 
     /** @return watch WebSockets open right now (informers and watches of every client) */

@@ -22,9 +22,12 @@ import java.util.function.Supplier;
  *                    file is still created from the seed, once)
  * @param connectRuntime makes the Kafka Connect behind the worker pods, once per cluster start; the cluster
  *                    closes it on close; null means a {@link SimulatedConnectRuntime}
+ * @param https       true to serve HTTPS with the mock server's self-signed certificate (CN and SANs
+ *                    {@code localhost}, {@code 127.0.0.1}; {@link EmbeddedCluster#certificateFile()}), as a pod's
+ *                    in-cluster configuration requires; false for plain HTTP
  */
 public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi api, SimSettings settings,
-                                     boolean persistReadOnly, Supplier<ConnectRuntime> connectRuntime) {
+                                     boolean persistReadOnly, Supplier<ConnectRuntime> connectRuntime, boolean https) {
 
     /**
      * Replaces a null {@code settings} with {@link SimSettings#fast()}.
@@ -35,6 +38,7 @@ public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi 
      * @param settings    simulator timing, or null for {@link SimSettings#fast()}
      * @param persistReadOnly true to never write {@code persistFile}
      * @param connectRuntime  makes the Connect runtime, or null for {@link SimulatedConnectRuntime}
+     * @param https           true to serve HTTPS
      */
     public EmbeddedClusterOptions {
         settings = settings == null ? SimSettings.fast() : settings;
@@ -54,6 +58,7 @@ public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi 
         private SimSettings settings;
         private boolean persistReadOnly;
         private Supplier<ConnectRuntime> connectRuntime;
+        private boolean https;
 
         private Builder() {
         }
@@ -113,9 +118,18 @@ public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi 
             return this;
         }
 
+        /**
+         * @param useHttps true to serve HTTPS with a self-signed certificate instead of plain HTTP
+         * @return this builder
+         */
+        public Builder https(boolean useHttps) {
+            this.https = useHttps;
+            return this;
+        }
+
         /** @return the options */
         public EmbeddedClusterOptions build() {
-            return new EmbeddedClusterOptions(persistFile, seedDir, api, settings, persistReadOnly, connectRuntime);
+            return new EmbeddedClusterOptions(persistFile, seedDir, api, settings, persistReadOnly, connectRuntime, https);
         }
     }
 }

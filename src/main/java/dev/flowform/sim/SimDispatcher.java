@@ -49,7 +49,9 @@ final class SimDispatcher extends Dispatcher {
         t.setDaemon(true);
         return t;
     });
+    private final ApiAudit audit = new ApiAudit();
     private volatile SimFaults faults;
+    private volatile KubectlCompat compat;
     private volatile Runnable onWrite = () -> { };
     private volatile Runnable onRequest = () -> { };
 
@@ -59,6 +61,11 @@ final class SimDispatcher extends Dispatcher {
 
     void faults(SimFaults f) {
         this.faults = f;
+    }
+
+    /** @param c what kubectl needs beyond the CRUD mock (discovery, patch types); null to serve only the mock */
+    void compat(KubectlCompat c) {
+        this.compat = c;
     }
 
     void onRequest(Runnable r) {
@@ -79,6 +86,11 @@ final class SimDispatcher extends Dispatcher {
 
     long clientRequestNanos() {
         return clientNanos.get();
+    }
+
+    /** @return the log of every request from clients other than the simulator */
+    ApiAudit audit() {
+        return audit;
     }
 
     int openWatchCount() {
@@ -156,10 +168,12 @@ final class SimDispatcher extends Dispatcher {
     private MockResponse handle(RecordedRequest request, boolean internal) {
         requests.incrementAndGet();
         onRequest.run();
+        HttpMethod method = request.method();
         if (!internal) {
             clientRequests.incrementAndGet();
+            audit.add(ApiRequest.of(String.valueOf(method), request.getPath(), request.getHeader("User-Agent"),
+                    request.getHeader("Authorization")));
         }
-        HttpMethod method = request.method();
         boolean write = method == HttpMethod.POST || method == HttpMethod.PUT || method == HttpMethod.PATCH
                 || method == HttpMethod.DELETE;
         String path = request.getPath() == null ? "" : request.getPath();
@@ -174,9 +188,14 @@ final class SimDispatcher extends Dispatcher {
                 }
             }
         }
+        KubectlCompat c = compat;
         MockResponse response;
         try {
-            response = delegate.dispatch(request);
+            MockResponse answered = c == null ? null : c.answer(request);
+            if (answered != null) {
+                return answered;
+            }
+            response = delegate.dispatch(c == null ? request : c.normalise(request));
         } catch (RuntimeException e) {
             return statusResponse(422, "Invalid", "the mock API server could not handle " + method + " " + bare + ": " + e,
                     null, null);

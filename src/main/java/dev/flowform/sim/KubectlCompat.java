@@ -1,0 +1,142 @@
+package dev.flowform.sim;
+
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What kubectl needs from the API server beyond what fabric8's CRUD mock answers, so that {@code kubectl get},
+ * {@code describe}, {@code patch}, {@code edit}, {@code annotate} and {@code delete} work against the embedded
+ * cluster:
+ * <ul>
+ *   <li>discovery ({@link KubeDiscovery});</li>
+ *   <li>{@code /openapi/v2}: an empty OpenAPI 2.0 document (no paths, no definitions), as JSON or, when asked for,
+ *       as the protobuf {@code openapi_v2.Document} kubectl 1.20 reads; {@code kubectl edit} needs one to exist,
+ *       and without schemas kubectl validates nothing and patches custom resources with a merge patch. Other
+ *       {@code /openapi/*} paths and the older {@code /swagger-2.0.0.pb-v1} are answered 404;</li>
+ *   <li>a strategic merge patch ({@code application/strategic-merge-patch+json}, kubectl's default for built-in
+ *       kinds such as Pod) applied as a JSON merge patch: the two agree except for lists merged by key, which
+ *       the objects kubectl edits here do not need;</li>
+ *   <li>the query of a write ({@code ?fieldManager=kubectl-patch}) dropped, because the mock only recognises a
+ *       {@code /status} path without one; except {@code dryRun}, which the mock would carry out as a real write,
+ *       so it is refused with 400.</li>
+ * </ul>
+ * Server-side apply and HTTP-streaming watches ({@code kubectl get -w}, {@code kubectl wait}) stay unsupported.
+ */
+final class KubectlCompat {
+    private static final String STRATEGIC = "application/strategic-merge-patch+json";
+    private static final String MERGE = "application/merge-patch+json";
+
+    private final KubeDiscovery discovery;
+
+    /** @param discovery the documents to serve */
+    KubectlCompat(KubeDiscovery discovery) {
+        this.discovery = discovery;
+    }
+
+    /**
+     * @param request a request
+     * @return the answer when the request is for discovery or OpenAPI, else null (the CRUD dispatcher answers)
+     */
+    MockResponse answer(RecordedRequest request) {
+        String path = bare(request.getPath());
+        if (request.method() == HttpMethod.GET) {
+            Map<String, Object> doc = discovery.document(path);
+            if (doc != null) {
+                return json(200, doc);
+            }
+            if (path.equals("/openapi/v2")) {
+                return openApiV2(request.getHeader("Accept"));
+            }
+            if (path.equals("/openapi") || path.startsWith("/openapi/") || path.startsWith("/swagger")) {
+                return status(404, "NotFound", "the embedded cluster serves no OpenAPI document");
+            }
+        }
+        if (isWrite(request) && request.getPath() != null && request.getPath().contains("dryRun=")) {
+            return status(400, "BadRequest", "dryRun is not supported by the embedded cluster: it would be carried out");
+        }
+        return null;
+    }
+
+    /**
+     * @param request a request the CRUD dispatcher is about to answer
+     * @return the request as the mock understands it: a write without its query, a strategic merge patch as a
+     *         JSON merge patch; other requests unchanged
+     */
+    RecordedRequest normalise(RecordedRequest request) {
+        if (!isWrite(request)) {
+            return request;
+        }
+        String path = request.getPath() == null ? "" : request.getPath();
+        String contentType = request.getHeader("Content-Type");
+        boolean strategic = request.method() == HttpMethod.PATCH && contentType != null && contentType.startsWith(STRATEGIC);
+        if (!path.contains("?") && !strategic) {
+            return request;
+        }
+        var headers = request.getHeaders().newBuilder();
+        if (strategic) {
+            headers.set("Content-Type", MERGE);
+        }
+        Buffer body = request.getBody() == null ? new Buffer() : request.getBody();
+        return new RecordedRequest(request.getHttpVersion() == null ? "HTTP/1.1" : request.getHttpVersion(), request.method(),
+                bare(path), headers.build(), body);
+    }
+
+    /**
+     * The empty OpenAPI 2.0 document. Protobuf ({@code gnostic openapi_v2.Document}): field 1 {@code swagger} = "2.0",
+     * field 2 {@code info} = {title, version}, field 8 {@code paths} = empty.
+     */
+    private static MockResponse openApiV2(String accept) {
+        if (accept != null && accept.contains("protobuf")) {
+            byte[] title = "flowform embedded cluster".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] version = KubeDiscovery.GIT_VERSION.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            java.io.ByteArrayOutputStream info = new java.io.ByteArrayOutputStream();
+            info.write(0x0A);
+            info.write(title.length);
+            info.writeBytes(title);
+            info.write(0x12);
+            info.write(version.length);
+            info.writeBytes(version);
+            java.io.ByteArrayOutputStream doc = new java.io.ByteArrayOutputStream();
+            doc.writeBytes(new byte[] {0x0A, 0x03, '2', '.', '0', 0x12, (byte) info.size()});
+            doc.writeBytes(info.toByteArray());
+            doc.writeBytes(new byte[] {0x42, 0x00});
+            return new MockResponse().setResponseCode(200)
+                    .setHeader("Content-Type", "application/octet-stream")
+                    .setBody(doc.toByteArray());
+        }
+        return json(200, Map.of("swagger", "2.0", "info", Map.of("title", "flowform embedded cluster", "version",
+                KubeDiscovery.GIT_VERSION), "paths", Map.of()));
+    }
+
+    private static boolean isWrite(RecordedRequest r) {
+        HttpMethod m = r.method();
+        return m == HttpMethod.POST || m == HttpMethod.PUT || m == HttpMethod.PATCH;
+    }
+
+    private static String bare(String path) {
+        String p = path == null ? "" : path;
+        int q = p.indexOf('?');
+        return q < 0 ? p : p.substring(0, q);
+    }
+
+    private static MockResponse json(int code, Object body) {
+        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json")
+                .setBody(JsonMaps.MAPPER.writeValueAsString(body));
+    }
+
+    private static MockResponse status(int code, String reason, String message) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("kind", "Status");
+        body.put("apiVersion", "v1");
+        body.put("metadata", Map.of());
+        body.put("status", "Failure");
+        body.put("message", message);
+        body.put("reason", reason);
+        body.put("code", code);
+        return json(code, body);
+    }
+}

@@ -1,0 +1,159 @@
+package dev.flowform.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowform.sim.EmbeddedCluster;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayNameGeneration;
+import org.junit.jupiter.api.DisplayNameGenerator;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code flowform cluster serve} end to end: the quickstart's embedded cluster served by a child process, read by
+ * requests shaped as kubectl 1.20 sends them (discovery first, then {@code Accept: ...;as=Table} for get,
+ * {@code application/merge-patch+json} for {@code patch --type merge} of a custom resource,
+ * {@code application/strategic-merge-patch+json} for the default patch of a Pod, {@code ?fieldManager=...} on
+ * writes), while flowform plans through an ordinary kubeconfig context. A drift made by such a PATCH shows in the
+ * next plan, and after Ctrl-C the drift is in the cluster's file. No kubectl binary is needed (none is assumed on CI);
+ * the same paths were checked by hand with Debian's kubectl 1.20.2. Slow tier: a child JVM.
+ */
+@Tag("slow")
+@DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
+class ClusterServeTest {
+
+    private static final String TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;"
+            + "v=v1beta1;g=meta.k8s.io,application/json";
+    private static final String KC = "/apis/kafka.strimzi.io/v1beta2/namespaces/replication/kafkaconnects";
+
+    @TempDir
+    Path tmp;
+
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private String server;
+
+    @Test
+    void kubectl_shaped_drift_on_a_served_cluster_shows_in_the_next_plan() throws Exception {
+        Path demo = CliFiles.quickstart(tmp.resolve("quickstart"));
+        Path state = tmp.resolve("state");
+        try (ChildFlowform serve = ChildFlowform.start(tmp, Map.of("FLOWFORM_SIM_FAST", "1"), "cluster", "serve", "--dir",
+                demo.toString(), "--state-dir", state.toString(), "--no-color")) {
+            assertThat(serve.awaitLine(0, l -> l.startsWith("Ctrl-C stops it"), Duration.ofSeconds(120)))
+                    .as("serve started:%n%s%n%s", serve.out(), serve.err()).isGreaterThanOrEqualTo(0);
+            Path kubeconfig = state.resolve("demo").resolve("kubeconfig.yaml");
+            assertThat(serve.out()).contains("export KUBECONFIG=" + kubeconfig.toAbsolutePath(), "kubectl get kafkaconnects");
+            server = Files.readAllLines(kubeconfig).stream().filter(l -> l.trim().startsWith("server: "))
+                    .map(l -> l.trim().substring("server: ".length())).findFirst().orElseThrow();
+
+            discoveryAsKubectlReadsIt();
+            assertThat(send("GET", KC + "?limit=500", TABLE, null, null)).contains("\"name\":\"mm2-connect\"");
+
+            Path conf = kubeconfigEnvironment(demo, kubeconfig);
+            CliRunner cli = CliRunner.fast();
+            String[] plan = {"plan", "--detailed-exitcode", "--no-color", "--dir", conf.toString(), "--state-dir",
+                    tmp.resolve("flowform-state").toString()};
+            CliRunner.Result before = cli.run(plan);
+            assertThat(before.exitCode()).as("%s", before).isEqualTo(2);
+            assertThat(before.out()).containsPattern("\\+ spec\\.config\\.\"exactly\\.once\\.source\\.support\" += \"enabled\"")
+                    .contains("2 rolling restarts");
+
+            // kubectl -n replication patch kc mm2-connect --type merge -p '{"spec":{"config":{...: "preparing"}}}'
+            send("PATCH", KC + "/mm2-connect?fieldManager=kubectl-patch", "application/json",
+                    "application/merge-patch+json",
+                    "{\"spec\":{\"config\":{\"exactly.once.source.support\":\"preparing\"}}}");
+            CliRunner.Result after = cli.run(plan);
+            assertThat(after.exitCode()).as("%s", after).isEqualTo(2);
+            assertThat(after.out()).containsPattern("\"exactly\\.once\\.source\\.support\" += \"preparing\" -> \"enabled\"")
+                    .contains("1 rolling restart");
+
+            kubectlPathsOnPodsAndConnectors();
+
+            serve.signal("INT");
+            assertThat(serve.waitFor(Duration.ofSeconds(60))).as("%s", serve.err()).isNotEqualTo(-1);
+        }
+        String saved = Files.readString(state.resolve("demo").resolve("embedded-cluster.json"));
+        assertThat(saved).contains("\"exactly.once.source.support\" : \"preparing\"", "\"note\" : \"from-kubectl\"");
+    }
+
+    private void discoveryAsKubectlReadsIt() throws Exception {
+        assertThat(send("GET", "/version?timeout=32s", "application/json", null, null)).contains("\"major\":\"1\"");
+        assertThat(send("GET", "/api?timeout=32s", "application/json", null, null)).contains("\"versions\":[\"v1\"]");
+        assertThat(send("GET", "/apis?timeout=32s", "application/json", null, null))
+                .contains("\"name\":\"kafka.strimzi.io\"", "\"name\":\"core.strimzi.io\"");
+        assertThat(send("GET", "/api/v1?timeout=32s", "application/json", null, null))
+                .contains("\"name\":\"pods\"", "\"shortNames\":[\"po\"]");
+        assertThat(send("GET", "/apis/kafka.strimzi.io/v1beta2?timeout=32s", "application/json", null, null))
+                .contains("\"name\":\"kafkaconnects\"", "\"shortNames\":[\"kc\"]", "\"kind\":\"KafkaConnector\"",
+                        "\"verbs\":[\"create\",\"delete\",\"deletecollection\",\"get\",\"list\",\"patch\",\"update\",\"watch\"]");
+        assertThat(send("GET", "/apis/core.strimzi.io/v1beta2?timeout=32s", "application/json", null, null))
+                .contains("\"name\":\"strimzipodsets\"", "\"shortNames\":[\"sps\"]");
+    }
+
+    private void kubectlPathsOnPodsAndConnectors() throws Exception {
+        String pods = "/api/v1/namespaces/replication/pods";
+        // kubectl patch pod mm2-connect-connect-0 -p '{"metadata":{"labels":{"drift":"yes"}}}' (strategic by default)
+        assertThat(send("PATCH", pods + "/mm2-connect-connect-0?fieldManager=kubectl-patch", "application/json",
+                "application/strategic-merge-patch+json", "{\"metadata\":{\"labels\":{\"drift\":\"yes\"}}}"))
+                .contains("\"drift\":\"yes\"");
+        // kubectl annotate kctr dc1-to-dc2-heartbeat note=from-kubectl
+        assertThat(send("PATCH", "/apis/kafka.strimzi.io/v1beta2/namespaces/replication/kafkaconnectors/"
+                        + "dc1-to-dc2-heartbeat?fieldManager=kubectl-annotate", "application/json",
+                "application/merge-patch+json", "{\"metadata\":{\"annotations\":{\"note\":\"from-kubectl\"}}}"))
+                .contains("\"note\":\"from-kubectl\"");
+        // kubectl get pods -o wide (Table asked, list served), kubectl describe (get + events)
+        assertThat(send("GET", pods + "?limit=500", TABLE, null, null)).contains("mm2-connect-connect-1");
+        send("GET", "/api/v1/namespaces/replication/events?fieldSelector=involvedObject.name%3Dmm2-connect-connect-1",
+                "application/json", null, null);
+        // kubectl edit reads the OpenAPI document first
+        send("GET", "/openapi/v2?timeout=32s", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf", null, null);
+        // kubectl delete pod mm2-connect-connect-1
+        send("DELETE", pods + "/mm2-connect-connect-1", "application/json", "application/json", "{\"propagationPolicy\":\"Background\"}");
+        // kubectl patch --dry-run=server is refused, never carried out
+        assertThat(status("PATCH", KC + "/mm2-connect?dryRun=All", "application/merge-patch+json", "{}")).isEqualTo(400);
+    }
+
+    /** @return the quickstart with its environment reaching the served cluster through {@code kubeconfig} */
+    private Path kubeconfigEnvironment(Path demo, Path kubeconfig) throws IOException {
+        Path conf = CliFiles.copy(demo, tmp.resolve("via-kubeconfig"));
+        String text = Files.readString(conf.resolve("main.flow.json"));
+        String embedded = "\"embedded\": {\n          \"seed\": \"./seed\"\n        }";
+        assertThat(text).contains(embedded);
+        Files.writeString(conf.resolve("main.flow.json"), text.replace(embedded, "\"kubeconfig\": \""
+                + kubeconfig.toAbsolutePath().toString().replace("\\", "\\\\") + "\", \"context\": \""
+                + EmbeddedCluster.CONTEXT + "\""));
+        return conf;
+    }
+
+    private String send(String method, String path, String accept, String contentType, String body) throws Exception {
+        HttpResponse<String> r = http.send(request(method, path, accept, contentType, body), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as("%s %s: %s", method, path, r.body()).isBetween(200, 299);
+        return r.body();
+    }
+
+    private int status(String method, String path, String contentType, String body) throws Exception {
+        return http.send(request(method, path, "application/json", contentType, body), HttpResponse.BodyHandlers.ofString())
+                .statusCode();
+    }
+
+    private HttpRequest request(String method, String path, String accept, String contentType, String body) {
+        List<String> headers = new ArrayList<>(List.of("Accept", accept, "User-Agent", "kubectl/v1.20.2 (linux/amd64)",
+                "Authorization", "Bearer " + EmbeddedCluster.CONTEXT));
+        if (contentType != null) {
+            headers.addAll(List.of("Content-Type", contentType));
+        }
+        return HttpRequest.newBuilder(URI.create(server + path)).headers(headers.toArray(String[]::new))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                .timeout(Duration.ofSeconds(30)).build();
+    }
+}
