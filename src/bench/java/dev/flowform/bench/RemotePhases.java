@@ -45,13 +45,13 @@ public final class RemotePhases {
         System.out.println("jvm-until-main " + ManagementFactory.getRuntimeMXBean().getUptime());
         LoadResult loaded = new ConfigLoader().load(Path.of(args[0]), null, java.util.Map.of());
         DesiredState desired = DesiredStateFactory.build(loaded.configuration(), new Diagnostics());
-        t = lap("config", t);
+        t = StartupPhases.lap("config", t);
         String env = loaded.configuration().environment().name();
         StateStore state = StateStore.open(Path.of(args[1]), env, Clock.systemUTC());
-        t = lap("state-open", t);
+        t = StartupPhases.lap("state-open", t);
         Config config = Config.fromKubeconfig(null, Files.readString(Path.of(args[2])), args[2]);
         KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-        t = lap("client-build", t);
+        t = StartupPhases.lap("client-build", t);
         client.getKubernetesVersion();
         Set<String> namespaces = new TreeSet<>();
         for (DesiredConnectCluster c : desired.clusters()) {
@@ -60,22 +60,16 @@ public final class RemotePhases {
         LiveState live = new Fabric8ClusterReader(client).read(namespaces);
         var recorded = PlanOperation.recorded(state);
         state.journal().runs(20);
-        t = lap("reads", t);
+        t = StartupPhases.lap("reads", t);
         Plan plan = Planner.plan(desired, live, new PlanRequest(env, state.stateRef(), Clock.systemUTC().instant(),
                 dev.flowform.plan.PlanOptions.DEFAULT, recorded, state.cipher()::hash));
-        t = lap("planning", t);
+        t = StartupPhases.lap("planning", t);
         String text = PlanRenderer.render(PlanCodec.decode(PlanCodec.toJson(plan, "bench", PlanCodec.MASK)), Style.PLAIN);
-        t = lap("render", t);
+        t = StartupPhases.lap("render", t);
         client.close();
         state.close();
-        lap("close", t);
+        StartupPhases.lap("close", t);
         System.out.println("plan-chars " + text.length());
         System.exit(0);
-    }
-
-    private static long lap(String phase, long since) {
-        long now = System.nanoTime();
-        System.out.println(phase + " " + (now - since) / 1_000_000);
-        return now;
     }
 }
