@@ -70,7 +70,14 @@ public final class StartupPhases {
         System.exit(0);
     }
 
-    private static long lap(String phase, long since) {
+    /**
+     * Prints {@code phase ms} for the time since {@code since}.
+     *
+     * @param phase the phase's name
+     * @param since {@link System#nanoTime()} when it began
+     * @return now, in {@link System#nanoTime()}
+     */
+    static long lap(String phase, long since) {
         long now = System.nanoTime();
         System.out.println(phase + " " + (now - since) / 1_000_000);
         return now;

@@ -12,6 +12,7 @@ import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
 import java.security.cert.CertificateException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -113,7 +114,9 @@ record ConnectionFailure(String summary, String detail) {
         }
         String cause = innermostMessage(chain);
         String because = cause == null ? "" : " (" + cause + ")";
-        if (find(chain, UnknownHostException.class) != null) {
+        // java.net.http (fabric8's JDK client) reports a name it cannot resolve as an UnresolvedAddressException
+        // under a ConnectException; other clients throw UnknownHostException
+        if (find(chain, UnknownHostException.class) != null || find(chain, UnresolvedAddressException.class) != null) {
             return new ConnectionFailure("Unknown host: cannot connect to " + where,
                     "The name of the API server cannot be resolved" + because
                             + ". Check the server address in the kubeconfig.");
