@@ -2,12 +2,15 @@ package dev.flowform.live;
 
 import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LiveConnector;
+import dev.flowform.model.LiveMirrorMaker2;
+import dev.flowform.model.strimzi.MirrorMaker2Names;
 import dev.flowform.model.LiveState;
 import dev.flowform.model.StrimziApi;
 import dev.flowform.model.strimzi.Strimzi;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
@@ -52,8 +55,19 @@ public final class Fabric8ClusterReader implements ClusterReader {
      */
     @Override
     public LiveState read(Set<String> namespaces) {
+        return read(namespaces, Set.of());
+    }
+
+    /**
+     * As {@link #read(Set)}, plus one discovery request for KafkaMirrorMaker2 and four lists per namespace of
+     * {@code mirrorMakerNamespaces} (resources, PodSets, pods and ConfigMaps labelled {@code strimzi.io/kind=KafkaMirrorMaker2}).
+     */
+    @Override
+    public LiveState read(Set<String> namespaces, Set<String> mirrorMakerNamespaces) {
         String server = client.getMasterUrl() == null ? null : client.getMasterUrl().toString();
-        List<String> ordered = new ArrayList<>(new TreeSet<>(namespaces));
+        Set<String> all = new TreeSet<>(namespaces);
+        all.addAll(mirrorMakerNamespaces);
+        List<String> ordered = new ArrayList<>(all);
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(MAX_CONCURRENT_REQUESTS, 2 + 5 * ordered.size())),
                 r -> {
                     Thread t = new Thread(r, "flowform-read");
@@ -70,9 +84,17 @@ public final class Fabric8ClusterReader implements ClusterReader {
                 return new LiveState(null, server, List.of(), List.of(), Map.of());
             }
             StrimziApi podSetApi = await(podSetApiF);
+            StrimziApi mm2Api = mirrorMakerNamespaces.isEmpty() ? null
+                    : StrimziResources.detect(client, StrimziApi.KAFKA_GROUP, Strimzi.KAFKA_MIRROR_MAKER_2_KIND);
             List<Supplier<Namespace>> reads = new ArrayList<>();
             for (String ns : ordered) {
                 reads.add(readNamespace(pool, api, podSetApi, ns));
+            }
+            List<Supplier<List<LiveMirrorMaker2>>> mm2Reads = new ArrayList<>();
+            if (mm2Api != null) {
+                for (String ns : new TreeSet<>(mirrorMakerNamespaces)) {
+                    mm2Reads.add(readMirrorMakers(pool, mm2Api, podSetApi, ns));
+                }
             }
             List<LiveConnectCluster> clusters = new ArrayList<>();
             List<LiveConnector> connectors = new ArrayList<>();
@@ -90,7 +112,16 @@ public final class Fabric8ClusterReader implements ClusterReader {
                     fingerprints.put(LiveMapper.key(c), LiveMapper.fingerprint(c));
                 }
             }
-            return new LiveState(api, server, clusters, connectors, fingerprints);
+            List<LiveMirrorMaker2> mirrorMakers = new ArrayList<>();
+            for (Supplier<List<LiveMirrorMaker2>> read : mm2Reads) {
+                for (LiveMirrorMaker2 m : read.get()) {
+                    mirrorMakers.add(m);
+                    fingerprints.put(m.ref().kind() + " " + m.namespace() + "/" + m.name(),
+                            LiveMapper.fingerprint(Serialization.jsonMapper().convertValue(m.workers().raw(),
+                                    GenericKubernetesResource.class)));
+                }
+            }
+            return new LiveState(api, server, clusters, connectors, fingerprints, mirrorMakers);
         } finally {
             pool.shutdownNow();
         }
@@ -130,6 +161,38 @@ public final class Fabric8ClusterReader implements ClusterReader {
                 cmByName.put(cm.getMetadata().getName(), cm);
             }
             return new Namespace(await(kcs), await(kctrs), podSetByName, podsByCluster, cmByName);
+        };
+    }
+
+    /**
+     * Sends the four lists of a namespace's KafkaMirrorMaker2 objects (resources, PodSets, pods, ConfigMaps labelled
+     * {@code strimzi.io/kind=KafkaMirrorMaker2}) to the pool; the returned supplier waits for them.
+     */
+    private Supplier<List<LiveMirrorMaker2>> readMirrorMakers(ExecutorService pool, StrimziApi api, StrimziApi podSetApi,
+                                                              String ns) {
+        String kind = Strimzi.KAFKA_MIRROR_MAKER_2_KIND;
+        Future<List<GenericKubernetesResource>> mm2s = pool.submit(() -> client.genericKubernetesResources(
+                StrimziResources.kafkaMirrorMaker2(api)).inNamespace(ns).list().getItems());
+        Future<List<GenericKubernetesResource>> podSets = podSetApi == null ? CompletableFuture.completedFuture(List.of())
+                : pool.submit(() -> client.genericKubernetesResources(StrimziResources.podSet(podSetApi))
+                .inNamespace(ns).withLabel(Strimzi.KIND_LABEL, kind).list().getItems());
+        Future<List<Pod>> pods = pool.submit(() -> client.pods().inNamespace(ns).withLabel(Strimzi.KIND_LABEL, kind)
+                .list().getItems());
+        Future<List<ConfigMap>> configMaps = pool.submit(() -> client.configMaps().inNamespace(ns)
+                .withLabel(Strimzi.KIND_LABEL, kind).list().getItems());
+        return () -> {
+            List<LiveMirrorMaker2> out = new ArrayList<>();
+            for (GenericKubernetesResource m : await(mm2s)) {
+                String name = m.getMetadata().getName();
+                GenericKubernetesResource ps = await(podSets).stream()
+                        .filter(p -> MirrorMaker2Names.podSetName(name).equals(p.getMetadata().getName())).findFirst().orElse(null);
+                List<Pod> own = await(pods).stream().filter(p -> name.equals(p.getMetadata().getLabels().get(Strimzi.CLUSTER_LABEL)))
+                        .toList();
+                ConfigMap cm = await(configMaps).stream()
+                        .filter(c -> MirrorMaker2Names.configMapName(name).equals(c.getMetadata().getName())).findFirst().orElse(null);
+                out.add(LiveMapper.mirrorMaker(m, ps, own, cm));
+            }
+            return out;
         };
     }
 

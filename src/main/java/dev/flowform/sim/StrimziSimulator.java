@@ -42,6 +42,7 @@ public final class StrimziSimulator implements AutoCloseable {
     private final PodSetController podSets;
     private final ConnectReconciler connects;
     private final ConnectorReconciler connectors;
+    private final MirrorMakerReconciler mirrorMakers;
     private final List<SharedIndexInformer<?>> informers = new CopyOnWriteArrayList<>();
 
     StrimziSimulator(KubernetesClient client, StrimziApi api, SimSettings settings, SimFaults faults, SimBook book,
@@ -51,10 +52,12 @@ public final class StrimziSimulator implements AutoCloseable {
         this.kubelet = new Kubelet(ctx, (ns, cluster, podName) -> {
             podSets().updateStatus(ns, cluster);
             connects().onPodReady(ns, cluster, podName);
+            mirrorMakers().onPodReady(ns, cluster, podName);
         });
         this.podSets = new PodSetController(ctx, kubelet);
         this.connectors = new ConnectorReconciler(ctx, (ns, cluster, name) -> connects().deferConnector(ns, cluster, name));
         this.connects = new ConnectReconciler(ctx, podSets, kubelet, connectors);
+        this.mirrorMakers = new MirrorMakerReconciler(ctx, kubelet);
         faults.addListener(new SimFaults.Listener() {
             @Override
             public void operatorPaused(boolean paused) {
@@ -219,11 +222,16 @@ public final class StrimziSimulator implements AutoCloseable {
      */
     void start(boolean initRuntimeFromStatuses) {
         podSets.adoptExisting();
+        mirrorMakers.adoptExisting();
         if (initRuntimeFromStatuses && ctx.runtime() instanceof SimulatedConnectRuntime simulated) {
             initRuntime(simulated);
+            initMirrorMakerRuntime(simulated);
         }
         kubelet.adopt(ctx.client().pods().inAnyNamespace().withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_CONNECT_KIND)
                 .list().getItems());
+        kubelet.adopt(ctx.client().pods().inAnyNamespace().withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_MIRROR_MAKER_2_KIND)
+                .list().getItems());
+        startMirrorMakerInformers();
         informers.add(ctx.kc().inAnyNamespace().inform(new Handler<>() {
             @Override
             void changed(GenericKubernetesResource oldObj, GenericKubernetesResource obj) {
@@ -281,6 +289,54 @@ public final class StrimziSimulator implements AutoCloseable {
         }
     }
 
+    /** Takes the connectors every seeded KafkaMirrorMaker2 reports in its status as running in Kafka Connect. */
+    private void initMirrorMakerRuntime(SimulatedConnectRuntime simulated) {
+        for (GenericKubernetesResource mm2 : ctx.mm2().inAnyNamespace().list().getItems()) {
+            MirrorMakerModel model = MirrorMakerModel.of(mm2);
+            for (Object o : JsonMaps.list(JsonMaps.at(mm2.getAdditionalProperties(), "status", "connectors"))) {
+                Map<String, Object> c = JsonMaps.map(o);
+                String name = c == null ? null : JsonMaps.str(c, "name");
+                String state = c == null ? null : JsonMaps.str(c, "connector", "state");
+                Map<String, String> config = name == null ? null : model.connectors().get(name);
+                if (config != null && state != null) {
+                    simulated.importConnector(SimContext.key(mm2), name, new SimulatedConnectRuntime.Connector(
+                            config.get("connector.class"), config, "FAILED".equals(state) ? "RUNNING" : state, List.of()));
+                }
+            }
+        }
+    }
+
+    private void startMirrorMakerInformers() {
+        informers.add(ctx.mm2().inAnyNamespace().inform(new Handler<>() {
+            @Override
+            void changed(GenericKubernetesResource oldObj, GenericKubernetesResource obj) {
+                noteSeen(StrimziCrds.KAFKA_MIRROR_MAKER_2, oldObj, obj);
+                loop.execute(() -> mirrorMakers.onEvent(oldObj, obj));
+            }
+
+            @Override
+            void deleted(GenericKubernetesResource obj) {
+                loop.execute(() -> mirrorMakers.onDeleted(obj));
+            }
+        }, 0));
+        informers.add(ctx.client().pods().inAnyNamespace().withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_MIRROR_MAKER_2_KIND)
+                .inform(new Handler<>() {
+                    @Override
+                    void changed(Pod oldObj, Pod obj) {
+                        // pod changes are driven by the simulator itself
+                    }
+
+                    @Override
+                    void deleted(Pod obj) {
+                        loop.execute(() -> kubelet.gone(obj));
+                    }
+                }, 0));
+    }
+
+    private MirrorMakerReconciler mirrorMakers() {
+        return mirrorMakers;
+    }
+
     private void noteSeen(String kind, GenericKubernetesResource old, GenericKubernetesResource obj) {
         if (old != null) {
             loop.noteSeen(kind, SimContext.key(obj), old.getMetadata().getGeneration(), obj.getMetadata().getGeneration());
@@ -310,7 +366,7 @@ public final class StrimziSimulator implements AutoCloseable {
                     return false;
                 }
             }
-            return true;
+            return mirrorMakers.settledOnServer();
         } catch (RuntimeException e) {
             return loop.closed();
         }
