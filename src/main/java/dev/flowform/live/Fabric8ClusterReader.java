@@ -10,7 +10,6 @@ import dev.flowform.model.strimzi.Strimzi;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
@@ -84,21 +83,15 @@ public final class Fabric8ClusterReader implements ClusterReader {
                 return new LiveState(null, server, List.of(), List.of(), Map.of());
             }
             StrimziApi podSetApi = await(podSetApiF);
-            StrimziApi mm2Api = mirrorMakerNamespaces.isEmpty() ? null
-                    : StrimziResources.detect(client, StrimziApi.KAFKA_GROUP, Strimzi.KAFKA_MIRROR_MAKER_2_KIND);
             List<Supplier<Namespace>> reads = new ArrayList<>();
             for (String ns : ordered) {
                 reads.add(readNamespace(pool, api, podSetApi, ns));
             }
-            List<Supplier<List<LiveMirrorMaker2>>> mm2Reads = new ArrayList<>();
-            if (mm2Api != null) {
-                for (String ns : new TreeSet<>(mirrorMakerNamespaces)) {
-                    mm2Reads.add(readMirrorMakers(pool, mm2Api, podSetApi, ns));
-                }
-            }
+            Map<String, String> fingerprints = new TreeMap<>();
+            List<Supplier<List<LiveMirrorMaker2>>> mm2Reads = mirrorMakerReads(pool, podSetApi, mirrorMakerNamespaces,
+                    fingerprints);
             List<LiveConnectCluster> clusters = new ArrayList<>();
             List<LiveConnector> connectors = new ArrayList<>();
-            Map<String, String> fingerprints = new TreeMap<>();
             for (Supplier<Namespace> read : reads) {
                 Namespace n = read.get();
                 for (GenericKubernetesResource kc : n.kcs()) {
@@ -113,14 +106,7 @@ public final class Fabric8ClusterReader implements ClusterReader {
                 }
             }
             List<LiveMirrorMaker2> mirrorMakers = new ArrayList<>();
-            for (Supplier<List<LiveMirrorMaker2>> read : mm2Reads) {
-                for (LiveMirrorMaker2 m : read.get()) {
-                    mirrorMakers.add(m);
-                    fingerprints.put(m.ref().kind() + " " + m.namespace() + "/" + m.name(),
-                            LiveMapper.fingerprint(Serialization.jsonMapper().convertValue(m.workers().raw(),
-                                    GenericKubernetesResource.class)));
-                }
-            }
+            mm2Reads.forEach(r -> mirrorMakers.addAll(r.get()));
             return new LiveState(api, server, clusters, connectors, fingerprints, mirrorMakers);
         } finally {
             pool.shutdownNow();
@@ -164,12 +150,26 @@ public final class Fabric8ClusterReader implements ClusterReader {
         };
     }
 
+    /** @return the reads of the KafkaMirrorMaker2 namespaces, none when there are none or the server serves no such kind */
+    private List<Supplier<List<LiveMirrorMaker2>>> mirrorMakerReads(ExecutorService pool, StrimziApi podSetApi,
+                                                                    Set<String> namespaces, Map<String, String> fingerprints) {
+        StrimziApi mm2Api = namespaces.isEmpty() ? null
+                : StrimziResources.detect(client, StrimziApi.KAFKA_GROUP, Strimzi.KAFKA_MIRROR_MAKER_2_KIND);
+        List<Supplier<List<LiveMirrorMaker2>>> out = new ArrayList<>();
+        if (mm2Api != null) {
+            for (String ns : new TreeSet<>(namespaces)) {
+                out.add(readMirrorMakers(pool, mm2Api, podSetApi, ns, fingerprints));
+            }
+        }
+        return out;
+    }
+
     /**
      * Sends the four lists of a namespace's KafkaMirrorMaker2 objects (resources, PodSets, pods, ConfigMaps labelled
      * {@code strimzi.io/kind=KafkaMirrorMaker2}) to the pool; the returned supplier waits for them.
      */
     private Supplier<List<LiveMirrorMaker2>> readMirrorMakers(ExecutorService pool, StrimziApi api, StrimziApi podSetApi,
-                                                              String ns) {
+                                                              String ns, Map<String, String> fingerprints) {
         String kind = Strimzi.KAFKA_MIRROR_MAKER_2_KIND;
         Future<List<GenericKubernetesResource>> mm2s = pool.submit(() -> client.genericKubernetesResources(
                 StrimziResources.kafkaMirrorMaker2(api)).inNamespace(ns).list().getItems());
@@ -191,6 +191,7 @@ public final class Fabric8ClusterReader implements ClusterReader {
                 ConfigMap cm = await(configMaps).stream()
                         .filter(c -> MirrorMaker2Names.configMapName(name).equals(c.getMetadata().getName())).findFirst().orElse(null);
                 out.add(LiveMapper.mirrorMaker(m, ps, own, cm));
+                fingerprints.put(LiveMapper.key(m), LiveMapper.fingerprint(m));
             }
             return out;
         };

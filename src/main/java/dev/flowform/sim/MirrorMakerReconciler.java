@@ -122,6 +122,15 @@ final class MirrorMakerReconciler {
         }
     }
 
+    /** Reads the connectors' status of {@code ns/name} again and writes it, unless a reconcile is running. */
+    void refreshStatus(String ns, String name) {
+        State st = states.get(ns + "/" + name);
+        if (st != null && !st.running && st.model != null) {
+            st.refreshes = 0;
+            writeStatus(st);
+        }
+    }
+
     /** @return true when every KafkaMirrorMaker2 is settled on the API server (or the operator is paused) */
     boolean settledOnServer() {
         if (ctx.faults().operatorPaused()) {

@@ -179,6 +179,38 @@ public final class StrimziSimulator implements AutoCloseable {
         }
     }
 
+    /**
+     * Fails one task of a KafkaMirrorMaker2's connector in the simulated Kafka Connect (as a task whose poll threw)
+     * and lets the operator refresh the resource's status, which stays {@code Ready} (Strimzi checks connector states
+     * only). Waits until the status is written.
+     *
+     * @param namespace the resource's namespace
+     * @param name      the KafkaMirrorMaker2 name
+     * @param connector e.g. {@code dc1->dc2.MirrorSourceConnector}
+     * @param task      the task id
+     * @param trace     the failure trace
+     * @throws IllegalStateException when the runtime is not the simulated one, or the operator does not answer
+     */
+    public void failMirrorMakerTask(String namespace, String name, String connector, int task, String trace) {
+        if (!(ctx.runtime() instanceof SimulatedConnectRuntime simulated)) {
+            throw new IllegalStateException("tasks can be failed only in the simulated Connect runtime");
+        }
+        simulated.failTask(namespace + "/" + name, connector, task, trace);
+        java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+        loop.execute(() -> {
+            mirrorMakers.refreshStatus(namespace, name);
+            done.complete(null);
+        });
+        try {
+            done.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the simulated operator did not refresh " + namespace + "/" + name, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
     /** @return connectors the operator deleted from Kafka Connect, as {@code namespace/cluster/connector}, oldest first */
     public List<String> deletedRuntimeConnectors() {
         synchronized (ctx.book().deletedRuntimeConnectors) {
