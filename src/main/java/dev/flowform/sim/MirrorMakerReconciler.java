@@ -124,11 +124,20 @@ final class MirrorMakerReconciler {
 
     /** Reads the connectors' status of {@code ns/name} again and writes it, unless a reconcile is running. */
     void refreshStatus(String ns, String name) {
-        State st = states.get(ns + "/" + name);
-        if (st != null && !st.running && st.model != null) {
-            st.refreshes = 0;
-            writeStatus(st);
+        State st = state(ns, name);
+        if (st.running) {
+            return;
         }
+        if (st.model == null) {
+            GenericKubernetesResource mm2 = ctx.mm2().inNamespace(ns).withName(name).get();
+            if (mm2 == null || !SimContext.settled(mm2) || SimContext.paused(mm2)) {
+                return;
+            }
+            st.model = MirrorMakerModel.of(mm2);
+            st.generation = SimContext.generation(mm2);
+        }
+        st.refreshes = 0;
+        writeStatus(st);
     }
 
     /** @return true when every KafkaMirrorMaker2 is settled on the API server (or the operator is paused) */
