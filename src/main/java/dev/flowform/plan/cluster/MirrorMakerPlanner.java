@@ -4,6 +4,7 @@ import dev.flowform.diag.Diagnostic;
 import dev.flowform.model.DesiredMirror;
 import dev.flowform.model.DesiredMirrorMaker2;
 import dev.flowform.model.EosMode;
+import dev.flowform.model.LiveMirrorMaker2;
 import dev.flowform.model.ManageMode;
 import dev.flowform.model.strimzi.KafkaMirrorMaker2Manifest;
 import dev.flowform.plan.Action;
@@ -16,6 +17,7 @@ import dev.flowform.plan.Readiness;
 import dev.flowform.plan.Rule;
 import dev.flowform.plan.StepKind;
 import dev.flowform.plan.StepPayload;
+import dev.flowform.plan.rules.ConnectorRules;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -85,6 +87,17 @@ public final class MirrorMakerPlanner {
             return List.of(Rule.UNKNOWN_EOS_MODE.error("Unreadable exactly-once mode", who + " sets " + EosMode.CONFIG_KEY
                     + "=\"" + f.live().workers().eosValue() + "\" in its worker configuration, which is not disabled, preparing "
                     + "or enabled.", dm.address()));
+        }
+        List<String> early = f.live().mirrors().stream()
+                .filter(m -> ConnectorRules.isRequired(m.sourceConfig().get(ConnectorRules.EXACTLY_ONCE_SUPPORT)))
+                .map(LiveMirrorMaker2.Mirror::source).toList();
+        if (f.current() != EosMode.ENABLED && f.upgrade() && !early.isEmpty()) {
+            return List.of(Rule.REQUIRED_AFTER_ENABLED.error("Source connector requires exactly-once on workers that are "
+                    + "not enabled", who + ": spec.mirrors[sourceCluster=" + String.join(", ", early) + "].sourceConnector."
+                    + "config sets exactly.once.support=required while the workers run " + f.current().value() + "; Kafka "
+                    + "Connect rejects that configuration, and raising the workers' mode under it is not the KIP-618 order. "
+                    + "Remove it first: plan with exactly_once = false and exactly_once_source_support = \""
+                    + f.current().value() + "\", then turn exactly-once on again.", dm.address()));
         }
         if (f.roll() instanceof Readiness.Failed failed && f.somethingChanges()) {
             return List.of(Rule.FAILED_RECONCILE.error("The last reconcile failed", who + ": " + failed.detail()
