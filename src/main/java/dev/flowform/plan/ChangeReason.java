@@ -60,6 +60,8 @@ public enum ChangeReason {
             + "(KIP-618 reverse order)"),
     /** Other mirror settings differ from the configuration. */
     MIRROR_CONFIG("mirror settings differ from the configuration"),
+    /** A task of a KafkaMirrorMaker2 FAILED while the resource is Ready: the operator is asked to restart it. */
+    MIRROR_TASK_RESTART("restart FAILED task %s (strimzi.io/restart-connector-task)"),
     /** Words this version does not write, read from a plan document; kept as they are. */
     OTHER("%s");
 

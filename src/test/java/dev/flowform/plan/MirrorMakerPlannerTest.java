@@ -170,4 +170,31 @@ class MirrorMakerPlannerTest {
         assertThat(p.diagnostics()).filteredOn(Diagnostic::isError).extracting(Diagnostic::summary)
                 .containsExactly("Exactly-once mirror on workers that are not enabled");
     }
+
+    @Test
+    void a_failed_task_while_ready_is_reported_and_its_restart_offered_as_a_step() {
+        MirrorMakerWorld w = new MirrorMakerWorld("enabled");
+        w.sourceConfig().put("source.consumer.isolation.level", "read_committed");
+        w.sourceConfig().put("exactly.once.support", "required");
+        w.connectors.set(0, MirrorMakerWorld.connector("dc1->dc2.MirrorSourceConnector", "RUNNING", "RUNNING", "FAILED"));
+        Plan p = plan(MirrorMakerWorld.adopt(true), w.toLive());
+
+        assertThat(p.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isFalse();
+            assertThat(d.detail()).contains("task 1 of dc1->dc2.MirrorSourceConnector FAILED", "(rule connector-failed;");
+        });
+        assertThat(shape(p)).containsExactly("ANNOTATE [metadata.annotations.strimzi.io/restart-connector-task="
+                + "dc1->dc2.MirrorSourceConnector:1]");
+        assertThat(p.changes()).singleElement().satisfies(c -> assertThat(c.reason())
+                .isEqualTo("restart FAILED task dc1->dc2.MirrorSourceConnector:1 (strimzi.io/restart-connector-task)"));
+
+        Plan rollout = plan(MirrorMakerWorld.adopt(true), withFailedTask(new MirrorMakerWorld(null)).toLive());
+        assertThat(shape(rollout)).noneMatch(s -> s.startsWith("ANNOTATE"));
+        assertThat(rollout.diagnostics()).extracting(Diagnostic::detail).anyMatch(d -> d.contains("The planned changes restart"));
+    }
+
+    private static MirrorMakerWorld withFailedTask(MirrorMakerWorld w) {
+        w.connectors.set(0, MirrorMakerWorld.connector("dc1->dc2.MirrorSourceConnector", "RUNNING", "FAILED", "RUNNING"));
+        return w;
+    }
 }

@@ -132,4 +132,20 @@ class MirrorMakerSimulationTest extends SimTestSupport {
         assertThat(r).isInstanceOf(Readiness.Failed.class);
         assertThat(r.detail()).isEqualTo("task 0 of " + SOURCE_CONNECTOR + " FAILED while KafkaMirrorMaker2 mm2 is Ready");
     }
+
+    @Test
+    void the_restart_annotation_restarts_the_failed_task_and_is_removed() {
+        start();
+        cluster.simulator().failMirrorMakerTask(NAMESPACE, MM2, SOURCE_CONNECTOR, 0, "boom");
+        var op = cluster.client().genericKubernetesResources(StrimziCrds.kafkaMirrorMaker2(cluster.api())).inNamespace(NAMESPACE);
+        GenericKubernetesResource m = op.withName(MM2).get();
+        m.getMetadata().getAnnotations().put(Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION, SOURCE_CONNECTOR + ":0");
+        op.resource(m).update();
+
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).untilAsserted(() -> {
+            LiveMirrorMaker2 now = live();
+            assertThat(now.workers().annotations()).doesNotContainKey(Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION);
+            assertThat(now.connector(SOURCE_CONNECTOR).orElseThrow().tasks()).extracting(t -> t.state()).containsOnly("RUNNING");
+        });
+    }
 }

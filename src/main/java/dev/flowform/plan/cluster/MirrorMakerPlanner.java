@@ -6,6 +6,8 @@ import dev.flowform.model.DesiredMirrorMaker2;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveMirrorMaker2;
 import dev.flowform.model.ManageMode;
+import dev.flowform.model.TaskStatus;
+import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.model.strimzi.KafkaMirrorMaker2Manifest;
 import dev.flowform.plan.Action;
 import dev.flowform.plan.AttributeChange;
@@ -18,6 +20,7 @@ import dev.flowform.plan.Rule;
 import dev.flowform.plan.StepKind;
 import dev.flowform.plan.StepPayload;
 import dev.flowform.plan.rules.ConnectorRules;
+import dev.flowform.plan.rules.MirrorCheck;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -56,6 +59,18 @@ public final class MirrorMakerPlanner {
                 create(facts, chain, changes);
             } else {
                 existing(facts, chain, changes);
+            }
+        }
+        if (facts.live() != null && !MirrorCheck.failedTasks(facts.live()).isEmpty()) {
+            diagnostics = new ArrayList<>(diagnostics);
+            diagnostics.add(Rule.CONNECTOR_FAILED.warning("FAILED while KafkaMirrorMaker2 is Ready", "KafkaMirrorMaker2 "
+                    + facts.desired().namespace() + "/" + facts.desired().name() + " reports Ready, but "
+                    + String.join("; ", MirrorCheck.failedTasks(facts.live())) + " (Strimzi sets NotReady only for a FAILED "
+                    + "connector, not a FAILED task). " + (facts.somethingChanges() ? "The planned changes restart the tasks."
+                    : "The plan asks the operator to restart the first failed task (" + Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION
+                    + "); check the task's trace if it fails again."), facts.address()));
+            if (diagnostics.stream().noneMatch(Diagnostic::isError) && !facts.somethingChanges()) {
+                restartFailedTask(facts, chain, changes);
             }
         }
         return new ClusterPlan(facts.address(), chain, changes, List.of(), Map.of(), Map.of(), diagnostics);
@@ -109,6 +124,24 @@ public final class MirrorMakerPlanner {
                     + "KafkaMirrorMaker2 has; add the mirror to the resource first.", dm.address()));
         }
         return List.of();
+    }
+
+    /** Annotates the resource so that the operator restarts the first FAILED task of a RUNNING connector. */
+    private static void restartFailedTask(MirrorMakerFacts f, List<Draft> chain, List<Change> changes) {
+        for (LiveMirrorMaker2.ConnectorState c : f.live().connectors()) {
+            for (TaskStatus t : c.tasks()) {
+                if ("FAILED".equals(t.state()) && !"FAILED".equals(c.state())) {
+                    String value = c.name() + ":" + t.id();
+                    String key = Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION;
+                    changes.add(new Change(f.address(), f.ref(), Action.UPDATE, List.of(new AttributeChange(
+                            "metadata.annotations.\"" + key + "\"", null, Json.render(value), false)),
+                            ChangeReason.MIRROR_TASK_RESTART.of(value)));
+                    chain.add(new Draft(StepKind.ANNOTATE, f.address(), f.ref(), new StepPayload.PatchObject(List.of(
+                            FieldEdit.set(List.of("metadata", "annotations", key), value, false))), key + " = \"" + value + "\""));
+                    return;
+                }
+            }
+        }
     }
 
     private static void create(MirrorMakerFacts f, List<Draft> chain, List<Change> changes) {

@@ -120,6 +120,9 @@ public final class SimulatedConnectRuntime implements ConnectRuntime {
         Connector now = new Connector(className, stored, before == null ? "RUNNING" : before.connector().state(),
                 before == null ? List.of() : before.connector().topics());
         table.put(name, new Entry(now, tasksMax(config.get(TASKS_MAX))));
+        if (before == null || !before.connector().config().equals(stored)) {
+            failedTasks.remove(cluster + "/" + name);
+        }
         clearRejected(cluster, name);
         return RestResult.success(before == null ? 201 : 200);
     }
@@ -139,6 +142,7 @@ public final class SimulatedConnectRuntime implements ConnectRuntime {
     @Override
     public RestResult deleteConnector(String cluster, String name) {
         clearRejected(cluster, name);
+        failedTasks.remove(cluster + "/" + name);
         Map<String, Entry> table = connectors.get(cluster);
         if (table == null || table.remove(name) == null) {
             return notFound(name);
@@ -182,7 +186,7 @@ public final class SimulatedConnectRuntime implements ConnectRuntime {
     /**
      * Fails one task of a running connector, as a task whose {@code poll} threw does: Kafka Connect reports the task
      * {@code FAILED} with the trace while the connector stays {@code RUNNING}, until the task is restarted or the
-     * connector is deleted or reconfigured.
+     * connector is deleted or given a different configuration.
      *
      * @param cluster the Connect cluster ({@code namespace/name})
      * @param name    the connector
@@ -257,7 +261,6 @@ public final class SimulatedConnectRuntime implements ConnectRuntime {
     }
 
     private void clearRejected(String cluster, String name) {
-        failedTasks.remove(cluster + "/" + name);
         Map<String, ConnectorStatus> failed = rejected.get(cluster);
         if (failed != null) {
             failed.remove(name);
