@@ -193,6 +193,26 @@ class MirrorMakerPlannerTest {
         assertThat(rollout.diagnostics()).extracting(Diagnostic::detail).anyMatch(d -> d.contains("The planned changes restart"));
     }
 
+    @Test
+    @SuppressWarnings("unchecked")
+    void warns_where_mirror_maker_2_drops_isolation_or_rejects_required_and_removes_required_from_the_checkpoint() {
+        MirrorMakerWorld w = new MirrorMakerWorld("enabled");
+        w.sourceConfig().put("source.consumer.isolation.level", "read_committed");
+        w.sourceConfig().put("exactly.once.support", "required");
+        Map<String, Object> source = (Map<String, Object>) ((List<Object>) w.spec.get("clusters")).get(0);
+        ((Map<String, Object>) source.get("config")).put("consumer.isolation.level", "read_committed");
+        Map<String, Object> mirror = (Map<String, Object>) ((List<Object>) w.spec.get("mirrors")).get(0);
+        ((Map<String, Object>) ((Map<String, Object>) mirror.get("checkpointConnector")).get("config"))
+                .put("exactly.once.support", "required");
+        Plan p = plan(MirrorMakerWorld.adopt(true), w.toLive());
+
+        assertThat(p.diagnostics()).extracting(Diagnostic::summary).containsExactly(
+                "isolation.level where MirrorMaker 2 drops it", "exactly.once.support on the checkpoint connector");
+        assertThat(p.diagnostics()).allSatisfy(d -> assertThat(d.isError()).isFalse());
+        assertThat(shape(p)).containsExactly("UPDATE_CONNECTOR [spec.mirrors.[sourceCluster=dc1].checkpointConnector.config."
+                + "exactly.once.support removed]", "WAIT_FOR_CONNECTOR_READY");
+    }
+
     private static MirrorMakerWorld withFailedTask(MirrorMakerWorld w) {
         w.connectors.set(0, MirrorMakerWorld.connector("dc1->dc2.MirrorSourceConnector", "RUNNING", "FAILED", "RUNNING"));
         return w;

@@ -61,8 +61,11 @@ public final class MirrorMakerPlanner {
                 existing(facts, chain, changes);
             }
         }
+        diagnostics = new ArrayList<>(diagnostics);
+        if (facts.live() != null) {
+            diagnostics.addAll(MirrorMakerWarnings.of(facts.live(), dm));
+        }
         if (facts.live() != null && !MirrorCheck.failedTasks(facts.live()).isEmpty()) {
-            diagnostics = new ArrayList<>(diagnostics);
             diagnostics.add(Rule.CONNECTOR_FAILED.warning("FAILED while KafkaMirrorMaker2 is Ready", "KafkaMirrorMaker2 "
                     + facts.desired().namespace() + "/" + facts.desired().name() + " reports Ready, but "
                     + String.join("; ", MirrorCheck.failedTasks(facts.live())) + " (Strimzi sets NotReady only for a FAILED "

@@ -20,7 +20,8 @@ import java.util.function.Predicate;
  * The edits one mirror of an existing KafkaMirrorMaker2 needs: its {@code sourceConnector} (the exactly-once keys
  * {@code source.consumer.isolation.level: read_committed} and {@code exactly.once.support: required} go there and only
  * there: Kafka's {@code MirrorSourceConfig.sourceConsumerConfig} drops {@code isolation.level} from the cluster
- * entries, and the checkpoint connector rejects {@code required}), its {@code checkpointConnector} and its patterns.
+ * entries, and the checkpoint connector rejects {@code required}, so a live {@code exactly.once.support} there is
+ * removed), its {@code checkpointConnector} and its patterns.
  * Pure.
  *
  * @param source the source alias
@@ -58,7 +59,8 @@ record MirrorWork(String source, List<FieldEdit> edits, List<AttributeChange> at
         w = w.config(join(at, "sourceConnector", "config"), shown + ".sourceConnector.config", source, absent,
                 live.sourceConfig(), own, dm::isSensitive);
         w = w.config(join(at, "checkpointConnector", "config"), shown + ".checkpointConnector.config",
-                want.checkpointConnectorConfig(), List.of(), live.checkpointConfig(), own, dm::isSensitive);
+                want.checkpointConnectorConfig(), List.of(ConnectorRules.EXACTLY_ONCE_SUPPORT), live.checkpointConfig(), own,
+                dm::isSensitive);
         w = w.field(join(at, "topicsPattern"), shown + ".topicsPattern", want.topics(), live.raw().get("topicsPattern"));
         w = w.field(join(at, "groupsPattern"), shown + ".groupsPattern", want.groups(), live.raw().get("groupsPattern"));
         Object tasks = live.raw().get("sourceConnector") instanceof Map<?, ?> sc ? sc.get("tasksMax") : null;
