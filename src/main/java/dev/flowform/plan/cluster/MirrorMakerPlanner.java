@@ -96,6 +96,11 @@ public final class MirrorMakerPlanner {
                     who + " does not exist, but " + dm.address() + " adopts it (manage = \"adopt\"). Create it, or use "
                             + "manage = \"own\" to let flowform create it.", dm.address())) : List.of();
         }
+        if (f.live().v1Layout()) {
+            return List.of(Rule.CONFIGURATION.error("KafkaMirrorMaker2 v1 layout not supported", who + " uses the v1 layout "
+                    + "(spec.target, spec.mirrors[].source; Strimzi 0.49+). flowform plans the v1beta2 layout (spec.clusters[], "
+                    + "spec.connectCluster) only.", dm.address()));
+        }
         if (f.live().workers().reconciliationPaused()) {
             return List.of(Rule.RECONCILIATION_PAUSED.error("Reconciliation is paused", "Reconciliation of " + who
                     + " is paused (strimzi.io/pause-reconciliation): the operator would not roll the workers. Resume it first.",
