@@ -27,20 +27,10 @@ import java.util.Set;
  * @param sensitiveKeys   configuration keys whose values came from sensitive variables
  * @param range           the block in the configuration, may be null
  */
-public record DesiredMirrorMaker2(
-        String address,
-        String name,
-        String namespace,
-        ManageMode manage,
-        EosMode eos,
-        Integer replicas,
-        String version,
-        String targetAlias,
-        String targetBootstrap,
-        Map<String, String> config,
-        List<DesiredMirror> mirrors,
-        Set<String> sensitiveKeys,
-        SourceRange range) {
+public record DesiredMirrorMaker2(String address, String name, String namespace, ManageMode manage, EosMode eos,
+                                  Integer replicas, String version, String targetAlias, String targetBootstrap,
+                                  Map<String, String> config, List<DesiredMirror> mirrors, Set<String> sensitiveKeys,
+                                  SourceRange range) {
 
     /** Copies the collections; config sorted by key. */
     public DesiredMirrorMaker2 {

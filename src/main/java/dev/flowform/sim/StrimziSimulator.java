@@ -339,30 +339,29 @@ public final class StrimziSimulator implements AutoCloseable {
     }
 
     private void startMirrorMakerInformers() {
-        informers.add(ctx.mm2().inAnyNamespace().inform(new Handler<>() {
-            @Override
-            void changed(GenericKubernetesResource oldObj, GenericKubernetesResource obj) {
-                noteSeen(StrimziCrds.KAFKA_MIRROR_MAKER_2, oldObj, obj);
-                loop.execute(() -> mirrorMakers.onEvent(oldObj, obj));
-            }
-
-            @Override
-            void deleted(GenericKubernetesResource obj) {
-                loop.execute(() -> mirrorMakers.onDeleted(obj));
-            }
-        }, 0));
+        informers.add(ctx.mm2().inAnyNamespace().inform(handler(
+                (oldObj, obj) -> {
+                    noteSeen(StrimziCrds.KAFKA_MIRROR_MAKER_2, oldObj, obj);
+                    loop.execute(() -> mirrorMakers.onEvent(oldObj, obj));
+                },
+                obj -> loop.execute(() -> mirrorMakers.onDeleted(obj))), 0));
         informers.add(ctx.client().pods().inAnyNamespace().withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_MIRROR_MAKER_2_KIND)
-                .inform(new Handler<>() {
-                    @Override
-                    void changed(Pod oldObj, Pod obj) {
-                        // pod changes are driven by the simulator itself
-                    }
+                .inform(handler((oldPod, pod) -> { }, pod -> loop.execute(() -> kubelet.gone(pod))), 0));
+    }
 
-                    @Override
-                    void deleted(Pod obj) {
-                        loop.execute(() -> kubelet.gone(obj));
-                    }
-                }, 0));
+    /** @return a handler calling {@code changed} for additions and updates and {@code deleted} for deletions */
+    private static <T> Handler<T> handler(java.util.function.BiConsumer<T, T> changed, java.util.function.Consumer<T> deleted) {
+        return new Handler<>() {
+            @Override
+            void changed(T oldObj, T obj) {
+                changed.accept(oldObj, obj);
+            }
+
+            @Override
+            void deleted(T obj) {
+                deleted.accept(obj);
+            }
+        };
     }
 
     private MirrorMakerReconciler mirrorMakers() {

@@ -138,8 +138,8 @@ class MirrorMakerPlannerTest {
     void refuses_an_adopted_resource_that_does_not_exist_and_a_missing_mirror() {
         Plan absent = plan(MirrorMakerWorld.adopt(true), LiveState.empty(StrimziApi.V1BETA2));
         assertThat(absent.diagnostics()).extracting(Diagnostic::summary).containsExactly("Adopted KafkaMirrorMaker2 not found");
-        DesiredMirrorMaker2 other = MirrorMakerWorld.block(ManageMode.ADOPT, List.of(new DesiredMirror("dc3", null, Map.of(),
-                null, null, null, Map.of(), Map.of(), true, null)));
+        DesiredMirrorMaker2 other = MirrorMakerWorld.block(ManageMode.ADOPT, List.of(MirrorMakerWorld.mirror(true),
+                new DesiredMirror("dc3", null, Map.of(), null, null, null, Map.of(), Map.of(), true, null)));
         Plan missing = plan(other, new MirrorMakerWorld("enabled").toLive());
         assertThat(missing.diagnostics()).extracting(Diagnostic::summary).containsExactly("Mirror not found");
         assertThat(missing.steps()).isEmpty();
@@ -211,6 +211,25 @@ class MirrorMakerPlannerTest {
         assertThat(p.diagnostics()).allSatisfy(d -> assertThat(d.isError()).isFalse());
         assertThat(shape(p)).containsExactly("UPDATE_CONNECTOR [spec.mirrors.[sourceCluster=dc1].checkpointConnector.config."
                 + "exactly.once.support removed]", "WAIT_FOR_CONNECTOR_READY");
+    }
+
+    @Test
+    void a_renamed_alias_is_shown_as_the_connectors_the_operator_deletes_and_creates() {
+        DesiredMirrorMaker2 renamed = MirrorMakerWorld.block(ManageMode.ADOPT, List.of(new DesiredMirror("east", null,
+                Map.of(), null, null, null, Map.of(), Map.of(), true, null)));
+        Plan p = plan(renamed, new MirrorMakerWorld("enabled").toLive());
+
+        assertThat(p.steps()).isEmpty();
+        assertThat(p.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.summary()).isEqualTo("Alias renamed: the operator would delete and create connectors");
+            assertThat(d.detail()).contains("delete dc1->dc2.MirrorSourceConnector and dc1->dc2.MirrorCheckpointConnector",
+                    "create east->dc2.MirrorSourceConnector and east->dc2.MirrorCheckpointConnector");
+        });
+        DesiredMirrorMaker2 target = new DesiredMirrorMaker2("mirrormaker2.mm2", "mm2", "replication", ManageMode.ADOPT, null,
+                null, null, "west", null, Map.of(), List.of(MirrorMakerWorld.mirror(true)), java.util.Set.of(), null)
+                .derived("replication");
+        assertThat(plan(target, new MirrorMakerWorld("enabled").toLive()).diagnostics()).singleElement()
+                .satisfies(d -> assertThat(d.detail()).contains("create dc1->west.MirrorSourceConnector"));
     }
 
     private static MirrorMakerWorld withFailedTask(MirrorMakerWorld w) {

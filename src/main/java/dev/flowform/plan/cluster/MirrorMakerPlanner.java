@@ -7,6 +7,7 @@ import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveMirrorMaker2;
 import dev.flowform.model.ManageMode;
 import dev.flowform.model.TaskStatus;
+import dev.flowform.model.strimzi.MirrorMaker2Names;
 import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.model.strimzi.KafkaMirrorMaker2Manifest;
 import dev.flowform.plan.Action;
@@ -111,6 +112,34 @@ public final class MirrorMakerPlanner {
                     + "=\"" + f.live().workers().eosValue() + "\" in its worker configuration, which is not disabled, preparing "
                     + "or enabled.", dm.address()));
         }
+        List<Diagnostic> early = requiredTooEarly(f, who);
+        if (!early.isEmpty()) {
+            return early;
+        }
+        if (f.roll() instanceof Readiness.Failed failed && f.somethingChanges()) {
+            return List.of(Rule.FAILED_RECONCILE.error("The last reconcile failed", who + ": " + failed.detail()
+                    + ". Fix the cause first; the operator would not roll the workers.", dm.address()));
+        }
+        List<String> renamed = renamedConnectors(f);
+        if (!renamed.isEmpty()) {
+            return List.of(Rule.CONFIGURATION.error("Alias renamed: the operator would delete and create connectors", who
+                    + ": the configuration names other cluster aliases than the resource (target " + dm.targetAlias()
+                    + " vs " + f.live().target() + "; mirrors " + f.missing() + "). Strimzi deletes every connector it no "
+                    + "longer generates and creates the new ones, so a rename means " + String.join("; ", renamed)
+                    + ", with new offsets and checkpoints. Rename the aliases in the resource itself if that is intended, "
+                    + "then adopt it again.", dm.address()));
+        }
+        if (!f.missing().isEmpty()) {
+            return List.of(Rule.CONFIGURATION.error("Mirror not found", who + " has no mirror from source alias(es) "
+                    + String.join(", ", f.missing()) + " (spec.mirrors[].sourceCluster). flowform changes the mirrors a "
+                    + "KafkaMirrorMaker2 has; add the mirror to the resource first.", dm.address()));
+        }
+        return List.of();
+    }
+
+    /** @return the refusal of raising the workers' mode under a source connector that requires exactly-once already */
+    private static List<Diagnostic> requiredTooEarly(MirrorMakerFacts f, String who) {
+        DesiredMirrorMaker2 dm = f.desired();
         List<String> early = f.live().mirrors().stream()
                 .filter(m -> ConnectorRules.isRequired(m.sourceConfig().get(ConnectorRules.EXACTLY_ONCE_SUPPORT)))
                 .map(LiveMirrorMaker2.Mirror::source).toList();
@@ -122,16 +151,34 @@ public final class MirrorMakerPlanner {
                     + "Remove it first: plan with exactly_once = false and exactly_once_source_support = \""
                     + f.current().value() + "\", then turn exactly-once on again.", dm.address()));
         }
-        if (f.roll() instanceof Readiness.Failed failed && f.somethingChanges()) {
-            return List.of(Rule.FAILED_RECONCILE.error("The last reconcile failed", who + ": " + failed.detail()
-                    + ". Fix the cause first; the operator would not roll the workers.", dm.address()));
-        }
-        if (!f.missing().isEmpty()) {
-            return List.of(Rule.CONFIGURATION.error("Mirror not found", who + " has no mirror from source alias(es) "
-                    + String.join(", ", f.missing()) + " (spec.mirrors[].sourceCluster). flowform changes the mirrors a "
-                    + "KafkaMirrorMaker2 has; add the mirror to the resource first.", dm.address()));
-        }
         return List.of();
+    }
+
+    /**
+     * @return when the target alias differs, or a declared source alias is missing while the resource has a mirror the
+     *         configuration does not declare: the connectors Strimzi would delete and create, else empty
+     */
+    private static List<String> renamedConnectors(MirrorMakerFacts f) {
+        DesiredMirrorMaker2 dm = f.desired();
+        List<String> liveSources = f.live().mirrors().stream().map(LiveMirrorMaker2.Mirror::source).toList();
+        List<String> undeclared = liveSources.stream()
+                .filter(a -> dm.mirrors().stream().noneMatch(m -> m.sourceAlias().equals(a))).toList();
+        boolean targetRenamed = dm.targetAlias() != null && !dm.targetAlias().equals(f.live().target());
+        if (!targetRenamed && (f.missing().isEmpty() || undeclared.isEmpty())) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        for (String a : targetRenamed ? liveSources : undeclared) {
+            out.add("delete " + MirrorMaker2Names.sourceConnector(a, f.live().target()) + " and "
+                    + MirrorMaker2Names.checkpointConnector(a, f.live().target()));
+        }
+        for (DesiredMirror m : dm.mirrors()) {
+            if (targetRenamed || f.missing().contains(m.sourceAlias())) {
+                out.add("create " + MirrorMaker2Names.sourceConnector(m.sourceAlias(), dm.targetAlias()) + " and "
+                        + MirrorMaker2Names.checkpointConnector(m.sourceAlias(), dm.targetAlias()));
+            }
+        }
+        return out;
     }
 
     /** Annotates the resource so that the operator restarts the first FAILED task of a RUNNING connector. */
