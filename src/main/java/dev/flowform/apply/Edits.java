@@ -2,11 +2,17 @@ package dev.flowform.apply;
 
 import dev.flowform.plan.FieldEdit;
 import dev.flowform.plan.Json;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Applies {@link FieldEdit}s to an object held as JSON-like maps. */
+/**
+ * Applies {@link FieldEdit}s to an object held as JSON-like maps.
+ *
+ * <p>A path segment {@code [key=value]} after a list field selects the list's object entry whose {@code key} is
+ * {@code value}, e.g. {@code spec.clusters.[alias=dc2].config} (a KafkaMirrorMaker2's worker configuration).
+ */
 public final class Edits {
     private Edits() {
     }
@@ -14,49 +20,92 @@ public final class Edits {
     /**
      * Applies the edits in place.
      *
-     * @param object the object (nested maps are replaced by mutable copies where edited)
+     * @param object the object (nested maps and lists are replaced by mutable copies where edited)
      * @param edits  the edits
      * @return true when at least one value actually changed
-     * @throws IllegalArgumentException when a path crosses a non-object value
+     * @throws IllegalArgumentException when a path crosses a value of the wrong type, or selects a list entry that
+     *                                  does not exist for a set
      */
-    @SuppressWarnings("unchecked")
     public static boolean apply(Map<String, Object> object, List<FieldEdit> edits) {
         boolean changed = false;
         for (FieldEdit e : edits) {
-            Map<String, Object> parent = object;
-            List<String> path = e.path();
-            for (int i = 0; i < path.size() - 1; i++) {
-                Object child = parent.get(path.get(i));
-                if (child == null) {
-                    if (e.remove()) {
-                        parent = null;
-                        break;
-                    }
-                    child = new LinkedHashMap<String, Object>();
-                } else if (!(child instanceof Map)) {
-                    throw new IllegalArgumentException("cannot edit " + String.join(".", path) + ": "
-                            + path.get(i) + " is not an object");
-                } else {
-                    child = new LinkedHashMap<>((Map<String, Object>) child);
-                }
-                parent.put(path.get(i), child);
-                parent = (Map<String, Object>) child;
-            }
-            if (parent == null) {
-                continue;
-            }
-            String leaf = e.key();
-            if (e.remove()) {
-                changed |= parent.containsKey(leaf);
-                parent.remove(leaf);
-            } else {
-                Object old = parent.get(leaf);
-                if (old == null || !Json.sameValue(old, e.value())) {
-                    changed = true;
-                }
-                parent.put(leaf, e.value());
-            }
+            changed |= edit(object, e, 0);
         }
         return changed;
+    }
+
+    /**
+     * @param selector a path segment
+     * @return the key and value of a {@code [key=value]} segment, or null for a plain field name
+     */
+    public static String[] selector(String selector) {
+        if (selector.length() < 4 || selector.charAt(0) != '[' || selector.charAt(selector.length() - 1) != ']') {
+            return null;
+        }
+        int eq = selector.indexOf('=');
+        return eq < 2 ? null : new String[] {selector.substring(1, eq), selector.substring(eq + 1, selector.length() - 1)};
+    }
+
+    /** Applies {@code e} from path segment {@code i} on, in {@code node}; true when a value changed. */
+    @SuppressWarnings("unchecked")
+    private static boolean edit(Map<String, Object> node, FieldEdit e, int i) {
+        List<String> path = e.path();
+        String field = path.get(i);
+        if (i == path.size() - 1) {
+            return leaf(node, field, e);
+        }
+        Object child = node.get(field);
+        String[] select = selector(path.get(i + 1));
+        if (select != null) {
+            return inList(node, field, child, select, e, i);
+        }
+        if (child == null) {
+            if (e.remove()) {
+                return false;
+            }
+            child = new LinkedHashMap<String, Object>();
+        } else if (!(child instanceof Map)) {
+            throw new IllegalArgumentException("cannot edit " + String.join(".", path) + ": " + field + " is not an object");
+        } else {
+            child = new LinkedHashMap<>((Map<String, Object>) child);
+        }
+        node.put(field, child);
+        return edit((Map<String, Object>) child, e, i + 1);
+    }
+
+    /** Edits inside the entry of list {@code field} that {@code select} names. */
+    @SuppressWarnings("unchecked")
+    private static boolean inList(Map<String, Object> node, String field, Object child, String[] select, FieldEdit e, int i) {
+        List<String> path = e.path();
+        if (i + 2 >= path.size() || (child != null && !(child instanceof List))) {
+            throw new IllegalArgumentException("cannot edit " + String.join(".", path) + ": " + field
+                    + " is not a list of objects, or the path ends at an entry");
+        }
+        List<Object> list = child == null ? new ArrayList<>() : new ArrayList<>((List<Object>) child);
+        for (int k = 0; k < list.size(); k++) {
+            if (list.get(k) instanceof Map<?, ?> entry && select[1].equals(String.valueOf(entry.get(select[0])))) {
+                Map<String, Object> copy = new LinkedHashMap<>((Map<String, Object>) entry);
+                boolean changed = edit(copy, e, i + 2);
+                list.set(k, copy);
+                node.put(field, list);
+                return changed;
+            }
+        }
+        if (e.remove()) {
+            return false;
+        }
+        throw new IllegalArgumentException("cannot edit " + String.join(".", path) + ": " + field + " has no entry with "
+                + select[0] + "=" + select[1]);
+    }
+
+    private static boolean leaf(Map<String, Object> parent, String leaf, FieldEdit e) {
+        if (e.remove()) {
+            boolean had = parent.containsKey(leaf);
+            parent.remove(leaf);
+            return had;
+        }
+        Object old = parent.get(leaf);
+        parent.put(leaf, e.value());
+        return old == null || !Json.sameValue(old, e.value());
     }
 }

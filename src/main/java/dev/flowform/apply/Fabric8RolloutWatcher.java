@@ -7,9 +7,11 @@ import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LivePod;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.model.StrimziApi;
+import dev.flowform.model.strimzi.MirrorMaker2Names;
 import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.plan.rules.ConnectorCheck;
 import dev.flowform.plan.Readiness;
+import dev.flowform.plan.rules.MirrorCheck;
 import dev.flowform.plan.rules.RollCheck;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -102,37 +104,60 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
         return Thread.currentThread().isInterrupted();
     }
 
+    /**
+     * The objects rule 7 reads for one kind: the resource, its PodSet, the label of its pods, its ConfigMap, and how
+     * they become the Connect-shaped record {@link RollCheck} evaluates (a KafkaMirrorMaker2's worker configuration
+     * is its target cluster's).
+     */
+    private record Component(String kind, ResourceDefinitionContext resource, String podSet, String configMap,
+                             boolean mirrorMaker) {
+        static Component of(ObjectRef ref, StrimziApi api) {
+            String name = ref.name();
+            if (Strimzi.KAFKA_MIRROR_MAKER_2_KIND.equals(ref.kind())) {
+                return new Component(ref.kind(), StrimziResources.kafkaMirrorMaker2(api), MirrorMaker2Names.podSetName(name),
+                        MirrorMaker2Names.configMapName(name), true);
+            }
+            return new Component(Strimzi.KAFKA_CONNECT_KIND, StrimziResources.kafkaConnect(api), Strimzi.podSetName(name),
+                    Strimzi.configMapName(name), false);
+        }
+
+        LiveConnectCluster map(GenericKubernetesResource r, GenericKubernetesResource ps, List<Pod> pods, ConfigMap cm) {
+            return mirrorMaker ? LiveMapper.mirrorMaker(r, ps, pods, cm).workers() : LiveMapper.connectCluster(r, ps, pods, cm);
+        }
+    }
+
     private Readiness roll(ObjectRef ref, long generation, EosMode expectedMode, Duration timeout, Progress progress)
             throws InterruptedException {
         StrimziApi api = StrimziApi.fromApiVersion(ref.apiVersion());
         StrimziApi podSetApi = StrimziResources.detect(client, StrimziApi.CORE_GROUP, "StrimziPodSet");
         String ns = ref.namespace();
         String name = ref.name();
+        Component c = Component.of(ref, api);
         Signal signal = new Signal();
         List<SharedIndexInformer<?>> informers = new ArrayList<>();
         try {
             SharedIndexInformer<GenericKubernetesResource> kc = track(informers, client.genericKubernetesResources(
-                    StrimziResources.kafkaConnect(api)).inNamespace(ns).withName(name).inform(signal.handler(), 0));
+                    c.resource()).inNamespace(ns).withName(name).inform(signal.handler(), 0));
             SharedIndexInformer<GenericKubernetesResource> ps = podSetApi == null ? null : track(informers,
                     client.genericKubernetesResources(StrimziResources.podSet(podSetApi)).inNamespace(ns)
-                            .withName(Strimzi.podSetName(name)).inform(signal.handler(), 0));
+                            .withName(c.podSet()).inform(signal.handler(), 0));
             SharedIndexInformer<Pod> pods = track(informers, client.pods().inNamespace(ns)
-                    .withLabels(Map.of(Strimzi.CLUSTER_LABEL, name, Strimzi.KIND_LABEL, Strimzi.KAFKA_CONNECT_KIND))
+                    .withLabels(Map.of(Strimzi.CLUSTER_LABEL, name, Strimzi.KIND_LABEL, c.kind()))
                     .inform(signal.handler(), 0));
             SharedIndexInformer<ConfigMap> cm = track(informers, client.configMaps().inNamespace(ns)
-                    .withName(Strimzi.configMapName(name)).inform(signal.handler(), 0));
+                    .withName(c.configMap()).inform(signal.handler(), 0));
             Supplier<Readiness> fromCache = () -> {
                 GenericKubernetesResource k = first(kc.getStore().list());
                 if (k == null) {
-                    return new Readiness.InProgress("KafkaConnect " + ns + "/" + name + " not found yet", 0, 1);
+                    return new Readiness.InProgress(c.kind() + " " + ns + "/" + name + " not found yet", 0, 1);
                 }
-                LiveConnectCluster c = LiveMapper.connectCluster(k, ps == null ? null : first(ps.getStore().list()),
-                        pods.getStore().list(), first(cm.getStore().list()));
-                return RollCheck.evaluate(c, generation, expectedMode);
+                return RollCheck.evaluate(c.map(k, ps == null ? null : first(ps.getStore().list()), pods.getStore().list(),
+                        first(cm.getStore().list())), generation, expectedMode);
             };
-            Supplier<Readiness> direct = () -> directRoll(api, podSetApi, ns, name, generation, expectedMode);
+            Supplier<Readiness> direct = () -> directRoll(c, podSetApi, ns, name, generation, expectedMode);
             return loop(signal, fromCache, direct, timeout, progress,
-                    () -> rollHint(api, podSetApi, ns, name, generation));
+                    () -> c.mirrorMaker() ? operatorHint(c.resource(), c.kind(), ns, name, generation)
+                            : rollHint(api, podSetApi, ns, name, generation));
         } finally {
             informers.forEach(SharedIndexInformer::close);
         }
@@ -141,6 +166,9 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
     private Readiness connector(ObjectRef ref, long generation, String expectedState, Duration timeout, Progress progress)
             throws InterruptedException {
         StrimziApi api = StrimziApi.fromApiVersion(ref.apiVersion());
+        if (Strimzi.KAFKA_MIRROR_MAKER_2_KIND.equals(ref.kind())) {
+            return mirrorConnectors(ref, api, generation, timeout, progress);
+        }
         Signal signal = new Signal();
         List<SharedIndexInformer<?>> informers = new ArrayList<>();
         try {
@@ -160,6 +188,26 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
             };
             return loop(signal, fromCache, direct, timeout, progress, () -> operatorHint(
                     StrimziResources.kafkaConnector(api), "KafkaConnector", ref.namespace(), ref.name(), generation));
+        } finally {
+            informers.forEach(SharedIndexInformer::close);
+        }
+    }
+
+    /** Waits until every connector and task of a KafkaMirrorMaker2 runs at {@code generation} ({@link MirrorCheck}). */
+    private Readiness mirrorConnectors(ObjectRef ref, StrimziApi api, long generation, Duration timeout, Progress progress)
+            throws InterruptedException {
+        Signal signal = new Signal();
+        List<SharedIndexInformer<?>> informers = new ArrayList<>();
+        ResourceDefinitionContext ctx = StrimziResources.kafkaMirrorMaker2(api);
+        try {
+            SharedIndexInformer<GenericKubernetesResource> inf = track(informers, client.genericKubernetesResources(ctx)
+                    .inNamespace(ref.namespace()).withName(ref.name()).inform(signal.handler(), 0));
+            java.util.function.Function<GenericKubernetesResource, Readiness> check = r -> r == null
+                    ? new Readiness.InProgress(ref + " not found yet", 0, 1)
+                    : MirrorCheck.evaluate(LiveMapper.mirrorMaker(r, null, List.of(), null), generation);
+            return loop(signal, () -> check.apply(first(inf.getStore().list())),
+                    () -> check.apply(client.genericKubernetesResources(ctx).inNamespace(ref.namespace()).withName(ref.name()).get()),
+                    timeout, progress, () -> operatorHint(ctx, ref.kind(), ref.namespace(), ref.name(), generation));
         } finally {
             informers.forEach(SharedIndexInformer::close);
         }
@@ -256,21 +304,20 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
         }
     }
 
-    private Readiness directRoll(StrimziApi api, StrimziApi podSetApi, String ns, String name, long generation,
+    private Readiness directRoll(Component c, StrimziApi podSetApi, String ns, String name, long generation,
                                  EosMode expectedMode) {
         try {
-            GenericKubernetesResource k = client.genericKubernetesResources(StrimziResources.kafkaConnect(api))
-                    .inNamespace(ns).withName(name).get();
+            GenericKubernetesResource k = client.genericKubernetesResources(c.resource()).inNamespace(ns).withName(name).get();
             if (k == null) {
-                return new Readiness.InProgress("KafkaConnect " + ns + "/" + name + " not found yet", 0, 1);
+                return new Readiness.InProgress(c.kind() + " " + ns + "/" + name + " not found yet", 0, 1);
             }
             GenericKubernetesResource ps = podSetApi == null ? null : client.genericKubernetesResources(
-                    StrimziResources.podSet(podSetApi)).inNamespace(ns).withName(Strimzi.podSetName(name)).get();
+                    StrimziResources.podSet(podSetApi)).inNamespace(ns).withName(c.podSet()).get();
             List<Pod> pods = client.pods().inNamespace(ns)
-                    .withLabels(Map.of(Strimzi.CLUSTER_LABEL, name, Strimzi.KIND_LABEL, Strimzi.KAFKA_CONNECT_KIND))
+                    .withLabels(Map.of(Strimzi.CLUSTER_LABEL, name, Strimzi.KIND_LABEL, c.kind()))
                     .list().getItems();
-            ConfigMap cm = client.configMaps().inNamespace(ns).withName(Strimzi.configMapName(name)).get();
-            return RollCheck.evaluate(LiveMapper.connectCluster(k, ps, pods, cm), generation, expectedMode);
+            ConfigMap cm = client.configMaps().inNamespace(ns).withName(c.configMap()).get();
+            return RollCheck.evaluate(c.map(k, ps, pods, cm), generation, expectedMode);
         } catch (KubernetesClientException e) {
             if (interrupted(e)) {
                 throw e;

@@ -12,6 +12,7 @@ import dev.flowform.config.syntax.ParsedFile;
 import dev.flowform.config.syntax.Sink;
 import dev.flowform.diag.Diagnostics;
 import dev.flowform.model.DesiredConnectCluster;
+import dev.flowform.model.DesiredMirrorMaker2;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -109,6 +110,7 @@ final class ConfigDecoder {
         EnvironmentBlock environment = selected == null ? null : selected.block();
         evaluate(rootValues(root, selected, inputs), environment);
         Resources resources = resources(environment);
+        List<DesiredMirrorMaker2> mirrorMakers = mirrorMakers(environment);
         checkConnectorNames(resources.flows(), resources.clusters(), environment);
         if (selected != null) {
             environments.checkSeed(selected);
@@ -125,7 +127,8 @@ final class ConfigDecoder {
         List<OutputValue> outputs = outputs(root, sensitiveValues);
         sensitiveVariableValues(sensitiveValues);
         List<EnvironmentBlock> environmentBlocks = declared.values().stream().map(EnvironmentDecoder.Decoded::block).toList();
-        return new Configuration(dir, environmentBlocks, environment, clusters, flows, sensitiveValues, outputs, backend);
+        return new Configuration(dir, environmentBlocks, environment, clusters, flows, sensitiveValues, outputs, backend,
+                mirrorMakers);
     }
 
     /** @return the root variables' values from their sources, lowest precedence first (Terraform's order) */
@@ -185,6 +188,20 @@ final class ConfigDecoder {
             }
         }
         return new Resources(clusters, flows);
+    }
+
+    /** @return the {@code mirrormaker2} blocks of every module instance, in address order */
+    private List<DesiredMirrorMaker2> mirrorMakers(EnvironmentBlock environment) {
+        List<DesiredMirrorMaker2> out = new ArrayList<>();
+        for (ModuleInstance instance : modules.instances()) {
+            MirrorMakerDecoder decoder = new MirrorMakerDecoder(instance, environment);
+            for (Blocks.Block b : Names.unique(instance.blocks("mirrormaker2"), Names.KUBERNETES_NAME, "mirrormaker2",
+                    instance.prefix, sink).values()) {
+                out.add(decoder.decode(b, sink));
+            }
+        }
+        out.sort(Comparator.comparing(DesiredMirrorMaker2::address));
+        return out;
     }
 
     /** @return the root module's outputs in name order; the strings of sensitive ones are added to {@code sensitive} */

@@ -1,6 +1,7 @@
 package dev.flowform.config;
 
 import dev.flowform.model.DesiredConnectCluster;
+import dev.flowform.model.DesiredMirrorMaker2;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -19,6 +20,7 @@ import java.util.Set;
  * @param outputs         the root module's outputs, in name order
  * @param backend         where the environments' state lives (the {@code backend} block, or the default
  *                        {@code <dir>/state})
+ * @param mirrorMakers    {@code mirrormaker2} blocks as declared, in address order
  */
 public record Configuration(
         Path dir,
@@ -28,7 +30,15 @@ public record Configuration(
         List<ReplicationFlowBlock> flows,
         Set<String> sensitiveValues,
         List<OutputValue> outputs,
-        StateBackend backend) {
+        StateBackend backend,
+        List<DesiredMirrorMaker2> mirrorMakers) {
+
+    /** A configuration without {@code mirrormaker2} blocks. */
+    public Configuration(Path dir, List<EnvironmentBlock> environments, EnvironmentBlock environment,
+                         List<DesiredConnectCluster> clusters, List<ReplicationFlowBlock> flows, Set<String> sensitiveValues,
+                         List<OutputValue> outputs, StateBackend backend) {
+        this(dir, environments, environment, clusters, flows, sensitiveValues, outputs, backend, List.of());
+    }
 
     /** A configuration without outputs, with the default backend. */
     public Configuration(Path dir, List<EnvironmentBlock> environments, EnvironmentBlock environment,
@@ -50,5 +60,6 @@ public record Configuration(
         flows = List.copyOf(flows);
         sensitiveValues = Set.copyOf(sensitiveValues);
         outputs = List.copyOf(outputs);
+        mirrorMakers = List.copyOf(mirrorMakers);
     }
 }

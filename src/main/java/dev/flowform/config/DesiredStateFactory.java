@@ -6,6 +6,7 @@ import dev.flowform.model.ConnectorRole;
 import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.model.DesiredConnector;
 import dev.flowform.model.DesiredFlow;
+import dev.flowform.model.DesiredMirrorMaker2;
 import dev.flowform.model.DesiredState;
 import dev.flowform.model.ManageMode;
 import dev.flowform.plan.rules.ConnectorRules;
@@ -105,7 +106,8 @@ public final class DesiredStateFactory {
                     .ifPresent(f -> diags.add(f.uncited(c.range(), c.address())));
             clusters.add(desired);
         }
-        return new DesiredState(config.environment().name(), clusters, flows);
+        List<DesiredMirrorMaker2> mirrorMakers = config.mirrorMakers().stream().map(m -> m.derived(defaultNs)).toList();
+        return new DesiredState(config.environment().name(), clusters, flows, mirrorMakers);
     }
 
     private static DesiredFlow flow(ReplicationFlowBlock f, String cluster, String ns) {

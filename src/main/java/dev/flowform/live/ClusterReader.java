@@ -12,4 +12,17 @@ public interface ClusterReader {
      *         or refuses (the CLI turns it into a located-as-possible error)
      */
     LiveState read(Set<String> namespaces);
+
+    /**
+     * Reads the namespaces, and the KafkaMirrorMaker2 resources (with their PodSets, pods and ConfigMaps) of
+     * {@code mirrorMakerNamespaces} when the server serves the kind.
+     *
+     * @param namespaces            the namespaces of Connect clusters and connectors
+     * @param mirrorMakerNamespaces the namespaces of KafkaMirrorMaker2 resources to read; empty reads none
+     * @return the snapshot
+     * @throws io.fabric8.kubernetes.client.KubernetesClientException as {@link #read(Set)}
+     */
+    default LiveState read(Set<String> namespaces, Set<String> mirrorMakerNamespaces) {
+        return read(namespaces);
+    }
 }

@@ -2,6 +2,8 @@ package dev.flowform.live;
 
 import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LiveConnector;
+import dev.flowform.model.LiveMirrorMaker2;
+import dev.flowform.model.strimzi.MirrorMaker2Names;
 import dev.flowform.model.LiveState;
 import dev.flowform.model.StrimziApi;
 import dev.flowform.model.strimzi.Strimzi;
@@ -52,8 +54,19 @@ public final class Fabric8ClusterReader implements ClusterReader {
      */
     @Override
     public LiveState read(Set<String> namespaces) {
+        return read(namespaces, Set.of());
+    }
+
+    /**
+     * As {@link #read(Set)}, plus one discovery request for KafkaMirrorMaker2 and four lists per namespace of
+     * {@code mirrorMakerNamespaces} (resources, PodSets, pods and ConfigMaps labelled {@code strimzi.io/kind=KafkaMirrorMaker2}).
+     */
+    @Override
+    public LiveState read(Set<String> namespaces, Set<String> mirrorMakerNamespaces) {
         String server = client.getMasterUrl() == null ? null : client.getMasterUrl().toString();
-        List<String> ordered = new ArrayList<>(new TreeSet<>(namespaces));
+        Set<String> all = new TreeSet<>(namespaces);
+        all.addAll(mirrorMakerNamespaces);
+        List<String> ordered = new ArrayList<>(all);
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(MAX_CONCURRENT_REQUESTS, 2 + 5 * ordered.size())),
                 r -> {
                     Thread t = new Thread(r, "flowform-read");
@@ -74,9 +87,11 @@ public final class Fabric8ClusterReader implements ClusterReader {
             for (String ns : ordered) {
                 reads.add(readNamespace(pool, api, podSetApi, ns));
             }
+            Map<String, String> fingerprints = new TreeMap<>();
+            List<Supplier<List<LiveMirrorMaker2>>> mm2Reads = mirrorMakerReads(pool, podSetApi, mirrorMakerNamespaces,
+                    fingerprints);
             List<LiveConnectCluster> clusters = new ArrayList<>();
             List<LiveConnector> connectors = new ArrayList<>();
-            Map<String, String> fingerprints = new TreeMap<>();
             for (Supplier<Namespace> read : reads) {
                 Namespace n = read.get();
                 for (GenericKubernetesResource kc : n.kcs()) {
@@ -90,7 +105,9 @@ public final class Fabric8ClusterReader implements ClusterReader {
                     fingerprints.put(LiveMapper.key(c), LiveMapper.fingerprint(c));
                 }
             }
-            return new LiveState(api, server, clusters, connectors, fingerprints);
+            List<LiveMirrorMaker2> mirrorMakers = new ArrayList<>();
+            mm2Reads.forEach(r -> mirrorMakers.addAll(r.get()));
+            return new LiveState(api, server, clusters, connectors, fingerprints, mirrorMakers);
         } finally {
             pool.shutdownNow();
         }
@@ -130,6 +147,53 @@ public final class Fabric8ClusterReader implements ClusterReader {
                 cmByName.put(cm.getMetadata().getName(), cm);
             }
             return new Namespace(await(kcs), await(kctrs), podSetByName, podsByCluster, cmByName);
+        };
+    }
+
+    /** @return the reads of the KafkaMirrorMaker2 namespaces, none when there are none or the server serves no such kind */
+    private List<Supplier<List<LiveMirrorMaker2>>> mirrorMakerReads(ExecutorService pool, StrimziApi podSetApi,
+                                                                    Set<String> namespaces, Map<String, String> fingerprints) {
+        StrimziApi mm2Api = namespaces.isEmpty() ? null
+                : StrimziResources.detect(client, StrimziApi.KAFKA_GROUP, Strimzi.KAFKA_MIRROR_MAKER_2_KIND);
+        List<Supplier<List<LiveMirrorMaker2>>> out = new ArrayList<>();
+        if (mm2Api != null) {
+            for (String ns : new TreeSet<>(namespaces)) {
+                out.add(readMirrorMakers(pool, mm2Api, podSetApi, ns, fingerprints));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Sends the four lists of a namespace's KafkaMirrorMaker2 objects (resources, PodSets, pods, ConfigMaps labelled
+     * {@code strimzi.io/kind=KafkaMirrorMaker2}) to the pool; the returned supplier waits for them.
+     */
+    private Supplier<List<LiveMirrorMaker2>> readMirrorMakers(ExecutorService pool, StrimziApi api, StrimziApi podSetApi,
+                                                              String ns, Map<String, String> fingerprints) {
+        String kind = Strimzi.KAFKA_MIRROR_MAKER_2_KIND;
+        Future<List<GenericKubernetesResource>> mm2s = pool.submit(() -> client.genericKubernetesResources(
+                StrimziResources.kafkaMirrorMaker2(api)).inNamespace(ns).list().getItems());
+        Future<List<GenericKubernetesResource>> podSets = podSetApi == null ? CompletableFuture.completedFuture(List.of())
+                : pool.submit(() -> client.genericKubernetesResources(StrimziResources.podSet(podSetApi))
+                .inNamespace(ns).withLabel(Strimzi.KIND_LABEL, kind).list().getItems());
+        Future<List<Pod>> pods = pool.submit(() -> client.pods().inNamespace(ns).withLabel(Strimzi.KIND_LABEL, kind)
+                .list().getItems());
+        Future<List<ConfigMap>> configMaps = pool.submit(() -> client.configMaps().inNamespace(ns)
+                .withLabel(Strimzi.KIND_LABEL, kind).list().getItems());
+        return () -> {
+            List<LiveMirrorMaker2> out = new ArrayList<>();
+            for (GenericKubernetesResource m : await(mm2s)) {
+                String name = m.getMetadata().getName();
+                GenericKubernetesResource ps = await(podSets).stream()
+                        .filter(p -> MirrorMaker2Names.podSetName(name).equals(p.getMetadata().getName())).findFirst().orElse(null);
+                List<Pod> own = await(pods).stream().filter(p -> name.equals(p.getMetadata().getLabels().get(Strimzi.CLUSTER_LABEL)))
+                        .toList();
+                ConfigMap cm = await(configMaps).stream()
+                        .filter(c -> MirrorMaker2Names.configMapName(name).equals(c.getMetadata().getName())).findFirst().orElse(null);
+                out.add(LiveMapper.mirrorMaker(m, ps, own, cm));
+                fingerprints.put(LiveMapper.key(m), LiveMapper.fingerprint(m));
+            }
+            return out;
         };
     }
 

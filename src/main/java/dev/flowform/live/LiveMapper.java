@@ -4,6 +4,7 @@ import dev.flowform.model.Condition;
 import dev.flowform.model.LiveConfigMap;
 import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LiveConnector;
+import dev.flowform.model.LiveMirrorMaker2;
 import dev.flowform.model.LivePod;
 import dev.flowform.model.LivePodSet;
 import dev.flowform.model.ObjectRef;
@@ -64,6 +65,21 @@ public final class LiveMapper {
                         new ObjectRef("v1", "ConfigMap", configMap.getMetadata().getNamespace(), configMap.getMetadata().getName()),
                         configMap.getData() == null ? null : configMap.getData().get(Strimzi.CONNECT_PROPERTIES_KEY)),
                 raw(kc));
+    }
+
+    /**
+     * Assembles a KafkaMirrorMaker2 with its PodSet {@code <name>-mirrormaker2}, pods and ConfigMap
+     * {@code <name>-mirrormaker2-config}.
+     *
+     * @param mm2       the KafkaMirrorMaker2
+     * @param podSet    its StrimziPodSet, or null
+     * @param pods      its pods
+     * @param configMap its ConfigMap, or null
+     * @return the model record
+     */
+    public static LiveMirrorMaker2 mirrorMaker(GenericKubernetesResource mm2, GenericKubernetesResource podSet,
+                                               Collection<Pod> pods, ConfigMap configMap) {
+        return LiveMirrorMaker2.of(connectCluster(mm2, podSet, pods, configMap));
     }
 
     /** @return the model record of a KafkaConnector */

@@ -1,6 +1,7 @@
 package dev.flowform.live;
 
 import dev.flowform.model.StrimziApi;
+import dev.flowform.model.strimzi.Strimzi;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -30,12 +31,18 @@ public final class StrimziResources {
         return ctx(StrimziApi.CORE_GROUP, api.version(), "StrimziPodSet", "strimzipodsets");
     }
 
+    /** @return the definition of KafkaMirrorMaker2 ({@code kafkamirrormaker2s}) in {@code api} */
+    public static ResourceDefinitionContext kafkaMirrorMaker2(StrimziApi api) {
+        return ctx(StrimziApi.KAFKA_GROUP, api.version(), Strimzi.KAFKA_MIRROR_MAKER_2_KIND, "kafkamirrormaker2s");
+    }
+
     /** @return the definition for a Strimzi kind by name, e.g. {@code KafkaConnect} */
     public static ResourceDefinitionContext forKind(String kind, StrimziApi api) {
         return switch (kind) {
             case "KafkaConnect" -> kafkaConnect(api);
             case "KafkaConnector" -> kafkaConnector(api);
             case "StrimziPodSet" -> podSet(api);
+            case Strimzi.KAFKA_MIRROR_MAKER_2_KIND -> kafkaMirrorMaker2(api);
             default -> throw new IllegalArgumentException("not a Strimzi kind flowform handles: " + kind);
         };
     }

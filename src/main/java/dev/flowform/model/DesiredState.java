@@ -9,11 +9,21 @@ import java.util.Optional;
  * @param environment the selected environment name
  * @param clusters    Connect clusters, in address order
  * @param flows       replication flows, in address order
+ * @param mirrorMakers KafkaMirrorMaker2 resources, in address order
  */
-public record DesiredState(String environment, List<DesiredConnectCluster> clusters, List<DesiredFlow> flows) {
+public record DesiredState(String environment, List<DesiredConnectCluster> clusters, List<DesiredFlow> flows,
+                           List<DesiredMirrorMaker2> mirrorMakers) {
+
+    /** A desired state without KafkaMirrorMaker2 resources. */
+    public DesiredState(String environment, List<DesiredConnectCluster> clusters, List<DesiredFlow> flows) {
+        this(environment, clusters, flows, List.of());
+    }
+
+    /** Copies the lists. */
     public DesiredState {
         clusters = List.copyOf(clusters);
         flows = List.copyOf(flows);
+        mirrorMakers = List.copyOf(mirrorMakers);
     }
 
     /** @return the cluster named {@code name} in {@code namespace}, if declared */

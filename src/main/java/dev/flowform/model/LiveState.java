@@ -13,13 +13,21 @@ import java.util.Optional;
  * @param clusters     every KafkaConnect in those namespaces
  * @param connectors   every KafkaConnector in those namespaces
  * @param fingerprints object key ({@code Kind ns/name}) to a content fingerprint, for stale-plan checks
+ * @param mirrorMakers every KafkaMirrorMaker2 in those namespaces
  */
 public record LiveState(
         StrimziApi api,
         String server,
         List<LiveConnectCluster> clusters,
         List<LiveConnector> connectors,
-        Map<String, String> fingerprints) {
+        Map<String, String> fingerprints,
+        List<LiveMirrorMaker2> mirrorMakers) {
+
+    /** A live state without KafkaMirrorMaker2 resources. */
+    public LiveState(StrimziApi api, String server, List<LiveConnectCluster> clusters, List<LiveConnector> connectors,
+                     Map<String, String> fingerprints) {
+        this(api, server, clusters, connectors, fingerprints, List.of());
+    }
 
     /** Copies the lists into indexed immutable lists, so the look-ups below take constant time. */
     public LiveState {
@@ -27,6 +35,7 @@ public record LiveState(
         connectors = new LiveIndex<>(connectors, c -> key(c.namespace(), c.name()),
                 c -> c.connectCluster() == null ? null : key(c.namespace(), c.connectCluster()));
         fingerprints = Maps.sorted(fingerprints);
+        mirrorMakers = List.copyOf(mirrorMakers);
     }
 
     /** @return an empty live state (nothing installed), for tests */
@@ -37,6 +46,11 @@ public record LiveState(
     /** @return the KafkaConnect {@code namespace/name}, if it exists */
     public Optional<LiveConnectCluster> cluster(String namespace, String name) {
         return Optional.ofNullable(index(clusters).byKey(key(namespace, name)));
+    }
+
+    /** @return the KafkaMirrorMaker2 {@code namespace/name}, if it exists */
+    public Optional<LiveMirrorMaker2> mirrorMaker(String namespace, String name) {
+        return mirrorMakers.stream().filter(m -> m.namespace().equals(namespace) && m.name().equals(name)).findFirst();
     }
 
     /** @return the KafkaConnector {@code namespace/name}, if it exists */

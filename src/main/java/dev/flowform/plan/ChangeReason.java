@@ -50,6 +50,18 @@ public enum ChangeReason {
     OWNERSHIP_CLAIMED("ownership claimed (--transfer-ownership)"),
     /** An object marked by another state is taken over with {@code --transfer-ownership}. */
     OWNERSHIP_TAKEN_OVER("ownership taken over from %s (--transfer-ownership)"),
+    /** The KafkaMirrorMaker2 does not exist: it starts with its final mode (KIP-618). */
+    MIRROR_MAKER_MISSING("KafkaMirrorMaker2 %s does not exist; it starts with " + EosMode.CONFIG_KEY + "=%s directly (KIP-618)"),
+    /** A mirror's source connector turns exactly-once on, after the workers run enabled: rules 3 and 4. */
+    MIRROR_EOS_ON("exactly-once for mirror(s) %s: source.consumer.isolation.level=read_committed and "
+            + "exactly.once.support=required in sourceConnector.config only, after every worker runs with enabled"),
+    /** A mirror's source connector drops {@code required} before the workers leave enabled: rule 5. */
+    MIRROR_EOS_OFF("exactly-once off for mirror(s) %s: exactly.once.support removed before the workers leave enabled "
+            + "(KIP-618 reverse order)"),
+    /** Other mirror settings differ from the configuration. */
+    MIRROR_CONFIG("mirror settings differ from the configuration"),
+    /** A task of a KafkaMirrorMaker2 FAILED while the resource is Ready: the operator is asked to restart it. */
+    MIRROR_TASK_RESTART("restart FAILED task %s (strimzi.io/restart-connector-task)"),
     /** Words this version does not write, read from a plan document; kept as they are. */
     OTHER("%s");
 

@@ -5,10 +5,12 @@ import dev.flowform.diag.Diagnostics;
 import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.model.DesiredConnector;
 import dev.flowform.model.DesiredFlow;
+import dev.flowform.model.DesiredMirrorMaker2;
 import dev.flowform.model.DesiredState;
 import dev.flowform.model.LiveState;
 import dev.flowform.plan.cluster.ClusterPlan;
 import dev.flowform.plan.cluster.ClusterPlanner;
+import dev.flowform.plan.cluster.MirrorMakerPlanner;
 import dev.flowform.plan.cluster.Draft;
 import dev.flowform.plan.cluster.PlanScope;
 import java.util.ArrayList;
@@ -139,7 +141,10 @@ public final class Planner {
                 request.basedOn() == null ? null : request.basedOn().lineage(), request.options());
         List<DesiredConnectCluster> sorted = new ArrayList<>(desired.clusters());
         sorted.sort(Comparator.comparing(DesiredConnectCluster::address));
-        return sorted.stream().map(dc -> ClusterPlanner.plan(scope, dc)).toList();
+        List<ClusterPlan> plans = new ArrayList<>(sorted.stream().map(dc -> ClusterPlanner.plan(scope, dc)).toList());
+        desired.mirrorMakers().stream().sorted(Comparator.comparing(DesiredMirrorMaker2::address))
+                .forEach(m -> plans.add(MirrorMakerPlanner.plan(scope, m)));
+        return plans;
     }
 
     /** @return address of each desired connector to its flow's: of the planned clusters, or of every flow when refreshing */
@@ -239,6 +244,7 @@ public final class Planner {
     private static Set<String> knownAddresses(DesiredState desired, List<ClusterPlan> planners, Map<String, String> flowOf) {
         Set<String> known = new HashSet<>(flowOf.keySet());
         desired.clusters().forEach(c -> known.add(c.address()));
+        desired.mirrorMakers().forEach(m -> known.add(m.address()));
         desired.flows().forEach(f -> {
             known.add(f.address());
             for (DesiredConnector d : f.connectors()) {

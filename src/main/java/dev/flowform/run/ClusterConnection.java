@@ -281,7 +281,8 @@ public final class ClusterConnection implements AutoCloseable {
     }
 
     /**
-     * Reads the live objects of every namespace the desired state's Connect clusters live in; their secret values
+     * Reads the live objects of every namespace the desired state's Connect clusters and KafkaMirrorMaker2s live in; their
+     * secret values
      * are added to the {@link Secrets}.
      *
      * @param desired the desired state
@@ -293,8 +294,10 @@ public final class ClusterConnection implements AutoCloseable {
         for (DesiredConnectCluster c : desired.clusters()) {
             namespaces.add(c.namespace());
         }
+        Set<String> mirrorMakerNamespaces = new TreeSet<>();
+        desired.mirrorMakers().forEach(m -> mirrorMakerNamespaces.add(m.namespace()));
         try {
-            LiveState live = new Fabric8ClusterReader(client).read(namespaces);
+            LiveState live = new Fabric8ClusterReader(client).read(namespaces, mirrorMakerNamespaces);
             secrets.addLive(live);
             return live;
         } catch (KubernetesClientException e) {

@@ -95,6 +95,7 @@ public record Workspace(Configuration config, DesiredState desired, Map<String, 
             namespaces.add(config.environment().namespace());
         }
         desired.clusters().forEach(c -> namespaces.add(c.namespace()));
+        desired.mirrorMakers().forEach(m -> namespaces.add(m.namespace()));
         return namespaces;
     }
 

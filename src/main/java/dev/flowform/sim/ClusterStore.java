@@ -41,7 +41,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 final class ClusterStore {
     /** Kinds the cluster persists, in the order they are created. */
     static final List<String> KINDS = List.of("Namespace", "ConfigMap", "Secret", StrimziCrds.KAFKA_CONNECT,
-            StrimziCrds.STRIMZI_POD_SET, "Pod", StrimziCrds.KAFKA_CONNECTOR);
+            StrimziCrds.STRIMZI_POD_SET, "Pod", StrimziCrds.KAFKA_CONNECTOR, StrimziCrds.KAFKA_MIRROR_MAKER_2);
     private static final String SEED_MARKER = "flowformSimSeedStep";
     private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
@@ -150,7 +150,7 @@ final class ClusterStore {
         for (Map<String, Object> o : objects) {
             String kind = String.valueOf(o.get("kind"));
             if (kind.equals(StrimziCrds.KAFKA_CONNECT) || kind.equals(StrimziCrds.KAFKA_CONNECTOR)
-                    || kind.equals(StrimziCrds.STRIMZI_POD_SET)) {
+                    || kind.equals(StrimziCrds.STRIMZI_POD_SET) || kind.equals(StrimziCrds.KAFKA_MIRROR_MAKER_2)) {
                 StrimziApi a = StrimziApi.fromApiVersion(String.valueOf(o.get("apiVersion")));
                 if (a != api) {
                     throw new IllegalArgumentException(kind + " " + JsonMaps.str(o, "metadata", "name") + " uses apiVersion "
@@ -207,6 +207,7 @@ final class ClusterStore {
         ResourceDefinitionContext ctx = switch (kind) {
             case StrimziCrds.KAFKA_CONNECT -> StrimziCrds.kafkaConnect(api);
             case StrimziCrds.KAFKA_CONNECTOR -> StrimziCrds.kafkaConnector(api);
+            case StrimziCrds.KAFKA_MIRROR_MAKER_2 -> StrimziCrds.kafkaMirrorMaker2(api);
             default -> StrimziCrds.podSet(api);
         };
         var op = client.genericKubernetesResources(ctx).inNamespace(ns);
@@ -252,6 +253,7 @@ final class ClusterStore {
         all.addAll(client.genericKubernetesResources(StrimziCrds.podSet(api)).inAnyNamespace().list().getItems());
         all.addAll(client.pods().inAnyNamespace().list().getItems());
         all.addAll(client.genericKubernetesResources(StrimziCrds.kafkaConnector(api)).inAnyNamespace().list().getItems());
+        all.addAll(client.genericKubernetesResources(StrimziCrds.kafkaMirrorMaker2(api)).inAnyNamespace().list().getItems());
         List<Map<String, Object>> out = new ArrayList<>();
         for (HasMetadata o : all) {
             out.add(JsonMaps.toMap(o));
@@ -280,6 +282,7 @@ final class ClusterStore {
         out.addAll(withKind(lister.apply(core + "strimzipodsets"), api.coreApiVersion(), StrimziCrds.STRIMZI_POD_SET));
         out.addAll(withKind(lister.apply("/api/v1/pods"), "v1", "Pod"));
         out.addAll(withKind(lister.apply(kafka + "kafkaconnectors"), api.kafkaApiVersion(), StrimziCrds.KAFKA_CONNECTOR));
+        out.addAll(withKind(lister.apply(kafka + "kafkamirrormaker2s"), api.kafkaApiVersion(), StrimziCrds.KAFKA_MIRROR_MAKER_2));
         return clean(out);
     }
 

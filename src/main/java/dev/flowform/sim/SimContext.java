@@ -50,6 +50,16 @@ record SimContext(KubernetesClient client, StrimziApi api, SimSettings settings,
         return ops(StrimziCrds.kafkaConnector(api));
     }
 
+    /** @return KafkaMirrorMaker2 resources of the served API */
+    MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> mm2() {
+        return ops(StrimziCrds.kafkaMirrorMaker2(api));
+    }
+
+    /** Writes {@code status} of a KafkaMirrorMaker2 unless it already has exactly that status. */
+    void writeMirrorMakerStatus(GenericKubernetesResource mm2, Map<String, Object> status) {
+        writeStatus(mm2(), mm2, status);
+    }
+
     /** @return StrimziPodSet resources of the served API */
     MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> sps() {
         return ops(StrimziCrds.podSet(api));

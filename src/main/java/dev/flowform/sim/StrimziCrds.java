@@ -7,19 +7,21 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.util.List;
 
 /**
- * The three Strimzi custom resource definitions the embedded cluster serves, for one API version.
+ * The four Strimzi custom resource definitions the embedded cluster serves, for one API version.
  *
  * <p>Each CRD is single-version with a status subresource and
  * {@code x-kubernetes-preserve-unknown-fields} (the mock validates nothing anyway). Names follow
  * Strimzi's CRDs: {@code kafkaconnects.kafka.strimzi.io} (short name {@code kc}),
- * {@code kafkaconnectors.kafka.strimzi.io} ({@code kctr}) and {@code strimzipodsets.core.strimzi.io}
- * ({@code sps}). The mock serves only one version per CRD, so a cluster is either v1beta2 or v1.
+ * {@code kafkaconnectors.kafka.strimzi.io} ({@code kctr}), {@code strimzipodsets.core.strimzi.io}
+ * ({@code sps}) and {@code kafkamirrormaker2s.kafka.strimzi.io} ({@code kmm2}). The mock serves only one version per CRD, so a cluster is either v1beta2 or v1.
  */
 public final class StrimziCrds {
     /** Kind of a Connect cluster. */
     public static final String KAFKA_CONNECT = "KafkaConnect";
     /** Kind of a connector. */
     public static final String KAFKA_CONNECTOR = "KafkaConnector";
+    /** Kind of Strimzi's MirrorMaker 2 resource. */
+    public static final String KAFKA_MIRROR_MAKER_2 = "KafkaMirrorMaker2";
     /** Kind of the pod set that owns Connect worker pods. */
     public static final String STRIMZI_POD_SET = "StrimziPodSet";
 
@@ -28,13 +30,14 @@ public final class StrimziCrds {
 
     /**
      * @param api the served version
-     * @return the KafkaConnect, KafkaConnector and StrimziPodSet CRDs for {@code api}, in that order
+     * @return the KafkaConnect, KafkaConnector, StrimziPodSet and KafkaMirrorMaker2 CRDs for {@code api}, in that order
      */
     public static List<CustomResourceDefinition> definitions(StrimziApi api) {
         return List.of(
                 crd(StrimziApi.KAFKA_GROUP, KAFKA_CONNECT, "kafkaconnects", "kafkaconnect", "kc", api),
                 crd(StrimziApi.KAFKA_GROUP, KAFKA_CONNECTOR, "kafkaconnectors", "kafkaconnector", "kctr", api),
-                crd(StrimziApi.CORE_GROUP, STRIMZI_POD_SET, "strimzipodsets", "strimzipodset", "sps", api));
+                crd(StrimziApi.CORE_GROUP, STRIMZI_POD_SET, "strimzipodsets", "strimzipodset", "sps", api),
+                crd(StrimziApi.KAFKA_GROUP, KAFKA_MIRROR_MAKER_2, "kafkamirrormaker2s", "kafkamirrormaker2", "kmm2", api));
     }
 
     /**
@@ -51,6 +54,14 @@ public final class StrimziCrds {
      */
     public static ResourceDefinitionContext kafkaConnector(StrimziApi api) {
         return context(StrimziApi.KAFKA_GROUP, api, KAFKA_CONNECTOR, "kafkaconnectors");
+    }
+
+    /**
+     * @param api the served version
+     * @return the context for {@code kafkamirrormaker2s}
+     */
+    public static ResourceDefinitionContext kafkaMirrorMaker2(StrimziApi api) {
+        return context(StrimziApi.KAFKA_GROUP, api, KAFKA_MIRROR_MAKER_2, "kafkamirrormaker2s");
     }
 
     /**

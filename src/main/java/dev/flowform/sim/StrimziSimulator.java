@@ -42,6 +42,7 @@ public final class StrimziSimulator implements AutoCloseable {
     private final PodSetController podSets;
     private final ConnectReconciler connects;
     private final ConnectorReconciler connectors;
+    private final MirrorMakerReconciler mirrorMakers;
     private final List<SharedIndexInformer<?>> informers = new CopyOnWriteArrayList<>();
 
     StrimziSimulator(KubernetesClient client, StrimziApi api, SimSettings settings, SimFaults faults, SimBook book,
@@ -51,10 +52,12 @@ public final class StrimziSimulator implements AutoCloseable {
         this.kubelet = new Kubelet(ctx, (ns, cluster, podName) -> {
             podSets().updateStatus(ns, cluster);
             connects().onPodReady(ns, cluster, podName);
+            mirrorMakers().onPodReady(ns, cluster, podName);
         });
         this.podSets = new PodSetController(ctx, kubelet);
         this.connectors = new ConnectorReconciler(ctx, (ns, cluster, name) -> connects().deferConnector(ns, cluster, name));
         this.connects = new ConnectReconciler(ctx, podSets, kubelet, connectors);
+        this.mirrorMakers = new MirrorMakerReconciler(ctx, kubelet);
         faults.addListener(new SimFaults.Listener() {
             @Override
             public void operatorPaused(boolean paused) {
@@ -176,6 +179,38 @@ public final class StrimziSimulator implements AutoCloseable {
         }
     }
 
+    /**
+     * Fails one task of a KafkaMirrorMaker2's connector in the simulated Kafka Connect (as a task whose poll threw)
+     * and lets the operator refresh the resource's status, which stays {@code Ready} (Strimzi checks connector states
+     * only). Waits until the status is written.
+     *
+     * @param namespace the resource's namespace
+     * @param name      the KafkaMirrorMaker2 name
+     * @param connector e.g. {@code dc1->dc2.MirrorSourceConnector}
+     * @param task      the task id
+     * @param trace     the failure trace
+     * @throws IllegalStateException when the runtime is not the simulated one, or the operator does not answer
+     */
+    public void failMirrorMakerTask(String namespace, String name, String connector, int task, String trace) {
+        if (!(ctx.runtime() instanceof SimulatedConnectRuntime simulated)) {
+            throw new IllegalStateException("tasks can be failed only in the simulated Connect runtime");
+        }
+        simulated.failTask(namespace + "/" + name, connector, task, trace);
+        java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+        loop.execute(() -> {
+            mirrorMakers.refreshStatus(namespace, name);
+            done.complete(null);
+        });
+        try {
+            done.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the simulated operator did not refresh " + namespace + "/" + name, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
     /** @return connectors the operator deleted from Kafka Connect, as {@code namespace/cluster/connector}, oldest first */
     public List<String> deletedRuntimeConnectors() {
         synchronized (ctx.book().deletedRuntimeConnectors) {
@@ -219,11 +254,16 @@ public final class StrimziSimulator implements AutoCloseable {
      */
     void start(boolean initRuntimeFromStatuses) {
         podSets.adoptExisting();
+        mirrorMakers.adoptExisting();
         if (initRuntimeFromStatuses && ctx.runtime() instanceof SimulatedConnectRuntime simulated) {
             initRuntime(simulated);
+            initMirrorMakerRuntime(simulated);
         }
         kubelet.adopt(ctx.client().pods().inAnyNamespace().withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_CONNECT_KIND)
                 .list().getItems());
+        kubelet.adopt(ctx.client().pods().inAnyNamespace().withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_MIRROR_MAKER_2_KIND)
+                .list().getItems());
+        startMirrorMakerInformers();
         informers.add(ctx.kc().inAnyNamespace().inform(new Handler<>() {
             @Override
             void changed(GenericKubernetesResource oldObj, GenericKubernetesResource obj) {
@@ -281,6 +321,53 @@ public final class StrimziSimulator implements AutoCloseable {
         }
     }
 
+    /** Takes the connectors every seeded KafkaMirrorMaker2 reports in its status as running in Kafka Connect. */
+    private void initMirrorMakerRuntime(SimulatedConnectRuntime simulated) {
+        for (GenericKubernetesResource mm2 : ctx.mm2().inAnyNamespace().list().getItems()) {
+            MirrorMakerModel model = MirrorMakerModel.of(mm2);
+            for (Object o : JsonMaps.list(JsonMaps.at(mm2.getAdditionalProperties(), "status", "connectors"))) {
+                Map<String, Object> c = JsonMaps.map(o);
+                String name = c == null ? null : JsonMaps.str(c, "name");
+                String state = c == null ? null : JsonMaps.str(c, "connector", "state");
+                Map<String, String> config = name == null ? null : model.connectors().get(name);
+                if (config != null && state != null) {
+                    simulated.importConnector(SimContext.key(mm2), name, new SimulatedConnectRuntime.Connector(
+                            config.get("connector.class"), config, "FAILED".equals(state) ? "RUNNING" : state, List.of()));
+                }
+            }
+        }
+    }
+
+    private void startMirrorMakerInformers() {
+        informers.add(ctx.mm2().inAnyNamespace().inform(handler(
+                (oldObj, obj) -> {
+                    noteSeen(StrimziCrds.KAFKA_MIRROR_MAKER_2, oldObj, obj);
+                    loop.execute(() -> mirrorMakers.onEvent(oldObj, obj));
+                },
+                obj -> loop.execute(() -> mirrorMakers.onDeleted(obj))), 0));
+        informers.add(ctx.client().pods().inAnyNamespace().withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_MIRROR_MAKER_2_KIND)
+                .inform(handler((oldPod, pod) -> { }, pod -> loop.execute(() -> kubelet.gone(pod))), 0));
+    }
+
+    /** @return a handler calling {@code changed} for additions and updates and {@code deleted} for deletions */
+    private static <T> Handler<T> handler(java.util.function.BiConsumer<T, T> changed, java.util.function.Consumer<T> deleted) {
+        return new Handler<>() {
+            @Override
+            void changed(T oldObj, T obj) {
+                changed.accept(oldObj, obj);
+            }
+
+            @Override
+            void deleted(T obj) {
+                deleted.accept(obj);
+            }
+        };
+    }
+
+    private MirrorMakerReconciler mirrorMakers() {
+        return mirrorMakers;
+    }
+
     private void noteSeen(String kind, GenericKubernetesResource old, GenericKubernetesResource obj) {
         if (old != null) {
             loop.noteSeen(kind, SimContext.key(obj), old.getMetadata().getGeneration(), obj.getMetadata().getGeneration());
@@ -310,7 +397,7 @@ public final class StrimziSimulator implements AutoCloseable {
                     return false;
                 }
             }
-            return true;
+            return mirrorMakers.settledOnServer();
         } catch (RuntimeException e) {
             return loop.closed();
         }

@@ -57,7 +57,7 @@ class ExampleFoldersTest {
                 "b.flow.json:11:5: Duplicate connect_cluster block: A connect_cluster named \"mm2\" was already declared at "
                         + "a.flow.json:4:5. Names must be unique.",
                 "c.flow.json:2:3: Unsupported block type: Blocks of type \"variabel\" are not expected here; the block types are "
-                        + "\"variable\", \"locals\", \"environment\", \"connect_cluster\", \"replication_flow\", \"module\", \"output\", \"backend\". "
+                        + "\"variable\", \"locals\", \"environment\", \"connect_cluster\", \"replication_flow\", \"module\", \"output\", \"backend\", \"mirrormaker2\". "
                         + "Did you mean \"variable\"?");
         assertThat(result.diagnostics().list()).filteredOn(d -> d.range().filename().equals("b.flow.json"))
                 .extracting(Diagnostic::address)

@@ -43,7 +43,8 @@ class EmbeddedClusterTest extends SimTestSupport {
         startSeeded("v1beta2");
         assertThat(cluster.api()).isEqualTo(StrimziApi.V1BETA2);
         assertThat(cluster.url()).matches("http://127\\.0\\.0\\.1:\\d+/");
-        assertThat(resourceNames(cluster.client(), "kafka.strimzi.io/v1beta2")).containsExactlyInAnyOrder("kafkaconnects", "kafkaconnectors");
+        assertThat(resourceNames(cluster.client(), "kafka.strimzi.io/v1beta2")).containsExactlyInAnyOrder("kafkaconnects", "kafkaconnectors",
+                "kafkamirrormaker2s");
         assertThat(resourceNames(cluster.client(), "core.strimzi.io/v1beta2")).containsExactly("strimzipodsets");
         assertThat(resourceNames(cluster.client(), "kafka.strimzi.io/v1")).isEmpty();
         cluster.close();

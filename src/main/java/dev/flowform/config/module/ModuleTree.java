@@ -29,7 +29,7 @@ public final class ModuleTree {
     /** Block types with their number of labels. */
     public static final Map<String, Integer> BLOCK_TYPES = labelCounts(
             "variable", 1, "locals", 0, "environment", 1, "connect_cluster", 1, "replication_flow", 1, "module", 1,
-            "output", 1, "backend", 1);
+            "output", 1, "backend", 1, "mirrormaker2", 1);
 
     /** Deepest nesting of module calls accepted (the root is depth 0). */
     public static final int MAX_MODULE_DEPTH = 16;

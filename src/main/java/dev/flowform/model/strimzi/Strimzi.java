@@ -58,6 +58,13 @@ public final class Strimzi {
     /** {@code status.storage.topic} when none is configured. */
     public static final String DEFAULT_STATUS_STORAGE_TOPIC = "connect-cluster-status";
 
+    /** Kind of Strimzi's MirrorMaker 2 resource. */
+    public static final String KAFKA_MIRROR_MAKER_2_KIND = "KafkaMirrorMaker2";
+    /** Component suffix of a KafkaMirrorMaker2's objects (Strimzi {@code KafkaMirrorMaker2Resources}). */
+    public static final String MIRROR_MAKER_2_SUFFIX = "-mirrormaker2";
+    /** Annotation that makes the operator restart one connector task of a KafkaMirrorMaker2 (Strimzi docs). */
+    public static final String RESTART_CONNECTOR_TASK_ANNOTATION = "strimzi.io/restart-connector-task";
+
     private static final String CONNECT_SUFFIX = "-connect";
 
     private Strimzi() {

@@ -53,6 +53,8 @@ public final class SimulatedConnectRuntime implements ConnectRuntime {
     private final Map<String, WorkerSpec> workers = new ConcurrentHashMap<>();
     private final Map<String, Map<String, Entry>> connectors = new ConcurrentHashMap<>();
     private final Map<String, Map<String, ConnectorStatus>> rejected = new ConcurrentHashMap<>();
+    /** Failure trace of each failed task, per {@code cluster/connector}, by task id. */
+    private final Map<String, Map<Integer, String>> failedTasks = new ConcurrentHashMap<>();
 
     /**
      * A connector as Kafka Connect runs it, in the form the embedded cluster persists.
@@ -118,6 +120,9 @@ public final class SimulatedConnectRuntime implements ConnectRuntime {
         Connector now = new Connector(className, stored, before == null ? "RUNNING" : before.connector().state(),
                 before == null ? List.of() : before.connector().topics());
         table.put(name, new Entry(now, tasksMax(config.get(TASKS_MAX))));
+        if (before == null || !before.connector().config().equals(stored)) {
+            failedTasks.remove(cluster + "/" + name);
+        }
         clearRejected(cluster, name);
         return RestResult.success(before == null ? 201 : 200);
     }
@@ -137,6 +142,7 @@ public final class SimulatedConnectRuntime implements ConnectRuntime {
     @Override
     public RestResult deleteConnector(String cluster, String name) {
         clearRejected(cluster, name);
+        failedTasks.remove(cluster + "/" + name);
         Map<String, Entry> table = connectors.get(cluster);
         if (table == null || table.remove(name) == null) {
             return notFound(name);
@@ -169,10 +175,42 @@ public final class SimulatedConnectRuntime implements ConnectRuntime {
             }
             int count = e.tasksMax() == null ? 1 : e.tasksMax();
             for (int i = 0; i < count; i++) {
-                tasks.add(new ConnectorStatus.TaskStatus(i, state, workerId(members.get((start + i) % members.size())), null));
+                String trace = failedTasks.getOrDefault(cluster + "/" + name, Map.of()).get(i);
+                tasks.add(new ConnectorStatus.TaskStatus(i, trace == null ? state : "FAILED",
+                        workerId(members.get((start + i) % members.size())), trace));
             }
         }
         return Optional.of(new ConnectorStatus(name, state, workerId, null, tasks, "source"));
+    }
+
+    /**
+     * Fails one task of a running connector, as a task whose {@code poll} threw does: Kafka Connect reports the task
+     * {@code FAILED} with the trace while the connector stays {@code RUNNING}, until the task is restarted or the
+     * connector is deleted or given a different configuration.
+     *
+     * @param cluster the Connect cluster ({@code namespace/name})
+     * @param name    the connector
+     * @param task    the task id
+     * @param trace   the failure's stack trace
+     */
+    public void failTask(String cluster, String name, int task, String trace) {
+        failedTasks.computeIfAbsent(cluster + "/" + name, k -> new ConcurrentHashMap<>()).put(task, trace);
+    }
+
+    /**
+     * Restarts one task ({@code POST /connectors/{name}/tasks/{task}/restart}): a failed task runs again.
+     *
+     * @param cluster the Connect cluster
+     * @param name    the connector
+     * @param task    the task id
+     * @return 204, or 404 when the connector does not exist
+     */
+    public RestResult restartTask(String cluster, String name, int task) {
+        if (!connectors.getOrDefault(cluster, Map.of()).containsKey(name)) {
+            return notFound(name);
+        }
+        failedTasks.getOrDefault(cluster + "/" + name, new ConcurrentHashMap<>()).remove(task);
+        return RestResult.success(204);
     }
 
     @Override

@@ -1,0 +1,59 @@
+package dev.flowform.model.strimzi;
+
+/**
+ * The names Strimzi gives a KafkaMirrorMaker2's objects and connectors ({@code KafkaMirrorMaker2Resources},
+ * {@code KafkaMirrorMaker2Connectors.generateConnectorDefinitions}). Pure.
+ */
+public final class MirrorMaker2Names {
+
+    /** Suffix of the source connector's name. */
+    public static final String SOURCE_CONNECTOR = ".MirrorSourceConnector";
+    /** Suffix of the checkpoint connector's name. */
+    public static final String CHECKPOINT_CONNECTOR = ".MirrorCheckpointConnector";
+
+    private MirrorMaker2Names() {
+    }
+
+    /**
+     * @param name the KafkaMirrorMaker2 name
+     * @return {@code <name>-mirrormaker2}: the StrimziPodSet of its workers and the component name
+     */
+    public static String podSetName(String name) {
+        return name + Strimzi.MIRROR_MAKER_2_SUFFIX;
+    }
+
+    /**
+     * @param name the KafkaMirrorMaker2 name
+     * @return {@code <name>-mirrormaker2-config}: the ConfigMap holding the worker configuration (Strimzi 0.46+)
+     */
+    public static String configMapName(String name) {
+        return name + Strimzi.MIRROR_MAKER_2_SUFFIX + "-config";
+    }
+
+    /**
+     * @param name    the KafkaMirrorMaker2 name
+     * @param ordinal the pod's ordinal, from 0
+     * @return {@code <name>-mirrormaker2-<ordinal>}
+     */
+    public static String podName(String name, int ordinal) {
+        return name + Strimzi.MIRROR_MAKER_2_SUFFIX + "-" + ordinal;
+    }
+
+    /**
+     * @param source the source cluster alias
+     * @param target the target cluster alias
+     * @return {@code <source>-><target>.MirrorSourceConnector}
+     */
+    public static String sourceConnector(String source, String target) {
+        return source + "->" + target + SOURCE_CONNECTOR;
+    }
+
+    /**
+     * @param source the source cluster alias
+     * @param target the target cluster alias
+     * @return {@code <source>-><target>.MirrorCheckpointConnector}
+     */
+    public static String checkpointConnector(String source, String target) {
+        return source + "->" + target + CHECKPOINT_CONNECTOR;
+    }
+}

@@ -1,0 +1,131 @@
+package dev.flowform.plan.cluster;
+
+import dev.flowform.model.DesiredMirror;
+import dev.flowform.model.DesiredMirrorMaker2;
+import dev.flowform.model.EosMode;
+import dev.flowform.model.LiveMirrorMaker2;
+import dev.flowform.model.ManageMode;
+import dev.flowform.model.ObjectRef;
+import dev.flowform.model.StrimziApi;
+import dev.flowform.model.strimzi.KafkaMirrorMaker2Manifest;
+import dev.flowform.plan.AttributeChange;
+import dev.flowform.plan.FieldEdit;
+import dev.flowform.plan.Json;
+import dev.flowform.plan.Readiness;
+import dev.flowform.plan.rules.RollCheck;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one KafkaMirrorMaker2 is, computed once before its guards are asked (as {@link ClusterFacts} for a
+ * KafkaConnect). Pure.
+ *
+ * @param scope       the plan's scope
+ * @param desired     the block, derived
+ * @param ref         the live object, or the one to create
+ * @param live        the live object, or null when it does not exist
+ * @param current     the workers' mode its spec sets; null when the value is not a mode
+ * @param roll        rule 7 for its current generation (null when it does not exist)
+ * @param path        the modes to set, in order (rules 2 and 5)
+ * @param workerEdits worker configuration edits apart from the exactly-once mode
+ * @param workerAttrs the same as attribute changes
+ * @param mirrors     the mirrors that need edits
+ * @param missing     source aliases declared but absent from the live spec
+ * @param replicas    the number of workers after the plan
+ */
+record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef ref, LiveMirrorMaker2 live, EosMode current,
+                        Readiness roll, List<EosMode> path, List<FieldEdit> workerEdits, List<AttributeChange> workerAttrs,
+                        List<MirrorWork> mirrors, List<String> missing, int replicas) {
+
+    MirrorMakerFacts {
+        path = List.copyOf(path);
+        workerEdits = List.copyOf(workerEdits);
+        workerAttrs = List.copyOf(workerAttrs);
+        mirrors = List.copyOf(mirrors);
+        missing = List.copyOf(missing);
+    }
+
+    /**
+     * @param scope the plan's scope
+     * @param dm    the block, derived
+     * @return its facts
+     */
+    static MirrorMakerFacts of(PlanScope scope, DesiredMirrorMaker2 dm) {
+        LiveMirrorMaker2 live = scope.live().mirrorMaker(dm.namespace(), dm.name()).orElse(null);
+        int replicas = dm.replicas() != null ? dm.replicas()
+                : live == null || live.workers().replicas() == null ? RollCheck.STRIMZI_DEFAULT_REPLICAS
+                : live.workers().replicas();
+        if (live == null) {
+            ObjectRef ref = new ObjectRef(StrimziApi.V1BETA2.kafkaApiVersion(), KafkaMirrorMaker2Manifest.KIND,
+                    dm.namespace(), dm.name());
+            return new MirrorMakerFacts(scope, dm, ref, null, null, null, List.of(), List.of(), List.of(), List.of(),
+                    List.of(), replicas);
+        }
+        EosMode current = live.workers().eosMode().orElse(null);
+        Readiness roll = RollCheck.evaluate(live.workers(), live.workers().generation(), current);
+        List<FieldEdit> edits = new ArrayList<>();
+        List<AttributeChange> attrs = new ArrayList<>();
+        workerConfig(dm, live, edits, attrs);
+        List<MirrorWork> mirrors = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        for (DesiredMirror m : dm.mirrors()) {
+            live.mirror(m.sourceAlias()).ifPresentOrElse(lm -> {
+                MirrorWork w = MirrorWork.of(dm, m, lm);
+                if (!w.isEmpty()) {
+                    mirrors.add(w);
+                }
+            }, () -> missing.add(m.sourceAlias()));
+        }
+        return new MirrorMakerFacts(scope, dm, live.ref(), live, current, roll,
+                current == null ? List.of() : ClusterFacts.eosPath(current, dm.eos()), edits, attrs, mirrors, missing, replicas);
+    }
+
+    /** @return the resource address */
+    String address() {
+        return desired.address();
+    }
+
+    /** @return the path segments of the worker configuration in the live object's layout */
+    List<String> workerConfigPath() {
+        if (live != null && live.v1Layout()) {
+            return List.of("spec", "target", "config");
+        }
+        return List.of("spec", "clusters", "[alias=" + (live != null ? live.target() : desired.targetAlias()) + "]", "config");
+    }
+
+    /** @return true when the plan writes to the object */
+    boolean somethingChanges() {
+        return live == null || !path.isEmpty() || !workerEdits.isEmpty() || !mirrors.isEmpty();
+    }
+
+    /** @return true when the workers' mode goes up (mirrors after the rolls) */
+    boolean upgrade() {
+        return live == null || desired.eos().ordinal() > current.ordinal();
+    }
+
+    /** Adds the worker configuration edits: declared keys (and, under own, removal of undeclared ones). */
+    private static void workerConfig(DesiredMirrorMaker2 dm, LiveMirrorMaker2 live, List<FieldEdit> edits,
+                                     List<AttributeChange> attrs) {
+        Map<String, String> have = live.workers().config();
+        List<String> prefix = live.v1Layout() ? List.of("spec", "target", "config")
+                : List.of("spec", "clusters", "[alias=" + live.target() + "]", "config");
+        String shown = live.v1Layout() ? "spec.target.config" : "spec.clusters[alias=" + live.target() + "].config";
+        dm.config().forEach((k, v) -> {
+            if (!v.equals(have.get(k))) {
+                edits.add(FieldEdit.set(MirrorWork.join(prefix, k), v, dm.isSensitive(k)));
+                attrs.add(new AttributeChange(shown + ".\"" + k + "\"", have.containsKey(k) ? Json.render(have.get(k)) : null,
+                        Json.render(v), dm.isSensitive(k)));
+            }
+        });
+        if (dm.manage() == ManageMode.OWN) {
+            have.forEach((k, v) -> {
+                if (!dm.config().containsKey(k) && !k.equals(EosMode.CONFIG_KEY)) {
+                    edits.add(FieldEdit.remove(MirrorWork.join(prefix, k), dm.isSensitive(k)));
+                    attrs.add(new AttributeChange(shown + ".\"" + k + "\"", Json.render(v), null, dm.isSensitive(k)));
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,323 @@
+package dev.flowform.plan.cluster;
+
+import dev.flowform.diag.Diagnostic;
+import dev.flowform.model.DesiredMirror;
+import dev.flowform.model.DesiredMirrorMaker2;
+import dev.flowform.model.EosMode;
+import dev.flowform.model.LiveMirrorMaker2;
+import dev.flowform.model.ManageMode;
+import dev.flowform.model.TaskStatus;
+import dev.flowform.model.strimzi.MirrorMaker2Names;
+import dev.flowform.model.strimzi.Strimzi;
+import dev.flowform.model.strimzi.KafkaMirrorMaker2Manifest;
+import dev.flowform.plan.Action;
+import dev.flowform.plan.AttributeChange;
+import dev.flowform.plan.Change;
+import dev.flowform.plan.ChangeReason;
+import dev.flowform.plan.FieldEdit;
+import dev.flowform.plan.Json;
+import dev.flowform.plan.Readiness;
+import dev.flowform.plan.Rule;
+import dev.flowform.plan.StepKind;
+import dev.flowform.plan.StepPayload;
+import dev.flowform.plan.rules.ConnectorRules;
+import dev.flowform.plan.rules.MirrorCheck;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Plans one KafkaMirrorMaker2 (Strimzi's own way to run MirrorMaker 2) with the same safe rollout as a KafkaConnect
+ * (docs/domain-rules.md): the workers' {@code exactly.once.source.support} in the target cluster's {@code config}
+ * goes {@code disabled → preparing → enabled}, each patch followed by a complete roll of {@code <name>-mirrormaker2}
+ * (rule 7: PodSet, pods, {@code strimzi.io/revision} and the configuration hash where the operator writes one); then
+ * {@code source.consumer.isolation.level: read_committed} and {@code exactly.once.support: required} are set in
+ * {@code sourceConnector.config} only (rules 3 and 4), followed by a wait until every connector and task of the
+ * resource runs. Disabling runs in reverse (rule 5). A missing resource is created with its final mode. Refuses a
+ * paused resource, one whose last reconcile failed, a mode it cannot read, an adopted resource that does not exist
+ * and a declared mirror the live resource lacks. Pure.
+ */
+public final class MirrorMakerPlanner {
+
+    private MirrorMakerPlanner() {
+    }
+
+    /**
+     * @param scope what the plan is made against
+     * @param dm    the block, derived
+     * @return its steps (unnumbered), the change of the resource and the diagnostics
+     */
+    public static ClusterPlan plan(PlanScope scope, DesiredMirrorMaker2 dm) {
+        MirrorMakerFacts facts = MirrorMakerFacts.of(scope, dm);
+        List<Diagnostic> diagnostics = guards(facts);
+        List<Draft> chain = new ArrayList<>();
+        List<Change> changes = new ArrayList<>();
+        if (diagnostics.stream().noneMatch(Diagnostic::isError) && facts.somethingChanges()) {
+            if (facts.live() == null) {
+                create(facts, chain, changes);
+            } else {
+                existing(facts, chain, changes);
+            }
+        }
+        diagnostics = new ArrayList<>(diagnostics);
+        if (facts.live() != null) {
+            diagnostics.addAll(MirrorMakerWarnings.of(facts.live(), dm));
+        }
+        if (facts.live() != null && !MirrorCheck.failedTasks(facts.live()).isEmpty()) {
+            diagnostics.add(Rule.CONNECTOR_FAILED.warning("FAILED while KafkaMirrorMaker2 is Ready", "KafkaMirrorMaker2 "
+                    + facts.desired().namespace() + "/" + facts.desired().name() + " reports Ready, but "
+                    + String.join("; ", MirrorCheck.failedTasks(facts.live())) + " (Strimzi sets NotReady only for a FAILED "
+                    + "connector, not a FAILED task). " + (facts.somethingChanges() ? "The planned changes restart the tasks."
+                    : "The plan asks the operator to restart the first failed task (" + Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION
+                    + "); check the task's trace if it fails again."), facts.address()));
+            if (diagnostics.stream().noneMatch(Diagnostic::isError) && !facts.somethingChanges()) {
+                restartFailedTask(facts, chain, changes);
+            }
+        }
+        return new ClusterPlan(facts.address(), chain, changes, List.of(), Map.of(), Map.of(), diagnostics);
+    }
+
+    /** @return the refusals (errors), in the order they are checked; the first refusal ends the list */
+    private static List<Diagnostic> guards(MirrorMakerFacts f) {
+        DesiredMirrorMaker2 dm = f.desired();
+        String who = "KafkaMirrorMaker2 " + dm.namespace() + "/" + dm.name();
+        for (DesiredMirror m : dm.mirrors()) {
+            if (m.exactlyOnce() && dm.eos() != EosMode.ENABLED) {
+                return List.of(Rule.REQUIRED_AFTER_ENABLED.error("Exactly-once mirror on workers that are not enabled",
+                        "Mirror " + m.sourceAlias() + " of " + dm.address() + " wants exactly-once, but the workers are to run "
+                                + EosMode.CONFIG_KEY + "=" + dm.eos().value() + ": Kafka rejects exactly.once.support=required "
+                                + "unless the worker runs enabled.", dm.address()));
+            }
+        }
+        if (f.live() == null) {
+            return dm.manage() == ManageMode.ADOPT ? List.of(Rule.CONFIGURATION.error("Adopted KafkaMirrorMaker2 not found",
+                    who + " does not exist, but " + dm.address() + " adopts it (manage = \"adopt\"). Create it, or use "
+                            + "manage = \"own\" to let flowform create it.", dm.address())) : List.of();
+        }
+        if (f.live().v1Layout()) {
+            return List.of(Rule.CONFIGURATION.error("KafkaMirrorMaker2 v1 layout not supported", who + " uses the v1 layout "
+                    + "(spec.target, spec.mirrors[].source; Strimzi 0.49+). flowform plans the v1beta2 layout (spec.clusters[], "
+                    + "spec.connectCluster) only.", dm.address()));
+        }
+        if (f.live().workers().reconciliationPaused()) {
+            return List.of(Rule.RECONCILIATION_PAUSED.error("Reconciliation is paused", "Reconciliation of " + who
+                    + " is paused (strimzi.io/pause-reconciliation): the operator would not roll the workers. Resume it first.",
+                    dm.address()));
+        }
+        if (f.current() == null) {
+            return List.of(Rule.UNKNOWN_EOS_MODE.error("Unreadable exactly-once mode", who + " sets " + EosMode.CONFIG_KEY
+                    + "=\"" + f.live().workers().eosValue() + "\" in its worker configuration, which is not disabled, preparing "
+                    + "or enabled.", dm.address()));
+        }
+        List<Diagnostic> early = requiredTooEarly(f, who);
+        if (!early.isEmpty()) {
+            return early;
+        }
+        if (f.roll() instanceof Readiness.Failed failed && f.somethingChanges()) {
+            return List.of(Rule.FAILED_RECONCILE.error("The last reconcile failed", who + ": " + failed.detail()
+                    + ". Fix the cause first; the operator would not roll the workers.", dm.address()));
+        }
+        List<String> renamed = renamedConnectors(f);
+        if (!renamed.isEmpty()) {
+            return List.of(Rule.CONFIGURATION.error("Alias renamed: the operator would delete and create connectors", who
+                    + ": the configuration names other cluster aliases than the resource (target " + dm.targetAlias()
+                    + " vs " + f.live().target() + "; mirrors " + f.missing() + "). Strimzi deletes every connector it no "
+                    + "longer generates and creates the new ones, so a rename means " + String.join("; ", renamed)
+                    + ", with new offsets and checkpoints. Rename the aliases in the resource itself if that is intended, "
+                    + "then adopt it again.", dm.address()));
+        }
+        if (!f.missing().isEmpty()) {
+            return List.of(Rule.CONFIGURATION.error("Mirror not found", who + " has no mirror from source alias(es) "
+                    + String.join(", ", f.missing()) + " (spec.mirrors[].sourceCluster). flowform changes the mirrors a "
+                    + "KafkaMirrorMaker2 has; add the mirror to the resource first.", dm.address()));
+        }
+        return List.of();
+    }
+
+    /** @return the refusal of raising the workers' mode under a source connector that requires exactly-once already */
+    private static List<Diagnostic> requiredTooEarly(MirrorMakerFacts f, String who) {
+        DesiredMirrorMaker2 dm = f.desired();
+        List<String> early = f.live().mirrors().stream()
+                .filter(m -> ConnectorRules.isRequired(m.sourceConfig().get(ConnectorRules.EXACTLY_ONCE_SUPPORT)))
+                .map(LiveMirrorMaker2.Mirror::source).toList();
+        if (f.current() != EosMode.ENABLED && f.upgrade() && !early.isEmpty()) {
+            return List.of(Rule.REQUIRED_AFTER_ENABLED.error("Source connector requires exactly-once on workers that are "
+                    + "not enabled", who + ": spec.mirrors[sourceCluster=" + String.join(", ", early) + "].sourceConnector."
+                    + "config sets exactly.once.support=required while the workers run " + f.current().value() + "; Kafka "
+                    + "Connect rejects that configuration, and raising the workers' mode under it is not the KIP-618 order. "
+                    + "Remove it first: plan with exactly_once = false and exactly_once_source_support = \""
+                    + f.current().value() + "\", then turn exactly-once on again.", dm.address()));
+        }
+        return List.of();
+    }
+
+    /**
+     * @return when the target alias differs, or a declared source alias is missing while the resource has a mirror the
+     *         configuration does not declare: the connectors Strimzi would delete and create, else empty
+     */
+    private static List<String> renamedConnectors(MirrorMakerFacts f) {
+        DesiredMirrorMaker2 dm = f.desired();
+        List<String> liveSources = f.live().mirrors().stream().map(LiveMirrorMaker2.Mirror::source).toList();
+        List<String> undeclared = liveSources.stream()
+                .filter(a -> dm.mirrors().stream().noneMatch(m -> m.sourceAlias().equals(a))).toList();
+        boolean targetRenamed = dm.targetAlias() != null && !dm.targetAlias().equals(f.live().target());
+        if (!targetRenamed && (f.missing().isEmpty() || undeclared.isEmpty())) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        for (String a : targetRenamed ? liveSources : undeclared) {
+            out.add("delete " + MirrorMaker2Names.sourceConnector(a, f.live().target()) + " and "
+                    + MirrorMaker2Names.checkpointConnector(a, f.live().target()));
+        }
+        for (DesiredMirror m : dm.mirrors()) {
+            if (targetRenamed || f.missing().contains(m.sourceAlias())) {
+                out.add("create " + MirrorMaker2Names.sourceConnector(m.sourceAlias(), dm.targetAlias()) + " and "
+                        + MirrorMaker2Names.checkpointConnector(m.sourceAlias(), dm.targetAlias()));
+            }
+        }
+        return out;
+    }
+
+    /** Annotates the resource so that the operator restarts the first FAILED task of a RUNNING connector. */
+    private static void restartFailedTask(MirrorMakerFacts f, List<Draft> chain, List<Change> changes) {
+        for (LiveMirrorMaker2.ConnectorState c : f.live().connectors()) {
+            for (TaskStatus t : c.tasks()) {
+                if ("FAILED".equals(t.state()) && !"FAILED".equals(c.state())) {
+                    String value = c.name() + ":" + t.id();
+                    String key = Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION;
+                    changes.add(new Change(f.address(), f.ref(), Action.UPDATE, List.of(new AttributeChange(
+                            "metadata.annotations.\"" + key + "\"", null, Json.render(value), false)),
+                            ChangeReason.MIRROR_TASK_RESTART.of(value)));
+                    chain.add(new Draft(StepKind.ANNOTATE, f.address(), f.ref(), new StepPayload.PatchObject(List.of(
+                            FieldEdit.set(List.of("metadata", "annotations", key), value, false))), key + " = \"" + value + "\""));
+                    return;
+                }
+            }
+        }
+    }
+
+    private static void create(MirrorMakerFacts f, List<Draft> chain, List<Change> changes) {
+        DesiredMirrorMaker2 dm = f.desired();
+        Map<String, Object> manifest = new KafkaMirrorMaker2Manifest(f.ref().apiVersion(), OwnershipMarks.labels(f.scope()),
+                OwnershipMarks.annotations(f.scope()), dm, MirrorWork.SOURCE_EOS).toMap();
+        changes.add(new Change(dm.address(), f.ref(), Action.CREATE, AttributeChange.ofManifest(manifest, dm::isSensitive),
+                ChangeReason.MIRROR_MAKER_MISSING.of(dm.namespace() + "/" + dm.name(), dm.eos().value())));
+        Set<String> sensitive = new TreeSet<>(dm.config().keySet().stream().filter(dm::isSensitive).toList());
+        chain.add(new Draft(StepKind.CREATE_CONNECT_CLUSTER, dm.address(), f.ref(),
+                new StepPayload.CreateObject(manifest, sensitive),
+                "create KafkaMirrorMaker2 " + dm.name() + " with " + EosMode.CONFIG_KEY + "=" + dm.eos().value()));
+        chain.add(rollWait(f, dm.eos(), null, "wait until every worker is up with " + EosMode.CONFIG_KEY + "="
+                + dm.eos().value()));
+        connectorWait(f, chain);
+    }
+
+    private static void existing(MirrorMakerFacts f, List<Draft> chain, List<Change> changes) {
+        changes.add(change(f));
+        if (!f.roll().isComplete()) {
+            chain.add(rollWait(f, f.current(), f.live().workers().generation(), "wait for the roll already in progress "
+                    + "(generation " + f.live().workers().generation() + ", " + f.roll().detail() + ")"));
+        }
+        if (!f.upgrade()) {
+            mirrorSteps(f, chain);
+        }
+        workerSteps(f, chain);
+        if (f.upgrade()) {
+            mirrorSteps(f, chain);
+        }
+    }
+
+    /** The mode changes, each with its roll (the first carrying the other worker edits), or a plain worker update. */
+    private static void workerSteps(MirrorMakerFacts f, List<Draft> chain) {
+        List<FieldEdit> pending = f.workerEdits();
+        for (int i = 0; i < f.path().size(); i++) {
+            EosMode mode = f.path().get(i);
+            List<FieldEdit> edits = new ArrayList<>();
+            edits.add(FieldEdit.set(MirrorWork.join(f.workerConfigPath(), EosMode.CONFIG_KEY), mode.value(), false));
+            if (i == 0) {
+                edits.addAll(pending);
+            }
+            chain.add(new Draft(StepKind.SET_WORKER_EOS, f.address(), f.ref(), new StepPayload.SetWorkerEos(mode, edits),
+                    EosMode.CONFIG_KEY + " = " + mode.value() + " in the worker configuration of KafkaMirrorMaker2 "
+                            + f.desired().name() + (i == 0 && !pending.isEmpty() ? " (with " + pending.size()
+                            + " more worker setting(s))" : "")));
+            chain.add(rollWait(f, mode, null, "wait until every " + f.desired().name() + "-mirrormaker2 pod has restarted "
+                    + "with " + EosMode.CONFIG_KEY + "=" + mode.value()));
+        }
+        if (f.path().isEmpty() && !pending.isEmpty()) {
+            chain.add(new Draft(StepKind.UPDATE_CONNECT_CLUSTER, f.address(), f.ref(), new StepPayload.PatchObject(pending),
+                    pending.size() + " worker setting(s) of KafkaMirrorMaker2 " + f.desired().name()));
+            chain.add(rollWait(f, f.current(), null, "wait until every worker has restarted with the new configuration"));
+        }
+    }
+
+    private static void mirrorSteps(MirrorMakerFacts f, List<Draft> chain) {
+        if (f.mirrors().isEmpty()) {
+            return;
+        }
+        List<FieldEdit> edits = new ArrayList<>();
+        List<String> parts = new ArrayList<>();
+        for (MirrorWork w : f.mirrors()) {
+            edits.addAll(w.edits());
+            for (FieldEdit e : w.edits()) {
+                parts.add(w.source() + ": " + (e.remove() ? "remove " + e.key()
+                        : e.key() + "=" + (e.sensitive() ? dev.flowform.model.SecretKeys.MASK : String.valueOf(e.value()))));
+            }
+        }
+        chain.add(new Draft(StepKind.UPDATE_CONNECTOR, f.address(), f.ref(), new StepPayload.PatchObject(edits),
+                "mirrors " + String.join(", ", parts)));
+        connectorWait(f, chain);
+    }
+
+    private static void connectorWait(MirrorMakerFacts f, List<Draft> chain) {
+        if (f.replicas() == 0) {
+            return;
+        }
+        chain.add(new Draft(StepKind.WAIT_FOR_CONNECTOR_READY, f.address(), f.ref(),
+                new StepPayload.WaitForConnector("RUNNING", null), "wait until every connector and task of KafkaMirrorMaker2 "
+                + f.desired().name() + " is RUNNING"));
+    }
+
+    private static Draft rollWait(MirrorMakerFacts f, EosMode mode, Long generation, String summary) {
+        return new Draft(StepKind.WAIT_FOR_ROLL, f.address(), f.ref(), new StepPayload.WaitForRoll(mode, generation), summary);
+    }
+
+    private static Change change(MirrorMakerFacts f) {
+        List<AttributeChange> attrs = new ArrayList<>();
+        List<Change.Reason> reasons = new ArrayList<>();
+        if (!f.path().isEmpty()) {
+            String before = f.live().workers().eosValue();
+            String shown = String.join(".", f.workerConfigPath()).replace(".[", "[");
+            attrs.add(new AttributeChange(shown + ".\"" + EosMode.CONFIG_KEY + "\"", before == null ? null : Json.render(before),
+                    Json.render(f.desired().eos().value()), false));
+            if (f.path().size() == 2) {
+                reasons.add(ChangeReason.EOS_ROLLOUT.of(f.path().get(0).value(), f.path().get(1).value()));
+            } else {
+                boolean down = f.path().get(0).ordinal() < f.current().ordinal();
+                reasons.add((down ? ChangeReason.EOS_MODE_DOWN : ChangeReason.EOS_MODE_UP)
+                        .of(f.current().value(), f.path().get(0).value()));
+            }
+        } else if (!f.workerEdits().isEmpty()) {
+            reasons.add(ChangeReason.SPEC_CHANGED.of());
+        }
+        attrs.addAll(f.workerAttrs());
+        List<String> on = new ArrayList<>();
+        List<String> off = new ArrayList<>();
+        for (MirrorWork w : f.mirrors()) {
+            attrs.addAll(w.attrs());
+            (w.eosOn() ? on : w.eosOff() ? off : new ArrayList<String>()).add(w.source());
+        }
+        if (!on.isEmpty()) {
+            reasons.add(ChangeReason.MIRROR_EOS_ON.of(String.join(", ", on)));
+        }
+        if (!off.isEmpty()) {
+            reasons.add(ChangeReason.MIRROR_EOS_OFF.of(String.join(", ", off)));
+        }
+        if (on.isEmpty() && off.isEmpty() && !f.mirrors().isEmpty()) {
+            reasons.add(ChangeReason.MIRROR_CONFIG.of());
+        }
+        return new Change(f.address(), f.ref(), Action.UPDATE, attrs, reasons);
+    }
+}

@@ -1,0 +1,66 @@
+package dev.flowform.plan.cluster;
+
+import dev.flowform.diag.Diagnostic;
+import dev.flowform.model.DesiredMirror;
+import dev.flowform.model.DesiredMirrorMaker2;
+import dev.flowform.model.LiveMirrorMaker2;
+import dev.flowform.plan.Rule;
+import dev.flowform.plan.rules.ConnectorRules;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Warnings about exactly-once settings a live KafkaMirrorMaker2 holds where MirrorMaker 2 does not use them. Pure.
+ * <ul>
+ *   <li>{@code isolation.level} (or {@code consumer.isolation.level}) in a {@code spec.clusters[]} entry's {@code config}
+ *       becomes {@code source.cluster.*}/{@code target.cluster.*}, which Kafka's {@code MirrorSourceConfig.sourceConsumerConfig}
+ *       drops (it keeps only client connection keys), so the source consumer is not {@code read_committed} through it
+ *       (rule {@code mm2-read-committed});</li>
+ *   <li>{@code exactly.once.support} in a {@code checkpointConnector.config}: MirrorCheckpointConnector does not implement
+ *       the preflight API and rejects {@code required}; the plan removes it (rule {@code required-on-source-only}).</li>
+ * </ul>
+ */
+final class MirrorMakerWarnings {
+
+    private MirrorMakerWarnings() {
+    }
+
+    /**
+     * @param live the live resource
+     * @param dm   the block
+     * @return the warnings, clusters first, then mirrors, in spec order
+     */
+    static List<Diagnostic> of(LiveMirrorMaker2 live, DesiredMirrorMaker2 dm) {
+        List<Diagnostic> out = new ArrayList<>();
+        String who = "KafkaMirrorMaker2 " + live.namespace() + "/" + live.name();
+        if (dm.mirrors().stream().anyMatch(DesiredMirror::exactlyOnce)) {
+            for (Object o : clusters(live)) {
+                if (o instanceof Map<?, ?> c && c.get("config") instanceof Map<?, ?> config) {
+                    for (Object key : config.keySet()) {
+                        if (String.valueOf(key).endsWith("isolation.level")) {
+                            out.add(Rule.READ_COMMITTED.warning("isolation.level where MirrorMaker 2 drops it", who
+                                    + " sets \"" + key + "\" in the config of cluster " + c.get("alias") + "; MirrorMaker 2 drops "
+                                    + "it (only client connection keys of a cluster entry reach its consumers). flowform sets "
+                                    + ConnectorRules.SOURCE_ISOLATION_LEVEL + "=read_committed in sourceConnector.config.",
+                                    dm.address()));
+                        }
+                    }
+                }
+            }
+        }
+        for (LiveMirrorMaker2.Mirror m : live.mirrors()) {
+            if (m.checkpointConfig().containsKey(ConnectorRules.EXACTLY_ONCE_SUPPORT)) {
+                out.add(Rule.REQUIRED_SOURCE_ONLY.warning("exactly.once.support on the checkpoint connector", who + " sets "
+                        + "exactly.once.support in spec.mirrors[sourceCluster=" + m.source() + "].checkpointConnector.config; "
+                        + "MirrorCheckpointConnector rejects required. The plan removes it.", dm.address()));
+            }
+        }
+        return out;
+    }
+
+    private static List<?> clusters(LiveMirrorMaker2 live) {
+        return live.workers().spec().get("clusters") instanceof List<?> l ? l : List.of();
+    }
+}

@@ -1,0 +1,124 @@
+package dev.flowform.plan.cluster;
+
+import dev.flowform.model.DesiredMirror;
+import dev.flowform.model.DesiredMirrorMaker2;
+import dev.flowform.model.LiveMirrorMaker2;
+import dev.flowform.model.ManageMode;
+import dev.flowform.plan.AttributeChange;
+import dev.flowform.plan.FieldEdit;
+import dev.flowform.plan.Json;
+import dev.flowform.plan.rules.ConnectorRules;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Predicate;
+
+/**
+ * The edits one mirror of an existing KafkaMirrorMaker2 needs: its {@code sourceConnector} (the exactly-once keys
+ * {@code source.consumer.isolation.level: read_committed} and {@code exactly.once.support: required} go there and only
+ * there: Kafka's {@code MirrorSourceConfig.sourceConsumerConfig} drops {@code isolation.level} from the cluster
+ * entries, and the checkpoint connector rejects {@code required}, so a live {@code exactly.once.support} there is
+ * removed), its {@code checkpointConnector} and its patterns.
+ * Pure.
+ *
+ * @param source the source alias
+ * @param edits  the edits, on paths {@code spec.mirrors.[sourceCluster=<alias>]...}
+ * @param attrs  the same as attribute changes, for the plan
+ * @param eosOn  true when the edits turn exactly-once on
+ * @param eosOff true when the edits remove {@code exactly.once.support}
+ */
+record MirrorWork(String source, List<FieldEdit> edits, List<AttributeChange> attrs, boolean eosOn, boolean eosOff) {
+
+    /** The source connector entries exactly-once needs, in the order they are written. */
+    static final Map<String, String> SOURCE_EOS = eosKeys();
+
+    MirrorWork {
+        edits = List.copyOf(edits);
+        attrs = List.copyOf(attrs);
+    }
+
+    /**
+     * @param dm   the block
+     * @param want the mirror as declared
+     * @param live the live entry with the same source alias
+     * @return the work, with no edits when the entry already matches
+     */
+    static MirrorWork of(DesiredMirrorMaker2 dm, DesiredMirror want, LiveMirrorMaker2.Mirror live) {
+        List<String> at = List.of("spec", "mirrors", "[sourceCluster=" + want.sourceAlias() + "]");
+        String shown = "spec.mirrors[sourceCluster=" + want.sourceAlias() + "]";
+        boolean own = dm.manage() == ManageMode.OWN;
+        MirrorWork w = new MirrorWork(want.sourceAlias(), new ArrayList<>(), new ArrayList<>(), false, false);
+        Map<String, String> source = new LinkedHashMap<>(want.sourceConnectorConfig());
+        if (want.exactlyOnce()) {
+            source.putAll(SOURCE_EOS);
+        }
+        List<String> absent = want.exactlyOnce() ? List.of() : List.of(ConnectorRules.EXACTLY_ONCE_SUPPORT);
+        w = w.config(join(at, "sourceConnector", "config"), shown + ".sourceConnector.config", source, absent,
+                live.sourceConfig(), own, dm::isSensitive);
+        w = w.config(join(at, "checkpointConnector", "config"), shown + ".checkpointConnector.config",
+                want.checkpointConnectorConfig(), List.of(ConnectorRules.EXACTLY_ONCE_SUPPORT), live.checkpointConfig(), own,
+                dm::isSensitive);
+        w = w.field(join(at, "topicsPattern"), shown + ".topicsPattern", want.topics(), live.raw().get("topicsPattern"));
+        w = w.field(join(at, "groupsPattern"), shown + ".groupsPattern", want.groups(), live.raw().get("groupsPattern"));
+        Object tasks = live.raw().get("sourceConnector") instanceof Map<?, ?> sc ? sc.get("tasksMax") : null;
+        w = w.field(join(at, "sourceConnector", "tasksMax"), shown + ".sourceConnector.tasksMax", want.tasksMax(), tasks);
+        boolean on = want.exactlyOnce() && w.edits.stream().anyMatch(e -> SOURCE_EOS.containsKey(e.key()) && !e.remove());
+        boolean off = !want.exactlyOnce() && w.edits.stream()
+                .anyMatch(e -> e.remove() && e.key().equals(ConnectorRules.EXACTLY_ONCE_SUPPORT));
+        return new MirrorWork(w.source, w.edits, w.attrs, on, off);
+    }
+
+    /** @return true when the entry needs no edit */
+    boolean isEmpty() {
+        return edits.isEmpty();
+    }
+
+    /** Adds the edits that make the live config {@code have} hold {@code want} (and nothing else under own). */
+    private MirrorWork config(List<String> path, String shown, Map<String, String> want, List<String> absent,
+                              Map<String, String> have, boolean own, Predicate<String> sensitive) {
+        List<FieldEdit> e = new ArrayList<>(edits);
+        List<AttributeChange> a = new ArrayList<>(attrs);
+        want.forEach((k, v) -> {
+            if (!v.equals(have.get(k))) {
+                e.add(FieldEdit.set(join(path, k), v, sensitive.test(k)));
+                a.add(new AttributeChange(shown + ".\"" + k + "\"", have.containsKey(k) ? Json.render(have.get(k)) : null,
+                        Json.render(v), sensitive.test(k)));
+            }
+        });
+        have.forEach((k, v) -> {
+            if (!want.containsKey(k) && (own || absent.contains(k))) {
+                e.add(FieldEdit.remove(join(path, k), sensitive.test(k)));
+                a.add(new AttributeChange(shown + ".\"" + k + "\"", Json.render(v), null, sensitive.test(k)));
+            }
+        });
+        return new MirrorWork(source, e, a, false, false);
+    }
+
+    /** Adds the edit of one declared scalar field; an undeclared one is left alone. */
+    private MirrorWork field(List<String> path, String shown, Object want, Object have) {
+        if (want == null || Objects.equals(String.valueOf(want), have == null ? null : String.valueOf(have))) {
+            return this;
+        }
+        List<FieldEdit> e = new ArrayList<>(edits);
+        List<AttributeChange> a = new ArrayList<>(attrs);
+        e.add(FieldEdit.set(path, want, false));
+        a.add(new AttributeChange(shown, have == null ? null : Json.render(have), Json.render(want), false));
+        return new MirrorWork(source, e, a, false, false);
+    }
+
+    static List<String> join(List<String> prefix, String... more) {
+        List<String> out = new ArrayList<>(prefix);
+        out.addAll(List.of(more));
+        return out;
+    }
+
+    private static Map<String, String> eosKeys() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put(ConnectorRules.SOURCE_ISOLATION_LEVEL, ConnectorRules.READ_COMMITTED);
+        m.put(ConnectorRules.EXACTLY_ONCE_SUPPORT, "required");
+        return java.util.Collections.unmodifiableMap(m);
+    }
+}

@@ -1,0 +1,163 @@
+package dev.flowform.sim;
+
+import dev.flowform.model.StrimziApi;
+import dev.flowform.model.strimzi.MirrorMaker2Names;
+import dev.flowform.model.strimzi.Strimzi;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a KafkaMirrorMaker2 spec becomes, as Strimzi's {@code KafkaMirrorMaker2Cluster} and
+ * {@code KafkaMirrorMaker2Connectors} derive it: the worker configuration (the {@code connectCluster} entry of
+ * {@code spec.clusters[]} in {@code v1beta2}, {@code spec.target} in {@code v1}), the pod revision, and the connectors
+ * with their names ({@code <source>-><target>.MirrorSourceConnector}) and merged configuration (target cluster entry as
+ * {@code target.cluster.*}, source entry as {@code source.cluster.*}, then the connector's {@code config}, then the
+ * patterns; {@code prepareMirrorMaker2ConnectorConfig}). Pure.
+ *
+ * @param name       the resource name
+ * @param replicas   {@code spec.replicas} (Strimzi's default 3)
+ * @param target     the target alias
+ * @param rendered   the worker configuration
+ * @param revision   {@code strimzi.io/revision} of its pods
+ * @param connectors connector name to its configuration (with {@code connector.class} and {@code tasks.max}), in order
+ */
+record MirrorMakerModel(String name, int replicas, String target, WorkerConfig.Rendered rendered, String revision,
+                        Map<String, Map<String, String>> connectors) {
+
+    private static final String MIRROR_PACKAGE = "org.apache.kafka.connect.mirror.";
+
+    /** @return the model of {@code mm2} as read */
+    static MirrorMakerModel of(GenericKubernetesResource mm2) {
+        Map<String, Object> spec = SimContext.spec(mm2);
+        boolean v1 = spec.get("target") instanceof Map<?, ?>;
+        Map<String, Object> targetEntry = v1 ? obj(spec.get("target"))
+                : entry(spec, String.valueOf(spec.get("connectCluster")));
+        String target = JsonMaps.str(targetEntry, "alias");
+        Map<String, Object> connectSpec = new LinkedHashMap<>();
+        connectSpec.put("bootstrapServers", targetEntry.getOrDefault("bootstrapServers", ""));
+        connectSpec.put("config", obj(targetEntry.getOrDefault("config", Map.of())));
+        WorkerConfig.Rendered rendered = WorkerConfig.render(connectSpec, StrimziApi.V1BETA2);
+        Map<String, Object> podShape = new LinkedHashMap<>(spec);
+        podShape.remove("mirrors");
+        podShape.remove("replicas");
+        String revision = WorkerConfig.revision(podShape, rendered);
+        Map<String, Map<String, String>> connectors = new LinkedHashMap<>();
+        for (Object o : JsonMaps.list(spec.get("mirrors"))) {
+            Map<String, Object> m = obj(o);
+            Map<String, Object> sourceEntry = v1 ? obj(m.get("source")) : entry(spec, JsonMaps.str(m, "sourceCluster"));
+            String source = JsonMaps.str(sourceEntry, "alias");
+            if (source == null) {
+                continue;
+            }
+            connectors.put(MirrorMaker2Names.sourceConnector(source, target),
+                    connector("MirrorSourceConnector", sourceEntry, targetEntry, m, obj(m.get("sourceConnector"))));
+            if (m.get("checkpointConnector") instanceof Map<?, ?> || !v1) {
+                connectors.put(MirrorMaker2Names.checkpointConnector(source, target), connector("MirrorCheckpointConnector",
+                        sourceEntry, targetEntry, m, obj(m.get("checkpointConnector"))));
+            }
+        }
+        Object r = spec.get("replicas");
+        int replicas = r instanceof Number n ? Math.max(0, n.intValue()) : 3;
+        return new MirrorMakerModel(mm2.getMetadata().getName(), replicas, target, rendered, revision, connectors);
+    }
+
+    /**
+     * @param mm2 a KafkaMirrorMaker2
+     * @return a fingerprint of everything that shapes its pods (all of the spec but {@code mirrors} and {@code replicas})
+     */
+    static String fingerprint(GenericKubernetesResource mm2) {
+        Map<String, Object> podShape = new LinkedHashMap<>(SimContext.spec(mm2));
+        podShape.remove("mirrors");
+        return WorkerConfig.fingerprint(podShape);
+    }
+
+    /**
+     * @param adoptedRevision the revision the pods of a seeded resource run
+     * @param fileText        the worker configuration its ConfigMap holds
+     * @return this model with the pods' revision and configuration taken over
+     */
+    MirrorMakerModel adopting(String adoptedRevision, String fileText) {
+        return new MirrorMakerModel(name, replicas, target, new WorkerConfig.Rendered(rendered.body(), fileText),
+                adoptedRevision, connectors);
+    }
+
+    /** @return the pod template of pod {@code ordinal}, with the revision and (unless {@code noHash}) the hash */
+    Map<String, Object> podTemplate(int ordinal, String image, boolean noHash) {
+        String podName = MirrorMaker2Names.podName(name, ordinal);
+        Map<String, String> labels = new LinkedHashMap<>(selectorLabels());
+        labels.put("strimzi.io/pod-name", podName);
+        labels.put("strimzi.io/controller", "strimzipodset");
+        labels.put("strimzi.io/controller-name", MirrorMaker2Names.podSetName(name));
+        labels.put("strimzi.io/component-type", "kafka-mirror-maker-2");
+        labels.put(Strimzi.MANAGED_BY_LABEL, "strimzi-cluster-operator");
+        Map<String, String> annotations = new LinkedHashMap<>();
+        annotations.put(Strimzi.REVISION_ANNOTATION, revision);
+        if (!noHash) {
+            annotations.put(Strimzi.CONFIG_HASH_ANNOTATION, rendered.configurationHash());
+        }
+        Map<String, Object> container = new LinkedHashMap<>();
+        container.put("name", MirrorMaker2Names.podSetName(name));
+        container.put("image", image);
+        container.put("ports", List.of(Map.of("containerPort", Strimzi.CONNECT_REST_PORT, "name", "rest-api", "protocol", "TCP")));
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        metadata.put("name", podName);
+        metadata.put("labels", labels);
+        metadata.put("annotations", annotations);
+        Map<String, Object> pod = new LinkedHashMap<>();
+        pod.put("apiVersion", "v1");
+        pod.put("kind", "Pod");
+        pod.put("metadata", metadata);
+        pod.put("spec", Map.of("hostname", podName, "subdomain", MirrorMaker2Names.podSetName(name),
+                "containers", List.of(container)));
+        return pod;
+    }
+
+    /** @return {@code strimzi.io/cluster}, {@code strimzi.io/name} and {@code strimzi.io/kind} of the workers */
+    Map<String, String> selectorLabels() {
+        Map<String, String> l = new LinkedHashMap<>();
+        l.put(Strimzi.CLUSTER_LABEL, name);
+        l.put(Strimzi.NAME_LABEL, MirrorMaker2Names.podSetName(name));
+        l.put(Strimzi.KIND_LABEL, Strimzi.KAFKA_MIRROR_MAKER_2_KIND);
+        return l;
+    }
+
+    private static Map<String, String> connector(String type, Map<String, Object> source, Map<String, Object> target,
+                                                 Map<String, Object> mirror, Map<String, Object> connector) {
+        Map<String, String> c = new LinkedHashMap<>();
+        c.put("connector.class", MIRROR_PACKAGE + type);
+        c.put("source.cluster.alias", JsonMaps.str(source, "alias"));
+        c.put("target.cluster.alias", JsonMaps.str(target, "alias"));
+        c.put("source.cluster.bootstrap.servers", String.valueOf(source.getOrDefault("bootstrapServers", "")));
+        c.put("target.cluster.bootstrap.servers", String.valueOf(target.getOrDefault("bootstrapServers", "")));
+        SimContext.stringMap(obj(target.getOrDefault("config", Map.of()))).forEach((k, v) -> c.put("target.cluster." + k, v));
+        SimContext.stringMap(obj(source.getOrDefault("config", Map.of()))).forEach((k, v) -> c.put("source.cluster." + k, v));
+        c.putAll(SimContext.stringMap(obj(connector.getOrDefault("config", Map.of()))));
+        Object tasks = connector.get("tasksMax");
+        c.put("tasks.max", tasks == null ? "1" : tasks.toString());
+        if (mirror.get("topicsPattern") != null) {
+            c.put("topics", mirror.get("topicsPattern").toString());
+        }
+        if (mirror.get("groupsPattern") != null) {
+            c.put("groups", mirror.get("groupsPattern").toString());
+        }
+        return c;
+    }
+
+    private static Map<String, Object> obj(Object o) {
+        Map<String, Object> m = JsonMaps.map(o);
+        return m == null ? Map.of() : m;
+    }
+
+    private static Map<String, Object> entry(Map<String, Object> spec, String alias) {
+        for (Object o : JsonMaps.list(spec.get("clusters"))) {
+            Map<String, Object> c = obj(o);
+            if (alias != null && alias.equals(JsonMaps.str(c, "alias"))) {
+                return c;
+            }
+        }
+        return Map.of();
+    }
+}

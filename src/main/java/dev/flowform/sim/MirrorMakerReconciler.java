@@ -1,0 +1,463 @@
+package dev.flowform.sim;
+
+import dev.flowform.model.strimzi.MirrorMaker2Names;
+import dev.flowform.model.strimzi.Strimzi;
+import dev.flowform.sim.OperatorLoop.Task;
+import dev.flowform.sim.connect.ConnectRuntime;
+import dev.flowform.sim.connect.ConnectorStatus;
+import dev.flowform.sim.connect.RestResult;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Reconciles KafkaMirrorMaker2 resources as Strimzi's {@code KafkaMirrorMaker2AssemblyOperator} does: the worker
+ * configuration into ConfigMap {@code <name>-mirrormaker2-config}, StrimziPodSet {@code <name>-mirrormaker2} with one pod
+ * template per replica carrying {@code strimzi.io/revision} and {@code strimzi.io/configuration-hash}, a roll of the pods
+ * one at a time when they do not run the current revision and hash, then the connectors through the Connect REST API
+ * (PUT of every generated connector, deletion of every other; a rejected PUT ends the reconcile {@code NotReady}), and
+ * the status: {@code observedGeneration}, {@code Ready} and {@code connectors[]} as Kafka Connect reports them. As in
+ * Strimzi, only a FAILED <em>connector</em> makes the resource {@code NotReady}; a FAILED task leaves it {@code Ready}
+ * (PR 5733 checks connector states only). Statuses still moving are read again a few times. Runs on the operator
+ * thread.
+ */
+final class MirrorMakerReconciler {
+    private static final Logger LOG = Logger.getLogger(MirrorMakerReconciler.class.getName());
+    /** How many times a status whose connectors are still starting is read again. */
+    private static final int STATUS_REFRESHES = 50;
+
+    private final SimContext ctx;
+    private final Kubelet kubelet;
+    private final Map<String, State> states = new HashMap<>();
+
+    MirrorMakerReconciler(SimContext ctx, Kubelet kubelet) {
+        this.ctx = ctx;
+        this.kubelet = kubelet;
+    }
+
+    /**
+     * Records the worker configuration of every MirrorMaker 2 ConfigMap by its hash, for the kubelet, and takes the
+     * revision and configuration of a settled resource's pods as the target for its current spec (a seed), so that
+     * a change of its mirrors alone does not roll them.
+     */
+    void adoptExisting() {
+        Map<String, String> texts = new HashMap<>();
+        for (ConfigMap cm : ctx.client().configMaps().inAnyNamespace().list().getItems()) {
+            String text = cm.getData() == null ? null : cm.getData().get(Strimzi.CONNECT_PROPERTIES_KEY);
+            if (text != null && cm.getMetadata().getName().endsWith(MirrorMaker2Names.configMapName(""))) {
+                ctx.book().workerConfigs.put(Strimzi.sha1Prefix(text), text);
+                texts.put(SimContext.key(cm), text);
+            }
+        }
+        for (GenericKubernetesResource mm2 : ctx.mm2().inAnyNamespace().list().getItems()) {
+            String ns = mm2.getMetadata().getNamespace();
+            String name = mm2.getMetadata().getName();
+            String text = texts.get(ns + "/" + MirrorMaker2Names.configMapName(name));
+            Set<String> revisions = new TreeSet<>();
+            pods(ns, name).forEach(p -> revisions.add(String.valueOf(SimContext.annotation(p, Strimzi.REVISION_ANNOTATION))));
+            if (SimContext.settled(mm2) && text != null && revisions.size() == 1) {
+                state(ns, name).adopted = new Adopted(MirrorMakerModel.fingerprint(mm2), revisions.iterator().next(), text);
+            }
+        }
+    }
+
+    /** An informer delivered a KafkaMirrorMaker2 ({@code old} is null for an add). */
+    void onEvent(GenericKubernetesResource old, GenericKubernetesResource mm2) {
+        if (ctx.faults().operatorPaused()) {
+            return;
+        }
+        State st = state(mm2.getMetadata().getNamespace(), mm2.getMetadata().getName());
+        boolean changed = ConnectReconciler.changed(old, mm2);
+        if (st.running) {
+            st.again |= changed;
+            return;
+        }
+        if (changed || !SimContext.settled(mm2)) {
+            schedule(st, ctx.settings().reconcileDelay());
+        }
+    }
+
+    /** A KafkaMirrorMaker2 was deleted: its pods, PodSet, ConfigMap and connectors go. */
+    void onDeleted(GenericKubernetesResource mm2) {
+        String ns = mm2.getMetadata().getNamespace();
+        String name = mm2.getMetadata().getName();
+        State st = states.remove(ns + "/" + name);
+        if (st != null && st.scheduled != null) {
+            st.scheduled.cancel();
+        }
+        try {
+            for (Pod p : pods(ns, name)) {
+                kubelet.delete(p);
+            }
+            ctx.sps().inNamespace(ns).withName(MirrorMaker2Names.podSetName(name)).delete();
+            ctx.client().configMaps().inNamespace(ns).withName(MirrorMaker2Names.configMapName(name)).delete();
+        } catch (KubernetesClientException e) {
+            LOG.log(Level.WARNING, "could not clean up after KafkaMirrorMaker2 " + ns + "/" + name, e);
+        }
+        for (String c : ctx.runtime().connectors(ns + "/" + name)) {
+            ctx.runtime().deleteConnector(ns + "/" + name, c);
+        }
+    }
+
+    /** A pod became Ready: the roll waiting for it goes on. */
+    void onPodReady(String ns, String name, String podName) {
+        State st = states.get(ns + "/" + name);
+        if (st != null && st.running && podName.equals(st.waitingPod)) {
+            st.waitingPod = null;
+            ctx.loop().execute(() -> rollNext(st));
+        }
+    }
+
+    /** Reads the connectors' status of {@code ns/name} again and writes it, unless a reconcile is running. */
+    void refreshStatus(String ns, String name) {
+        State st = state(ns, name);
+        if (st.running) {
+            return;
+        }
+        if (st.model == null) {
+            GenericKubernetesResource mm2 = ctx.mm2().inNamespace(ns).withName(name).get();
+            if (mm2 == null || !SimContext.settled(mm2) || SimContext.paused(mm2)) {
+                return;
+            }
+            st.model = MirrorMakerModel.of(mm2);
+            st.generation = SimContext.generation(mm2);
+        }
+        st.refreshes = 0;
+        writeStatus(st);
+    }
+
+    /** @return true when every KafkaMirrorMaker2 is settled on the API server (or the operator is paused) */
+    boolean settledOnServer() {
+        if (ctx.faults().operatorPaused()) {
+            return true;
+        }
+        return ctx.mm2().inAnyNamespace().list().getItems().stream().allMatch(SimContext::settled);
+    }
+
+    private void schedule(State st, Duration delay) {
+        if (st.running) {
+            st.again = true;
+            return;
+        }
+        if (st.scheduled == null) {
+            st.scheduled = ctx.loop().schedule(delay, () -> {
+                st.scheduled = null;
+                reconcile(st);
+            });
+        }
+    }
+
+    private void reconcile(State st) {
+        if (ctx.faults().operatorPaused() || ctx.loop().closed() || st.running) {
+            st.again |= st.running;
+            return;
+        }
+        try {
+            GenericKubernetesResource mm2 = ctx.mm2().inNamespace(st.ns).withName(st.name).get();
+            if (mm2 == null) {
+                return;
+            }
+            st.running = true;
+            st.generation = SimContext.generation(mm2);
+            if (SimContext.paused(mm2)) {
+                ctx.writeMirrorMakerStatus(mm2, StatusDocuments.paused(mm2, ctx.now()));
+                finish(st);
+                return;
+            }
+            restartTask(mm2);
+            st.model = MirrorMakerModel.of(mm2);
+            if (st.adopted != null && st.adopted.fingerprint().equals(MirrorMakerModel.fingerprint(mm2))) {
+                st.model = st.model.adopting(st.adopted.revision(), st.adopted.fileText());
+            }
+            writeConfigMap(mm2, st.model);
+            writePodSet(mm2, st.model);
+            rollNext(st);
+        } catch (KubernetesClientException e) {
+            st.running = false;
+            LOG.log(Level.FINE, "reconcile of KafkaMirrorMaker2 " + st.ns + "/" + st.name + " failed, retrying", e);
+            schedule(st, SimContext.max(ctx.settings().reconcileDelay(), SimContext.MIN_RETRY));
+        }
+    }
+
+    /**
+     * Restarts the task {@code strimzi.io/restart-connector-task} names ({@code <connector>:<task>}) and removes the
+     * annotation, as Strimzi's {@code AbstractConnectOperator} does for a KafkaMirrorMaker2.
+     */
+    private void restartTask(GenericKubernetesResource mm2) {
+        String value = SimContext.annotation(mm2, Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION);
+        int colon = value == null ? -1 : value.lastIndexOf(':');
+        if (colon < 0) {
+            return;
+        }
+        if (ctx.runtime() instanceof dev.flowform.sim.connect.SimulatedConnectRuntime simulated) {
+            try {
+                simulated.restartTask(SimContext.key(mm2), value.substring(0, colon),
+                        Integer.parseInt(value.substring(colon + 1).trim()));
+            } catch (NumberFormatException e) {
+                LOG.log(Level.FINE, "ignoring " + Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION + "=" + value, e);
+            }
+        }
+        mm2.getMetadata().getAnnotations().remove(Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION);
+        ctx.mm2().inNamespace(mm2.getMetadata().getNamespace()).resource(mm2).update();
+    }
+
+    /** Replaces the first pod that does not run the target (one at a time), else finishes the reconcile. */
+    private void rollNext(State st) {
+        if (!st.running || ctx.loop().closed()) {
+            return;
+        }
+        try {
+            MirrorMakerModel m = st.model;
+            Map<String, Pod> byName = new HashMap<>();
+            pods(st.ns, st.name).forEach(p -> byName.put(p.getMetadata().getName(), p));
+            for (Map.Entry<String, Pod> e : byName.entrySet()) {
+                Integer ordinal = ordinal(st.name, e.getKey());
+                if (ordinal == null || ordinal >= m.replicas()) {
+                    kubelet.delete(e.getValue());
+                }
+            }
+            for (int i = 0; i < m.replicas(); i++) {
+                String podName = MirrorMaker2Names.podName(st.name, i);
+                Pod p = byName.get(podName);
+                if (p == null || !runs(p, m)) {
+                    if (p != null) {
+                        kubelet.delete(p);
+                    }
+                    Pod created = createPod(st.ns, m.podTemplate(i, image(st), false), m);
+                    kubelet.start(st.ns, podName, created.getMetadata().getUid());
+                    st.waitingPod = podName;
+                    return;
+                }
+                if (!SimContext.ready(p)) {
+                    if (!kubelet.starting(st.ns + "/" + podName)) {
+                        kubelet.start(st.ns, podName, p.getMetadata().getUid());
+                    }
+                    st.waitingPod = podName;
+                    return;
+                }
+            }
+            updatePodSetStatus(st.ns, st.name, m);
+            connectors(st);
+        } catch (KubernetesClientException e) {
+            st.running = false;
+            schedule(st, SimContext.max(ctx.settings().reconcileDelay(), SimContext.MIN_RETRY));
+        }
+    }
+
+    /** PUTs every generated connector, deletes the others, and writes the status. */
+    private void connectors(State st) {
+        String cluster = st.ns + "/" + st.name;
+        String failure = null;
+        for (Map.Entry<String, Map<String, String>> c : st.model.connectors().entrySet()) {
+            RestResult put = ctx.runtime().putConnectorConfig(cluster, c.getKey(), c.getValue());
+            if (put.ok()) {
+                put = ctx.runtime().setTargetState(cluster, c.getKey(), ConnectRuntime.TargetState.RUNNING);
+            }
+            if (!put.ok() && failure == null) {
+                failure = "PUT /connectors/" + c.getKey() + "/config returned " + put.status() + " (" + put.message() + ")";
+            }
+        }
+        for (String existing : new TreeSet<>(ctx.runtime().connectors(cluster))) {
+            if (!st.model.connectors().containsKey(existing)) {
+                ctx.runtime().deleteConnector(cluster, existing);
+            }
+        }
+        st.failure = failure;
+        st.refreshes = 0;
+        writeStatus(st);
+        finish(st);
+    }
+
+    /** Writes the status from what Kafka Connect reports; reads it again while connectors are still starting. */
+    private void writeStatus(State st) {
+        GenericKubernetesResource mm2 = ctx.mm2().inNamespace(st.ns).withName(st.name).get();
+        if (mm2 == null || st.model == null) {
+            return;
+        }
+        List<Object> connectors = new ArrayList<>();
+        boolean moving = false;
+        boolean connectorFailed = false;
+        for (String name : st.model.connectors().keySet()) {
+            ConnectorStatus s = ctx.runtime().status(st.ns + "/" + st.name, name).orElse(null);
+            if (s == null) {
+                moving = true;
+                continue;
+            }
+            connectors.add(StatusDocuments.connectorStatus(s));
+            connectorFailed |= "FAILED".equals(s.state());
+            moving |= !Set.of("RUNNING", "FAILED", "PAUSED", "STOPPED").contains(s.state())
+                    || s.tasks().stream().anyMatch(t -> !Set.of("RUNNING", "FAILED", "PAUSED").contains(t.state()));
+        }
+        String failure = st.failure != null ? st.failure
+                : connectorFailed ? "One or more connectors are in FAILED state" : null;
+        Map<String, Object> status = failure != null
+                ? StatusDocuments.connectNotReady(mm2, st.generation, "ConnectRestException", failure, ctx.now())
+                : StatusDocuments.connectReady(mm2, st.generation, st.model.replicas(), "3.9.0", List.of(), ctx.now());
+        status.put("url", "http://" + st.name + "-mirrormaker2-api." + st.ns + ".svc:" + Strimzi.CONNECT_REST_PORT);
+        status.put("labelSelector", Strimzi.CLUSTER_LABEL + "=" + st.name + "," + Strimzi.NAME_LABEL + "="
+                + MirrorMaker2Names.podSetName(st.name) + "," + Strimzi.KIND_LABEL + "=" + Strimzi.KAFKA_MIRROR_MAKER_2_KIND);
+        status.put("connectors", connectors);
+        ctx.writeMirrorMakerStatus(mm2, status);
+        if (moving && st.refreshes++ < STATUS_REFRESHES && !ctx.loop().closed()) {
+            ctx.loop().schedule(SimContext.max(ctx.settings().connectorDelay(), SimContext.MIN_RETRY), () -> {
+                if (!st.running) {
+                    writeStatus(st);
+                }
+            });
+        }
+    }
+
+    private void finish(State st) {
+        st.running = false;
+        st.waitingPod = null;
+        boolean again = st.again;
+        st.again = false;
+        try {
+            GenericKubernetesResource mm2 = ctx.mm2().inNamespace(st.ns).withName(st.name).get();
+            again |= mm2 != null && SimContext.generation(mm2) > st.generation && !SimContext.paused(mm2);
+        } catch (KubernetesClientException e) {
+            again = true;
+        }
+        if (again && !ctx.loop().closed()) {
+            schedule(st, ctx.settings().reconcileDelay());
+        }
+    }
+
+    private boolean runs(Pod p, MirrorMakerModel m) {
+        return m.revision().equals(SimContext.annotation(p, Strimzi.REVISION_ANNOTATION))
+                && m.rendered().configurationHash().equals(SimContext.annotation(p, Strimzi.CONFIG_HASH_ANNOTATION));
+    }
+
+    private void writeConfigMap(GenericKubernetesResource mm2, MirrorMakerModel m) {
+        String ns = mm2.getMetadata().getNamespace();
+        String cmName = MirrorMaker2Names.configMapName(m.name());
+        String text = m.rendered().fileText();
+        ctx.book().workerConfigs.put(m.rendered().configurationHash(), text);
+        ConfigMap existing = ctx.client().configMaps().inNamespace(ns).withName(cmName).get();
+        if (existing != null && existing.getData() != null && text.equals(existing.getData().get(Strimzi.CONNECT_PROPERTIES_KEY))) {
+            return;
+        }
+        ConfigMap cm = new ConfigMapBuilder().withMetadata(new ObjectMetaBuilder().withName(cmName).withNamespace(ns)
+                .withLabels(m.selectorLabels()).build()).withData(Map.of(Strimzi.CONNECT_PROPERTIES_KEY, text)).build();
+        if (existing == null) {
+            ctx.client().configMaps().inNamespace(ns).resource(cm).create();
+        } else {
+            existing.setData(new LinkedHashMap<>(Map.of(Strimzi.CONNECT_PROPERTIES_KEY, text)));
+            ctx.client().configMaps().inNamespace(ns).resource(existing).update();
+        }
+    }
+
+    private void writePodSet(GenericKubernetesResource mm2, MirrorMakerModel m) {
+        String ns = mm2.getMetadata().getNamespace();
+        List<Object> templates = new ArrayList<>();
+        for (int i = 0; i < m.replicas(); i++) {
+            templates.add(m.podTemplate(i, image(mm2), false));
+        }
+        Map<String, Object> spec = new LinkedHashMap<>();
+        spec.put("selector", Map.of("matchLabels", m.selectorLabels()));
+        spec.put("pods", templates);
+        GenericKubernetesResource ps = ctx.sps().inNamespace(ns).withName(MirrorMaker2Names.podSetName(m.name())).get();
+        if (ps == null) {
+            GenericKubernetesResource created = new GenericKubernetesResource();
+            created.setApiVersion(ctx.api().coreApiVersion());
+            created.setKind(StrimziCrds.STRIMZI_POD_SET);
+            created.setMetadata(new ObjectMetaBuilder().withName(MirrorMaker2Names.podSetName(m.name())).withNamespace(ns)
+                    .withLabels(m.selectorLabels()).build());
+            created.setAdditionalProperty("spec", spec);
+            ctx.sps().inNamespace(ns).resource(created).create();
+        } else if (!JsonMaps.canonicalJson(spec).equals(JsonMaps.canonicalJson(ps.getAdditionalProperties().get("spec")))) {
+            ps.setAdditionalProperty("spec", spec);
+            ctx.sps().inNamespace(ns).resource(ps).update();
+        }
+    }
+
+    private void updatePodSetStatus(String ns, String name, MirrorMakerModel m) {
+        GenericKubernetesResource ps = ctx.sps().inNamespace(ns).withName(MirrorMaker2Names.podSetName(name)).get();
+        if (ps == null) {
+            return;
+        }
+        List<Pod> pods = pods(ns, name);
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("observedGeneration", SimContext.generation(ps));
+        status.put("pods", pods.size());
+        status.put("readyPods", (int) pods.stream().filter(SimContext::ready).count());
+        status.put("currentPods", (int) pods.stream().filter(p -> runs(p, m)).count());
+        if (!JsonMaps.canonicalJson(status).equals(JsonMaps.canonicalJson(ps.getAdditionalProperties().get("status")))) {
+            ps.setAdditionalProperty("status", status);
+            ctx.sps().inNamespace(ns).resource(ps).updateStatus();
+        }
+    }
+
+    private Pod createPod(String ns, Map<String, Object> template, MirrorMakerModel m) {
+        Pod pod = JsonMaps.convert(template, Pod.class);
+        pod.getMetadata().setNamespace(ns);
+        pod.setStatus(kubelet.pendingStatus(ns + "/" + pod.getMetadata().getName(), MirrorMaker2Names.podSetName(m.name())));
+        return ctx.client().pods().inNamespace(ns).resource(pod).create();
+    }
+
+    private String image(State st) {
+        GenericKubernetesResource mm2 = ctx.mm2().inNamespace(st.ns).withName(st.name).get();
+        return mm2 == null ? "quay.io/strimzi/kafka:0.49.0-kafka-3.9.0" : image(mm2);
+    }
+
+    private static String image(GenericKubernetesResource mm2) {
+        Object v = SimContext.spec(mm2).get("version");
+        return "quay.io/strimzi/kafka:0.49.0-kafka-" + (v == null ? "3.9.0" : v);
+    }
+
+    private List<Pod> pods(String ns, String name) {
+        return ctx.client().pods().inNamespace(ns).withLabels(Map.of(Strimzi.CLUSTER_LABEL, name,
+                Strimzi.KIND_LABEL, Strimzi.KAFKA_MIRROR_MAKER_2_KIND)).list().getItems();
+    }
+
+    private static Integer ordinal(String name, String podName) {
+        String prefix = MirrorMaker2Names.podSetName(name) + "-";
+        try {
+            return podName.startsWith(prefix) ? Integer.valueOf(podName.substring(prefix.length())) : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private State state(String ns, String name) {
+        return states.computeIfAbsent(ns + "/" + name, k -> new State(ns, name));
+    }
+
+    /** The pods of a seeded resource: what its spec looked like, and the revision and configuration they run. */
+    private record Adopted(String fingerprint, String revision, String fileText) {
+    }
+
+    /** Reconcile bookkeeping of one KafkaMirrorMaker2. */
+    private static final class State {
+        final String ns;
+        final String name;
+        Task scheduled;
+        boolean running;
+        boolean again;
+        long generation;
+        MirrorMakerModel model;
+        String waitingPod;
+        String failure;
+        int refreshes;
+        Adopted adopted;
+
+        State(String ns, String name) {
+            this.ns = ns;
+            this.name = name;
+        }
+    }
+}

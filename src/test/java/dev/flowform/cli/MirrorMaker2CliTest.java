@@ -1,0 +1,99 @@
+package dev.flowform.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import tools.jackson.databind.json.JsonMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayNameGeneration;
+import org.junit.jupiter.api.DisplayNameGenerator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code examples/mirrormaker2} folder end to end through the CLI on the embedded cluster: a KafkaMirrorMaker2
+ * (v1beta2 layout) gets exactly-once in the safe order, the exactly-once keys land in the source connector only, the
+ * plan afterwards is "No changes.", and turning exactly-once off plans the reverse order.
+ */
+@DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
+class MirrorMaker2CliTest {
+
+    @TempDir
+    Path tmp;
+    private Path dir;
+    private Path stateDir;
+
+    @BeforeEach
+    void copyExample() {
+        dir = CliFiles.copy(Path.of("examples", "mirrormaker2"), tmp.resolve("mirrormaker2"));
+        stateDir = tmp.resolve("state");
+    }
+
+    private String[] args(String command, String... more) {
+        List<String> all = new java.util.ArrayList<>(List.of(command, "--dir", dir.toString(), "--state-dir",
+                stateDir.toString(), "--no-color"));
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
+    }
+
+    @Test
+    void plan_apply_replan_rolls_out_exactly_once_on_a_kafka_mirror_maker_2() throws Exception {
+        CliRunner cli = CliRunner.fast();
+
+        CliRunner.Result plan = cli.run(args("plan", "--detailed-exitcode"));
+        assertThat(plan.exitCode()).as("%s", plan).isEqualTo(2);
+        assertThat(plan.out()).containsSubsequence(
+                "spec.clusters[alias=dc2].config.\"exactly.once.source.support\"",
+                "SET_WORKER_EOS", "exactly.once.source.support = preparing",
+                "WAIT_FOR_ROLL", "mm2-mirrormaker2",
+                "SET_WORKER_EOS", "exactly.once.source.support = enabled",
+                "WAIT_FOR_ROLL",
+                "UPDATE_CONNECTOR", "source.consumer.isolation.level=read_committed", "exactly.once.support=required",
+                "WAIT_FOR_CONNECTOR_READY");
+        assertThat(plan.out()).contains("Plan: 0 to add, 1 to change, 0 to destroy, 2 rolling restarts.")
+                .doesNotContain("checkpointConnector.config.\"exactly.once.support\"");
+
+        CliRunner.Result apply = cli.run(args("apply", "--auto-approve"));
+        assertThat(apply.exitCode()).as("%s", apply).isEqualTo(0);
+        assertThat(apply.out()).contains("2/2 workers on the new revision with exactly.once.source.support=enabled",
+                "2/2 connectors and their tasks RUNNING", "Apply complete!");
+
+        Map<String, Object> mirror = liveMirror();
+        assertThat(config(mirror, "sourceConnector")).containsEntry("exactly.once.support", "required")
+                .containsEntry("source.consumer.isolation.level", "read_committed");
+        assertThat(config(mirror, "checkpointConnector")).doesNotContainKeys("exactly.once.support",
+                "source.consumer.isolation.level");
+
+        CliRunner.Result again = cli.run(args("plan", "--detailed-exitcode"));
+        assertThat(again.exitCode()).as("%s", again).isEqualTo(0);
+        assertThat(again.out()).contains("No changes.");
+
+        CliRunner.Result off = cli.run(args("plan", "--detailed-exitcode", "-var", "exactly_once=false"));
+        assertThat(off.exitCode()).as("%s", off).isEqualTo(2);
+        assertThat(off.out()).containsSubsequence("UPDATE_CONNECTOR", "remove exactly.once.support",
+                "WAIT_FOR_CONNECTOR_READY", "SET_WORKER_EOS", "exactly.once.source.support = disabled", "WAIT_FOR_ROLL");
+    }
+
+    /** @return the mirror entry of the KafkaMirrorMaker2 as the embedded cluster persisted it */
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> liveMirror() throws Exception {
+        Map<String, Object> state = JsonMapper.builder().build().readValue(
+                Files.readString(stateDir.resolve("mm2-demo").resolve("embedded-cluster.json")), Map.class);
+        for (Object o : (List<Object>) state.get("objects")) {
+            Map<String, Object> obj = (Map<String, Object>) o;
+            if ("KafkaMirrorMaker2".equals(obj.get("kind"))) {
+                Map<String, Object> spec = (Map<String, Object>) obj.get("spec");
+                return (Map<String, Object>) ((List<Object>) spec.get("mirrors")).get(0);
+            }
+        }
+        throw new AssertionError("no KafkaMirrorMaker2 in the persisted embedded cluster");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> config(Map<String, Object> mirror, String connector) {
+        return (Map<String, Object>) ((Map<String, Object>) mirror.get(connector)).get("config");
+    }
+}

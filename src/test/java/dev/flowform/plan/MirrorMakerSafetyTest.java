@@ -1,0 +1,170 @@
+package dev.flowform.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowform.apply.Edits;
+import dev.flowform.diag.Diagnostic;
+import dev.flowform.model.DesiredMirrorMaker2;
+import dev.flowform.model.EosMode;
+import dev.flowform.model.ManageMode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The KafkaMirrorMaker2 planner over the cross product of live situations (worker mode in the spec, how far the roll
+ * got, what the pods still run, the source connector's exactly-once keys) and desired ones (exactly-once or not, the
+ * worker mode declared or derived), each plan executed symbolically on the world and checked: {@code required} only
+ * on the source connector and only once every worker runs {@code enabled}, never {@code enabled} while workers still
+ * run {@code disabled}, never a worker mode below {@code enabled} while the source connector requires exactly-once,
+ * no steps against a paused resource or one whose last reconcile failed, every refusal names its rule, and an
+ * applyable plan converges (planning again gives no steps).
+ */
+class MirrorMakerSafetyTest {
+
+    private static final String SRC = "sourceConnector";
+
+    @Test
+    void every_plan_is_safe_and_converges() {
+        List<String> failures = new ArrayList<>();
+        Set<String> outcomes = new TreeSet<>();
+        int cases = 0;
+        for (String mode : new String[] {null, "disabled", "preparing", "enabled", "bogus"}) {
+            for (MirrorMakerWorld.Roll roll : MirrorMakerWorld.Roll.values()) {
+                for (EosMode podsRun : new EosMode[] {null, EosMode.DISABLED, EosMode.PREPARING, EosMode.ENABLED}) {
+                    for (int source = 0; source < 3; source++) {
+                        for (boolean eos : new boolean[] {true, false}) {
+                            for (EosMode declared : new EosMode[] {null, EosMode.DISABLED, EosMode.PREPARING, EosMode.ENABLED}) {
+                                cases++;
+                                String name = mode + "/" + roll + "/" + podsRun + "/src" + source + "/eos=" + eos + "/decl=" + declared;
+                                List<String> v = check(world(mode, roll, podsRun, source), desired(eos, declared), outcomes);
+                                if (!v.isEmpty() && failures.size() < 20) {
+                                    failures.add(name + ": " + v);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(cases).isEqualTo(5 * 4 * 4 * 3 * 2 * 4);
+        assertThat(failures).isEmpty();
+        assertThat(outcomes).contains("refused", "set-preparing", "set-enabled", "set-disabled", "wait-in-progress",
+                "connector-required", "connector-required-removed", "no-changes");
+    }
+
+    private static MirrorMakerWorld world(String mode, MirrorMakerWorld.Roll roll, EosMode podsRun, int source) {
+        MirrorMakerWorld w = new MirrorMakerWorld(mode);
+        w.roll = roll;
+        w.podsRun = podsRun;
+        if (roll == MirrorMakerWorld.Roll.PAUSED) {
+            w.annotations.put("strimzi.io/pause-reconciliation", "true");
+        }
+        if (source >= 1) {
+            w.sourceConfig().put("source.consumer.isolation.level", "read_committed");
+        }
+        if (source == 2) {
+            w.sourceConfig().put("exactly.once.support", "required");
+        }
+        return w;
+    }
+
+    private static DesiredMirrorMaker2 desired(boolean eos, EosMode declared) {
+        return new DesiredMirrorMaker2("mirrormaker2.mm2", MirrorMakerWorld.NAME, MirrorMakerWorld.NS, ManageMode.ADOPT,
+                declared, null, null, "dc2", null, Map.of(), List.of(MirrorMakerWorld.mirror(eos)), Set.of(), null)
+                .derived(MirrorMakerWorld.NS);
+    }
+
+    /** Plans, executes the plan on {@code w} symbolically, checks every step, and plans again. */
+    private static List<String> check(MirrorMakerWorld w, DesiredMirrorMaker2 d, Set<String> outcomes) {
+        List<String> v = new ArrayList<>();
+        Plan p = MirrorMakerPlannerTest.plan(d, w.toLive());
+        for (Diagnostic diag : p.diagnostics()) {
+            if (diag.isError() && !diag.detail().contains("(rule ")) {
+                v.add("refusal without rule: " + diag.summary());
+            }
+        }
+        if (!p.isApplyable()) {
+            outcomes.add("refused");
+            return v;
+        }
+        if (p.steps().isEmpty()) {
+            outcomes.add("no-changes");
+            return v;
+        }
+        if (w.roll == MirrorMakerWorld.Roll.PAUSED || w.roll == MirrorMakerWorld.Roll.NOT_READY) {
+            v.add("steps against a " + w.roll + " resource");
+            return v;
+        }
+        execute(p, w, v, outcomes);
+        Plan again = MirrorMakerPlannerTest.plan(d, w.toLive());
+        if (!again.steps().isEmpty() || !again.isApplyable()) {
+            v.add("does not converge: " + MirrorMakerPlannerTest.shape(again));
+        }
+        return v;
+    }
+
+    /** The pods' mode: what they still run during a roll, else the spec's. */
+    private static EosMode running(MirrorMakerWorld w) {
+        if (w.podsRun != null) {
+            return w.podsRun;
+        }
+        return EosMode.parse((String) w.workerConfig().get(EosMode.CONFIG_KEY)).orElse(null);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void execute(Plan p, MirrorMakerWorld w, List<String> v, Set<String> outcomes) {
+        for (Step s : p.steps()) {
+            if (s.payload() instanceof StepPayload.SetWorkerEos set) {
+                EosMode before = running(w);
+                outcomes.add("set-" + set.mode().value());
+                if (set.mode() == EosMode.ENABLED && before != EosMode.PREPARING && before != EosMode.ENABLED) {
+                    v.add("enabled while the workers run " + before);
+                }
+                if (set.mode() != EosMode.ENABLED && "required".equals(w.sourceConfig().get("exactly.once.support"))) {
+                    v.add(set.mode().value() + " while the source connector requires exactly-once");
+                }
+                w.podsRun = before;
+                patch(w, set.edits());
+            } else if (s.payload() instanceof StepPayload.WaitForRoll wait) {
+                if (wait.generation() != null) {
+                    outcomes.add("wait-in-progress");
+                }
+                w.podsRun = null;
+                w.roll = MirrorMakerWorld.Roll.ROLLED;
+            } else if (s.payload() instanceof StepPayload.PatchObject po) {
+                for (FieldEdit e : po.edits()) {
+                    String path = String.join(".", e.path());
+                    if (!path.contains(SRC) && (e.key().equals("exactly.once.support") || e.key().endsWith("isolation.level"))) {
+                        v.add("exactly-once key outside sourceConnector.config: " + path);
+                    }
+                    if (e.key().equals("exactly.once.support") && "required".equals(e.value())) {
+                        outcomes.add("connector-required");
+                        if (running(w) != EosMode.ENABLED || !"enabled".equals(w.workerConfig().get(EosMode.CONFIG_KEY))) {
+                            v.add("required while the workers run " + running(w));
+                        }
+                    }
+                    if (e.key().equals("exactly.once.support") && e.remove()) {
+                        outcomes.add("connector-required-removed");
+                    }
+                }
+                patch(w, po.edits());
+            }
+        }
+    }
+
+    private static void patch(MirrorMakerWorld w, List<FieldEdit> edits) {
+        Map<String, Object> object = new LinkedHashMap<>();
+        object.put("spec", w.spec);
+        Edits.apply(object, edits);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> spec = (Map<String, Object>) object.get("spec");
+        w.spec.clear();
+        w.spec.putAll(spec);
+        w.generation++;
+    }
+}

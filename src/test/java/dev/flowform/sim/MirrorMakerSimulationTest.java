@@ -1,0 +1,151 @@
+package dev.flowform.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flowform.model.Conditions;
+import dev.flowform.model.EosMode;
+import dev.flowform.model.LiveMirrorMaker2;
+import dev.flowform.model.LivePod;
+import dev.flowform.model.strimzi.MirrorMaker2Names;
+import dev.flowform.model.strimzi.Strimzi;
+import dev.flowform.plan.Readiness;
+import dev.flowform.plan.rules.MirrorCheck;
+import dev.flowform.plan.rules.RollCheck;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The simulated KafkaMirrorMaker2 operator on the {@code examples/mirrormaker2} seed (v1beta2 layout): a worker-config
+ * change writes the ConfigMap and rolls every {@code mm2-mirrormaker2} pod to the new revision and hash; connectors go
+ * through Kafka Connect's validation (required before enabled is refused, NotReady); a FAILED task leaves the resource
+ * Ready while {@link MirrorCheck} reports it.
+ */
+class MirrorMakerSimulationTest extends SimTestSupport {
+
+    private static final String MM2 = "mm2";
+    private static final String NAMESPACE = "mirror";
+    private static final String SOURCE_CONNECTOR = MirrorMaker2Names.sourceConnector("dc1", "dc2");
+
+    private void start() {
+        cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(Path.of("examples", "mirrormaker2", "seed"))
+                .settings(SimSettings.fast()).build());
+        awaitIdle();
+    }
+
+    private LiveMirrorMaker2 live() {
+        var client = cluster.client();
+        GenericKubernetesResource m = client.genericKubernetesResources(StrimziCrds.kafkaMirrorMaker2(cluster.api()))
+                .inNamespace(NAMESPACE).withName(MM2).get();
+        GenericKubernetesResource ps = client.genericKubernetesResources(StrimziCrds.podSet(cluster.api()))
+                .inNamespace(NAMESPACE).withName(MirrorMaker2Names.podSetName(MM2)).get();
+        List<Pod> pods = client.pods().inNamespace(NAMESPACE).withLabels(Map.of(Strimzi.CLUSTER_LABEL, MM2,
+                Strimzi.KIND_LABEL, Strimzi.KAFKA_MIRROR_MAKER_2_KIND)).list().getItems();
+        ConfigMap cm = client.configMaps().inNamespace(NAMESPACE).withName(MirrorMaker2Names.configMapName(MM2)).get();
+        return dev.flowform.live.LiveMapper.mirrorMaker(m, ps, pods, cm);
+    }
+
+    @SuppressWarnings("unchecked")
+    private long edit(Consumer<Map<String, Object>> change) {
+        return editSpec(StrimziCrds.kafkaMirrorMaker2(cluster.api()), NAMESPACE, MM2, spec -> {
+            Map<String, Object> copy = (Map<String, Object>) JsonMaps.deepCopy(spec);
+            change.accept(copy);
+            spec.putAll(copy);
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private long setWorkerMode(String mode) {
+        return edit(spec -> ((Map<String, Object>) ((Map<String, Object>) ((List<Object>) spec.get("clusters")).get(1))
+                .get("config")).put(EosMode.CONFIG_KEY, mode));
+    }
+
+    @SuppressWarnings("unchecked")
+    private long setSourceConfig(Map<String, String> entries) {
+        return edit(spec -> ((Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) ((List<Object>) spec
+                .get("mirrors")).get(0)).get("sourceConnector")).get("config")).putAll(entries));
+    }
+
+    @Test
+    void a_worker_config_change_rolls_every_pod_to_the_new_revision_and_hash() {
+        start();
+        LiveMirrorMaker2 before = live();
+        assertThat(RollCheck.evaluate(before.workers(), before.workers().generation(), EosMode.DISABLED).isComplete()).isTrue();
+        Set<String> oldUids = before.workers().pods().stream().map(LivePod::uid).collect(Collectors.toSet());
+
+        long g = setWorkerMode("preparing");
+        awaitIdle();
+
+        LiveMirrorMaker2 after = live();
+        assertThat(after.workers().configMap().properties()).contains(EosMode.CONFIG_KEY + "=preparing");
+        String hash = RollCheck.configHash(after.workers());
+        assertThat(after.workers().pods()).hasSize(2).allSatisfy(p -> {
+            assertThat(p.configurationHash()).isEqualTo(hash);
+            assertThat(p.uid()).isNotIn(oldUids);
+            assertThat(p.ready()).isTrue();
+        });
+        Readiness roll = RollCheck.evaluate(after.workers(), g, EosMode.PREPARING);
+        assertThat(roll.isComplete()).as(roll.detail()).isTrue();
+        assertThat(MirrorCheck.evaluate(after, g).isComplete()).isTrue();
+    }
+
+    @Test
+    void required_is_refused_before_enabled_and_runs_after_it() {
+        start();
+        Map<String, String> eos = Map.of("exactly.once.support", "required", "source.consumer.isolation.level",
+                "read_committed");
+        long early = setSourceConfig(eos);
+        awaitIdle();
+        Readiness refused = MirrorCheck.evaluate(live(), early);
+        assertThat(refused).isInstanceOf(Readiness.Failed.class);
+        assertThat(refused.detail()).contains("exactly-once source support");
+
+        setWorkerMode("preparing");
+        awaitIdle();
+        long g = setWorkerMode("enabled");
+        awaitIdle();
+        Readiness ok = MirrorCheck.evaluate(live(), g);
+        assertThat(ok.isComplete()).as(ok.detail()).isTrue();
+    }
+
+    @Test
+    void a_failed_task_leaves_the_resource_ready_and_the_check_reports_it() {
+        start();
+        long g = live().workers().generation();
+        cluster.simulator().failMirrorMakerTask(NAMESPACE, MM2, SOURCE_CONNECTOR, 0,
+                "org.apache.kafka.connect.errors.ConnectException: boom");
+
+        LiveMirrorMaker2 m = live();
+        assertThat(Conditions.isTrue(m.workers().conditions(), "Ready")).isTrue();
+        assertThat(m.connector(SOURCE_CONNECTOR).orElseThrow().tasks()).extracting(t -> t.state())
+                .containsExactly("FAILED");
+        Readiness r = MirrorCheck.evaluate(m, g);
+        assertThat(r).isInstanceOf(Readiness.Failed.class);
+        assertThat(r.detail()).isEqualTo("task 0 of " + SOURCE_CONNECTOR + " FAILED while KafkaMirrorMaker2 mm2 is Ready");
+    }
+
+    @Test
+    void the_restart_annotation_restarts_the_failed_task_and_is_removed() {
+        start();
+        cluster.simulator().failMirrorMakerTask(NAMESPACE, MM2, SOURCE_CONNECTOR, 0, "boom");
+        var op = cluster.client().genericKubernetesResources(StrimziCrds.kafkaMirrorMaker2(cluster.api())).inNamespace(NAMESPACE);
+        GenericKubernetesResource m = op.withName(MM2).get();
+        m.getMetadata().getAnnotations().put(Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION, SOURCE_CONNECTOR + ":0");
+        op.resource(m).update();
+
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).untilAsserted(() -> {
+            LiveMirrorMaker2 now = live();
+            assertThat(now.workers().annotations()).doesNotContainKey(Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION);
+            assertThat(now.connector(SOURCE_CONNECTOR).orElseThrow().tasks()).extracting(t -> t.state()).containsOnly("RUNNING");
+        });
+    }
+}
