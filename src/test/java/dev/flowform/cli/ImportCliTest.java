@@ -1,0 +1,153 @@
+package dev.flowform.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayNameGeneration;
+import org.junit.jupiter.api.DisplayNameGenerator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code flowform import} on the quickstart's seed: a brownfield configuration folder that declares only the
+ * environment, filled by import, then validated and planned against the same embedded cluster.
+ */
+@DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
+class ImportCliTest {
+
+    private static final String ENVIRONMENT_ONLY = """
+            {
+              "environment": {
+                "demo": {
+                  "kubernetes": {"embedded": {"seed": "./seed"}},
+                  "namespace": "replication"
+                }
+              }
+            }
+            """;
+
+    @TempDir
+    Path tmp;
+    private Path dir;
+    private Path stateDir;
+    private final CliRunner cli = CliRunner.fast();
+
+    @BeforeEach
+    void brownfieldFolder() throws IOException {
+        dir = tmp.resolve("adopt");
+        CliFiles.copy(Path.of("examples", "quickstart", "seed"), dir.resolve("seed"));
+        Files.writeString(dir.resolve("environment.flow.json"), ENVIRONMENT_ONLY);
+        stateDir = tmp.resolve("state");
+    }
+
+    private CliRunner.Result run(String command, String... more) {
+        List<String> all = new ArrayList<>(List.of(command, "--dir", dir.toString(), "--state-dir", stateDir.toString(),
+                "--no-color"));
+        all.addAll(List.of(more));
+        return cli.run(all.toArray(String[]::new));
+    }
+
+    private CliRunner.Result importInto(Path out, String... more) {
+        List<String> all = new ArrayList<>(List.of("--namespace", "replication", "--out", out.toString()));
+        all.addAll(List.of(more));
+        return run("import", all.toArray(String[]::new));
+    }
+
+    @Test
+    void imported_configuration_validates_and_plans_no_changes() throws IOException {
+        CliRunner.Result imported = importInto(dir);
+
+        assertThat(imported.exitCode()).as("%s", imported).isZero();
+        String file = Files.readString(dir.resolve("mm2-connect.flow.json"));
+        assertThat(file).contains("\"connect_cluster\"", "\"mm2-connect\"", "\"manage\": \"adopt\"", "\"dc1-to-dc2\"",
+                "\"alias\": \"dc1\"", "\"alias\": \"dc2\"", "\"heartbeats\": true", "\"exactly_once\": false");
+        assertThat(file).doesNotContain("Fixture-Secret-4417");
+        assertThat(imported.err()).contains("Left out KafkaConnector replication/dc1-to-dc2-source config "
+                + "source.cluster.sasl.jaas.config", "literal credential").doesNotContain("Fixture-Secret-4417");
+        assertThat(cli.run("fmt", "--check", "--no-color", dir.resolve("mm2-connect.flow.json").toString()).exitCode()).isZero();
+
+        CliRunner.Result validate = cli.run("validate", "--dir", dir.toString(), "--no-color");
+        assertThat(validate.exitCode()).as("%s", validate).isZero();
+        CliRunner.Result plan = run("plan", "--detailed-exitcode");
+        assertThat(plan.exitCode()).as("%s", plan).isZero();
+        assertThat(plan.out()).contains("No changes.");
+    }
+
+    @Test
+    void with_exactly_once_the_next_plan_is_the_safe_rollout() {
+        CliRunner.Result imported = importInto(dir, "--exactly-once");
+        assertThat(imported.exitCode()).as("%s", imported).isZero();
+
+        CliRunner.Result plan = run("plan", "--detailed-exitcode");
+        assertThat(plan.exitCode()).as("%s", plan).isEqualTo(2);
+        assertThat(plan.out()).containsSubsequence(
+                "SET_WORKER_EOS", "exactly.once.source.support = preparing",
+                "WAIT_FOR_ROLL",
+                "SET_WORKER_EOS", "exactly.once.source.support = enabled",
+                "WAIT_FOR_ROLL",
+                "UPDATE_CONNECTOR", "kafka_connector.dc1-to-dc2-source", "read_committed",
+                "WAIT_FOR_CONNECTOR_READY");
+    }
+
+    @Test
+    void unknown_connector_classes_are_listed_and_placeholders_stay_placeholders() throws IOException {
+        Path seed = dir.resolve("seed").resolve("mm2-connect.yaml");
+        Files.writeString(seed, Files.readString(seed).replaceAll("sasl\\.jaas\\.config: .*",
+                "sasl.jaas.config: '\\${secrets:replication/mm2-dc1:sasl.jaas.config}'"));
+        Files.writeString(dir.resolve("seed").resolve("sink.yaml"), """
+                apiVersion: kafka.strimzi.io/v1beta2
+                kind: KafkaConnector
+                metadata:
+                  name: orders-sink
+                  namespace: replication
+                  labels:
+                    strimzi.io/cluster: mm2-connect
+                spec:
+                  class: io.confluent.connect.jdbc.JdbcSinkConnector
+                  tasksMax: 1
+                  config:
+                    connection.password: Sink-Secret-9021
+                """);
+
+        CliRunner.Result imported = importInto(dir.resolve("generated"));
+
+        assertThat(imported.exitCode()).as("%s", imported).isZero();
+        assertThat(imported.err()).contains("Left out KafkaConnector replication/orders-sink: class "
+                + "io.confluent.connect.jdbc.JdbcSinkConnector is not a MirrorMaker 2 connector");
+        String file = Files.readString(dir.resolve("generated").resolve("mm2-connect.flow.json"));
+        assertThat(file).contains("\"source.cluster.sasl.jaas.config\": \"$${secrets:replication/mm2-dc1:sasl.jaas.config}\"")
+                .doesNotContain("orders-sink", "Sink-Secret-9021", "Fixture-Secret-4417");
+        Files.move(dir.resolve("generated").resolve("mm2-connect.flow.json"), dir.resolve("mm2-connect.flow.json"));
+        CliRunner.Result plan = run("plan", "--detailed-exitcode");
+        assertThat(plan.exitCode()).as("%s", plan).isZero();
+        assertThat(plan.out()).contains("No changes.");
+    }
+
+    @Test
+    void existing_files_are_not_overwritten_without_force() throws IOException {
+        Files.writeString(dir.resolve("mm2-connect.flow.json"), "{}\n");
+
+        CliRunner.Result refused = importInto(dir);
+        assertThat(refused.exitCode()).as("%s", refused).isEqualTo(1);
+        assertThat(refused.err()).contains("Refusing to overwrite existing files", "mm2-connect.flow.json", "--force");
+        assertThat(Files.readString(dir.resolve("mm2-connect.flow.json"))).isEqualTo("{}\n");
+
+        CliRunner.Result forced = importInto(dir, "--force");
+        assertThat(forced.exitCode()).as("%s", forced).isZero();
+        assertThat(Files.readString(dir.resolve("mm2-connect.flow.json"))).contains("\"replication_flow\"");
+    }
+
+    @Test
+    void out_and_namespace_are_required_and_an_empty_namespace_is_an_error() {
+        assertThat(run("import", "--namespace", "replication").err()).contains("--out");
+        CliRunner.Result empty = run("import", "--namespace", "nothing-here", "--out", tmp.resolve("x").toString());
+        assertThat(empty.exitCode()).isEqualTo(1);
+        assertThat(empty.err()).contains("Nothing to import");
+        assertThat(tmp.resolve("x")).doesNotExist();
+    }
+}
