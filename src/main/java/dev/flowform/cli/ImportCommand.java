@@ -21,9 +21,10 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flowform import}: reads the KafkaConnects and KafkaConnectors of one namespace through the selected
- * environment's cluster connection and writes {@code manage = "adopt"} configuration for them
- * ({@link AdoptionWriter}), one {@code <connect cluster>.flow.json} per KafkaConnect in {@code --out}. Like
+ * {@code flowform import}: reads the KafkaConnects, KafkaConnectors and KafkaMirrorMaker2s of one namespace through the
+ * selected environment's cluster connection and writes {@code manage = "adopt"} configuration for them
+ * ({@link AdoptionWriter}), one {@code <connect cluster>.flow.json} per KafkaConnect and one
+ * {@code <name>.mirrormaker2.flow.json} per KafkaMirrorMaker2 in {@code --out}. Like
  * Terraform's {@code plan -generate-config-out=PATH}, the destination is required and existing files are never
  * overwritten unless {@code --force}: the usual destination is the configuration folder itself ({@code --dir}), whose
  * environment block says which cluster to read. What cannot be adopted is listed on stderr with the reason. Changes
@@ -33,21 +34,15 @@ import picocli.CommandLine.Spec;
         description = "Write adopt configuration for the Connect clusters and MirrorMaker 2 flows running in a namespace.")
 public final class ImportCommand implements Callable<Integer> {
 
-    @ParentCommand
-    FlowformCommand parent;
-
-    @Spec
-    CommandSpec spec;
-
     @Mixin
     CommonOptions common;
 
     @Option(names = {"--namespace", "-namespace"}, paramLabel = "NS", required = true,
-            description = "Namespace whose KafkaConnects and KafkaConnectors to adopt.")
+            description = "Namespace whose KafkaConnects, KafkaConnectors and KafkaMirrorMaker2s to adopt.")
     String namespace;
 
     @Option(names = {"--out", "-out"}, paramLabel = "DIR", required = true,
-            description = "Folder to write <connect cluster>.flow.json files into (created when missing); usually the "
+            description = "Folder to write the <name>.flow.json files into (created when missing); usually the "
                     + "configuration folder.")
     Path out;
 
@@ -57,6 +52,12 @@ public final class ImportCommand implements Callable<Integer> {
 
     @Option(names = {"--force", "-force"}, description = "Overwrite files that already exist in --out.")
     boolean force;
+
+    @ParentCommand
+    FlowformCommand parent;
+
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() {
@@ -79,7 +80,7 @@ public final class ImportCommand implements Callable<Integer> {
             term.errorLine("Left out " + l.object() + ": " + l.reason() + ".");
         }
         if (adoption.files().isEmpty()) {
-            term.error("Nothing to import", "Namespace \"" + namespace + "\" holds no KafkaConnect.");
+            term.error("Nothing to import", "Namespace \"" + namespace + "\" holds no KafkaConnect and no KafkaMirrorMaker2.");
             return 1;
         }
         return write(adoption.files(), term);

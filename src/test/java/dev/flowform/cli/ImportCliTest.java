@@ -150,4 +150,30 @@ class ImportCliTest {
         assertThat(empty.err()).contains("Nothing to import");
         assertThat(tmp.resolve("x")).doesNotExist();
     }
+
+    @Test
+    void a_kafka_mirror_maker_2_is_imported_and_plans_no_changes_then_the_rollout() throws IOException {
+        dir = tmp.resolve("mm2");
+        CliFiles.copy(Path.of("examples", "mirrormaker2", "seed"), dir.resolve("seed"));
+        Files.writeString(dir.resolve("environment.flow.json"), ENVIRONMENT_ONLY.replace("demo", "mm2-demo")
+                .replace("replication", "mirror"));
+        List<String> importArgs = List.of("--namespace", "mirror", "--out", dir.toString());
+
+        CliRunner.Result imported = run("import", importArgs.toArray(String[]::new));
+        assertThat(imported.exitCode()).as("%s", imported).isZero();
+        String file = Files.readString(dir.resolve("mm2.mirrormaker2.flow.json"));
+        assertThat(file).contains("\"mirrormaker2\"", "\"manage\": \"adopt\"", "\"alias\": \"dc2\"", "\"alias\": \"dc1\"",
+                "\"exactly_once\": false");
+        CliRunner.Result plan = run("plan", "--detailed-exitcode");
+        assertThat(plan.exitCode()).as("%s", plan).isZero();
+        assertThat(plan.out()).contains("No changes.");
+
+        List<String> again = new ArrayList<>(importArgs);
+        again.addAll(List.of("--exactly-once", "--force"));
+        assertThat(run("import", again.toArray(String[]::new)).exitCode()).isZero();
+        CliRunner.Result rollout = run("plan", "--detailed-exitcode");
+        assertThat(rollout.exitCode()).as("%s", rollout).isEqualTo(2);
+        assertThat(rollout.out()).containsSubsequence("exactly.once.source.support = preparing", "WAIT_FOR_ROLL",
+                "exactly.once.source.support = enabled", "WAIT_FOR_ROLL", "read_committed");
+    }
 }

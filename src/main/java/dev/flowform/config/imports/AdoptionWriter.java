@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
 
 /**
  * Writes {@code manage = "adopt"} configuration for what runs in one namespace: per KafkaConnect one file with its
- * {@code connect_cluster} block and one {@code replication_flow} per MirrorMaker 2 flow on it, in the layout
+ * {@code connect_cluster} block and one {@code replication_flow} per MirrorMaker 2 flow on it, per KafkaMirrorMaker2
+ * one file with its {@code mirrormaker2} block ({@link MirrorMakerAdoption}), in the layout
  * {@code flowform fmt} writes. A flow is the connectors {@code <flow>-source}, {@code <flow>-checkpoint} and
  * {@code <flow>-heartbeat} (classes {@code MirrorSourceConnector}, {@code MirrorCheckpointConnector},
  * {@code MirrorHeartbeatConnector}), the names flowform gives them.
@@ -59,7 +60,8 @@ public final class AdoptionWriter {
      * @param live        what the cluster holds (at least the namespace's KafkaConnects and KafkaConnectors)
      * @param namespace   the namespace to adopt
      * @param exactlyOnce true to write every flow with exactly-once on
-     * @return one file per KafkaConnect in the namespace (none when it has none), and what was left out
+     * @return one file per KafkaConnect, then one per KafkaMirrorMaker2 in the namespace (none when it has neither), and
+     *         what was left out
      */
     public static Adoption adopt(LiveState live, String namespace, boolean exactlyOnce) {
         List<Adoption.File> files = new ArrayList<>();
@@ -79,12 +81,9 @@ public final class AdoptionWriter {
                         + "in namespace " + namespace));
             }
         }
-        for (LiveMirrorMaker2 m : live.mirrorMakers()) {
-            if (m.namespace().equals(namespace)) {
-                leftOut.add(new Adoption.LeftOut("KafkaMirrorMaker2 " + namespace + "/" + m.name(), "import does not "
-                        + "write mirrormaker2 blocks; declare it with a mirrormaker2 block (manage = \"adopt\")"));
-            }
-        }
+        live.mirrorMakers().stream().filter(m -> m.namespace().equals(namespace))
+                .sorted(Comparator.comparing(LiveMirrorMaker2::name))
+                .forEach(m -> files.add(MirrorMakerAdoption.file(m, exactlyOnce, leftOut)));
         return new Adoption(files, leftOut);
     }
 

@@ -27,6 +27,11 @@ final class Node {
         return put(key, value.build());
     }
 
+    /** @return this object with {@code key: [items...]} (an array of objects) added */
+    Node put(String key, List<Node> items) {
+        return put(key, new ConfigNode.ArrayNode(items.stream().map(n -> (ConfigNode) n.build()).toList(), GENERATED));
+    }
+
     private Node put(String key, ConfigNode value) {
         entries.add(new ConfigNode.Entry(key, GENERATED, value));
         return this;
