@@ -176,4 +176,51 @@ class ImportCliTest {
         assertThat(rollout.out()).containsSubsequence("exactly.once.source.support = preparing", "WAIT_FOR_ROLL",
                 "exactly.once.source.support = enabled", "WAIT_FOR_ROLL", "read_committed");
     }
+
+    private static String connector(String name, String cluster, String className, String extraConfig) {
+        return """
+                ---
+                apiVersion: kafka.strimzi.io/v1beta2
+                kind: KafkaConnector
+                metadata:
+                  name: %s
+                  namespace: replication
+                  labels:
+                    strimzi.io/cluster: %s
+                spec:
+                  class: %s
+                  tasksMax: 1
+                  config:
+                    source.cluster.alias: dc3
+                    target.cluster.alias: dc2
+                %s""".formatted(name, cluster, className, extraConfig);
+    }
+
+    @Test
+    void workers_already_preparing_and_connectors_flowform_cannot_group_are_kept_as_they_are() throws IOException {
+        Path seed = dir.resolve("seed").resolve("mm2-connect.yaml");
+        Files.writeString(seed, Files.readString(seed)
+                .replace("    config.providers: secrets\n", "    config.providers: secrets\n    exactly.once.source.support: preparing\n")
+                .replace("        config.providers=secrets\n", "        config.providers=secrets\n        exactly.once.source.support=preparing\n"));
+        String source = "org.apache.kafka.connect.mirror.MirrorSourceConnector";
+        Files.writeString(dir.resolve("seed").resolve("more.yaml"),
+                connector("legacy-mirror", "mm2-connect", source, "")
+                + connector("dc3-to-dc2-checkpoint", "mm2-connect", "MirrorCheckpointConnector", "")
+                + connector("dc4-to-dc2-source", "mm2-connect", source, "    topics: 'audit.*'\n")
+                + connector("orphan-source", "gone-connect", source, ""));
+
+        CliRunner.Result imported = importInto(dir);
+
+        assertThat(imported.exitCode()).as("%s", imported).isZero();
+        assertThat(imported.err()).contains(
+                "Left out KafkaConnector replication/legacy-mirror: flowform names a flow's source connector <flow>-source",
+                "Left out KafkaConnector replication/dc3-to-dc2-checkpoint: there is no dc3-to-dc2-source",
+                "Left out KafkaConnector replication/orphan-source: its strimzi.io/cluster label names \"gone-connect\"");
+        String file = Files.readString(dir.resolve("mm2-connect.flow.json"));
+        assertThat(file).contains("\"exactly_once_source_support\": \"preparing\"", "\"dc4-to-dc2\"", "\"checkpoints\": false",
+                "\"topics\": \"audit.*\"").doesNotContain("legacy-mirror", "orphan", "dc3-to-dc2\"");
+        CliRunner.Result plan = run("plan", "--detailed-exitcode");
+        assertThat(plan.exitCode()).as("%s", plan).isZero();
+        assertThat(plan.out()).contains("No changes.");
+    }
 }
