@@ -12,7 +12,7 @@ import picocli.CommandLine.Spec;
         description = {"Plan and apply exactly-once (KIP-618) rollouts of Kafka replication flows on Strimzi.", ""},
         subcommands = {PlanCommand.class, ApplyCommand.class, ShowCommand.class, ValidateCommand.class, FmtCommand.class,
                 OutputCommand.class, HistoryCommand.class, StateCommand.class, ForceUnlockCommand.class, ProveCommand.class, GraphCommand.class,
-                CompletionCommand.class, ClusterCommand.class,
+                CompletionCommand.class, ClusterCommand.class, ImportCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 success, 1 error, 2 (plan --detailed-exitcode) changes or drift present,",
                 "130 apply interrupted by Ctrl-C (143 by SIGTERM);",

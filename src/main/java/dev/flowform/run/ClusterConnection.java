@@ -296,6 +296,22 @@ public final class ClusterConnection implements AutoCloseable {
         }
         Set<String> mirrorMakerNamespaces = new TreeSet<>();
         desired.mirrorMakers().forEach(m -> mirrorMakerNamespaces.add(m.namespace()));
+        return read(namespaces, mirrorMakerNamespaces);
+    }
+
+    /**
+     * Reads every KafkaConnect (with its pods), KafkaConnector and KafkaMirrorMaker2 of one namespace, whatever the
+     * configuration declares ({@code flowform import}); their secret values are added to the {@link Secrets}.
+     *
+     * @param namespace the namespace
+     * @return what it holds
+     * @throws OperationFailed after reporting that the API server cannot be read
+     */
+    public LiveState readNamespace(String namespace) {
+        return read(Set.of(namespace), Set.of(namespace));
+    }
+
+    private LiveState read(Set<String> namespaces, Set<String> mirrorMakerNamespaces) {
         try {
             LiveState live = new Fabric8ClusterReader(client).read(namespaces, mirrorMakerNamespaces);
             secrets.addLive(live);
