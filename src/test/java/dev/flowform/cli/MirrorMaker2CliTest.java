@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The {@code examples/mirrormaker2} folder end to end through the CLI on the embedded cluster: a KafkaMirrorMaker2
  * (v1beta2 layout) gets exactly-once in the safe order, the exactly-once keys land in the source connector only, the
- * plan afterwards is "No changes.", and turning exactly-once off plans the reverse order.
+ * plan afterwards is "No changes.", and turning exactly-once off plans the reverse order; the same with a seed in the
+ * v1 layout ({@code spec.target}, {@code spec.mirrors[].source}).
  */
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class MirrorMaker2CliTest {
@@ -75,6 +76,40 @@ class MirrorMaker2CliTest {
         assertThat(off.exitCode()).as("%s", off).isEqualTo(2);
         assertThat(off.out()).containsSubsequence("UPDATE_CONNECTOR", "remove exactly.once.support",
                 "WAIT_FOR_CONNECTOR_READY", "SET_WORKER_EOS", "exactly.once.source.support = disabled", "WAIT_FOR_ROLL");
+    }
+
+    @Test
+    void the_v1_layout_gets_the_same_rollout_on_its_own_paths_and_replans_no_changes() throws Exception {
+        Files.delete(dir.resolve("seed").resolve("mm2.yaml"));
+        CliFiles.copy(Path.of("src", "test", "resources", "mirrormaker2-v1", "seed"), dir.resolve("seed"));
+        CliRunner cli = CliRunner.fast();
+
+        CliRunner.Result plan = cli.run(args("plan", "--detailed-exitcode"));
+        assertThat(plan.exitCode()).as("%s", plan).isEqualTo(2);
+        assertThat(plan.out()).containsSubsequence(
+                "spec.target.config.\"exactly.once.source.support\"",
+                "spec.mirrors[source.alias=dc1].sourceConnector.config.\"exactly.once.support\"",
+                "SET_WORKER_EOS", "exactly.once.source.support = preparing", "WAIT_FOR_ROLL", "mm2-mirrormaker2",
+                "SET_WORKER_EOS", "exactly.once.source.support = enabled", "WAIT_FOR_ROLL",
+                "UPDATE_CONNECTOR", "source.consumer.isolation.level=read_committed", "exactly.once.support=required",
+                "WAIT_FOR_CONNECTOR_READY");
+        assertThat(plan.out()).doesNotContain("spec.clusters", "sourceCluster");
+
+        CliRunner.Result apply = cli.run(args("apply", "--auto-approve"));
+        assertThat(apply.exitCode()).as("%s", apply).isEqualTo(0);
+        assertThat(apply.out()).contains("2/2 workers on the new revision with exactly.once.source.support=enabled",
+                "2/2 connectors and their tasks RUNNING", "Apply complete!");
+
+        Map<String, Object> mirror = liveMirror();
+        assertThat(mirror).containsKey("source").doesNotContainKey("sourceCluster");
+        assertThat(config(mirror, "sourceConnector")).containsEntry("exactly.once.support", "required")
+                .containsEntry("source.consumer.isolation.level", "read_committed");
+        assertThat(config(mirror, "checkpointConnector")).doesNotContainKeys("exactly.once.support",
+                "source.consumer.isolation.level");
+
+        CliRunner.Result again = cli.run(args("plan", "--detailed-exitcode"));
+        assertThat(again.exitCode()).as("%s", again).isEqualTo(0);
+        assertThat(again.out()).contains("No changes.");
     }
 
     /** @return the mirror entry of the KafkaMirrorMaker2 as the embedded cluster persisted it */

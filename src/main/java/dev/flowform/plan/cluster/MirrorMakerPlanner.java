@@ -30,7 +30,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Plans one KafkaMirrorMaker2 (Strimzi's own way to run MirrorMaker 2) with the same safe rollout as a KafkaConnect
+ * Plans one KafkaMirrorMaker2 (Strimzi's own way to run MirrorMaker 2), in either layout ({@code v1beta2}:
+ * {@code spec.clusters[]}; {@code v1}: {@code spec.target}, {@code spec.mirrors[].source}; the live object's, or for a
+ * new one the layout of the API version the server serves), with the same safe rollout as a KafkaConnect
  * (docs/domain-rules.md): the workers' {@code exactly.once.source.support} in the target cluster's {@code config}
  * goes {@code disabled → preparing → enabled}, each patch followed by a complete roll of {@code <name>-mirrormaker2}
  * (rule 7: PodSet, pods, {@code strimzi.io/revision} and the configuration hash where the operator writes one); then
@@ -97,11 +99,6 @@ public final class MirrorMakerPlanner {
                     who + " does not exist, but " + dm.address() + " adopts it (manage = \"adopt\"). Create it, or use "
                             + "manage = \"own\" to let flowform create it.", dm.address())) : List.of();
         }
-        if (f.live().v1Layout()) {
-            return List.of(Rule.CONFIGURATION.error("KafkaMirrorMaker2 v1 layout not supported", who + " uses the v1 layout "
-                    + "(spec.target, spec.mirrors[].source; Strimzi 0.49+). flowform plans the v1beta2 layout (spec.clusters[], "
-                    + "spec.connectCluster) only.", dm.address()));
-        }
         if (f.live().workers().reconciliationPaused()) {
             return List.of(Rule.RECONCILIATION_PAUSED.error("Reconciliation is paused", "Reconciliation of " + who
                     + " is paused (strimzi.io/pause-reconciliation): the operator would not roll the workers. Resume it first.",
@@ -131,7 +128,8 @@ public final class MirrorMakerPlanner {
         }
         if (!f.missing().isEmpty()) {
             return List.of(Rule.CONFIGURATION.error("Mirror not found", who + " has no mirror from source alias(es) "
-                    + String.join(", ", f.missing()) + " (spec.mirrors[].sourceCluster). flowform changes the mirrors a "
+                    + String.join(", ", f.missing()) + " (spec.mirrors[]." + (f.v1() ? "source.alias" : "sourceCluster")
+                    + "). flowform changes the mirrors a "
                     + "KafkaMirrorMaker2 has; add the mirror to the resource first.", dm.address()));
         }
         return List.of();
@@ -145,9 +143,9 @@ public final class MirrorMakerPlanner {
                 .map(LiveMirrorMaker2.Mirror::source).toList();
         if (f.current() != EosMode.ENABLED && f.upgrade() && !early.isEmpty()) {
             return List.of(Rule.REQUIRED_AFTER_ENABLED.error("Source connector requires exactly-once on workers that are "
-                    + "not enabled", who + ": spec.mirrors[sourceCluster=" + String.join(", ", early) + "].sourceConnector."
-                    + "config sets exactly.once.support=required while the workers run " + f.current().value() + "; Kafka "
-                    + "Connect rejects that configuration, and raising the workers' mode under it is not the KIP-618 order. "
+                    + "not enabled", who + ": spec.mirrors" + MirrorWork.mirrorSelector(f.v1(), String.join(", ", early))
+                    + ".sourceConnector.config sets exactly.once.support=required while the workers run "
+                    + f.current().value() + "; Kafka Connect rejects that configuration, and raising the workers' mode under it is not the KIP-618 order. "
                     + "Remove it first: plan with exactly_once = false and exactly_once_source_support = \""
                     + f.current().value() + "\", then turn exactly-once on again.", dm.address()));
         }
