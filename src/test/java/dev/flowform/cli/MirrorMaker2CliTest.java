@@ -112,11 +112,40 @@ class MirrorMaker2CliTest {
         assertThat(again.out()).contains("No changes.");
     }
 
+    @Test
+    void an_owned_kafka_mirror_maker_2_is_created_in_the_v1_layout_on_a_v1_cluster_and_replans_no_changes() throws Exception {
+        dir = tmp.resolve("owned-v1");
+        CliFiles.copy(Path.of("src", "test", "resources", "sim", "v1"), dir.resolve("seed"));
+        Files.writeString(dir.resolve("main.flow.json"), """
+                {"environment": {"v1": {"kubernetes": {"embedded": {"seed": "./seed"}}, "namespace": "mirror-v1"}},
+                 "mirrormaker2": {"mm2": {"replicas": 2, "version": "4.1.1",
+                   "target": {"alias": "dc2", "bootstrap_servers": "dc2:9092", "config": {"group.id": "mm2-v1"}},
+                   "mirror": [{"source": {"alias": "dc1", "bootstrap_servers": "dc1:9092"}, "topics": "orders.*",
+                               "exactly_once": true}]}}}
+                """);
+        CliRunner cli = CliRunner.fast();
+
+        CliRunner.Result plan = cli.run(args("plan", "--detailed-exitcode"));
+        assertThat(plan.exitCode()).as("%s", plan).isEqualTo(2);
+        assertThat(plan.out()).contains("spec.target.groupId", "CREATE_CONNECT_CLUSTER").doesNotContain("spec.clusters");
+
+        CliRunner.Result apply = cli.run(args("apply", "--auto-approve"));
+        assertThat(apply.exitCode()).as("%s", apply).isEqualTo(0);
+        assertThat(apply.out()).contains("Apply complete!");
+        Map<String, Object> mirror = liveMirror();
+        assertThat(mirror).containsKey("source").doesNotContainKey("sourceCluster");
+        assertThat(config(mirror, "sourceConnector")).containsEntry("exactly.once.support", "required");
+
+        CliRunner.Result again = cli.run(args("plan", "--detailed-exitcode"));
+        assertThat(again.exitCode()).as("%s", again).isEqualTo(0);
+        assertThat(again.out()).contains("No changes.");
+    }
+
     /** @return the mirror entry of the KafkaMirrorMaker2 as the embedded cluster persisted it */
     @SuppressWarnings("unchecked")
     private Map<String, Object> liveMirror() throws Exception {
         Map<String, Object> state = JsonMapper.builder().build().readValue(
-                Files.readString(stateDir.resolve("mm2-demo").resolve("embedded-cluster.json")), Map.class);
+                Files.readString(embeddedState()), Map.class);
         for (Object o : (List<Object>) state.get("objects")) {
             Map<String, Object> obj = (Map<String, Object>) o;
             if ("KafkaMirrorMaker2".equals(obj.get("kind"))) {
@@ -125,6 +154,13 @@ class MirrorMaker2CliTest {
             }
         }
         throw new AssertionError("no KafkaMirrorMaker2 in the persisted embedded cluster");
+    }
+
+    /** @return the persisted embedded cluster of the only environment planned */
+    private Path embeddedState() throws java.io.IOException {
+        try (var envs = Files.list(stateDir)) {
+            return envs.map(e -> e.resolve("embedded-cluster.json")).filter(Files::exists).findFirst().orElseThrow();
+        }
     }
 
     @SuppressWarnings("unchecked")
