@@ -119,7 +119,9 @@ class MirrorMaker2CliTest {
         Files.writeString(dir.resolve("main.flow.json"), """
                 {"environment": {"v1": {"kubernetes": {"embedded": {"seed": "./seed"}}, "namespace": "mirror-v1"}},
                  "mirrormaker2": {"mm2": {"replicas": 2, "version": "4.1.1",
-                   "target": {"alias": "dc2", "bootstrap_servers": "dc2:9092", "config": {"group.id": "mm2-v1"}},
+                   "target": {"alias": "dc2", "bootstrap_servers": "dc2:9092", "config": {"group.id": "mm2-v1",
+                     "config.storage.topic": "mm2-v1-configs", "offset.storage.topic": "mm2-v1-offsets",
+                     "status.storage.topic": "mm2-v1-status"}},
                    "mirror": [{"source": {"alias": "dc1", "bootstrap_servers": "dc1:9092"}, "topics": "orders.*",
                                "exactly_once": true}]}}}
                 """);

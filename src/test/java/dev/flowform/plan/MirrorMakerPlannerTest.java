@@ -57,6 +57,10 @@ class MirrorMakerPlannerTest {
                 .toString();
     }
 
+    /** The worker configuration a v1 resource needs to be created: group id and storage topics. */
+    private static final Map<String, String> V1_TARGET = Map.of("group.id", "mm2-cluster", "config.storage.topic",
+            "mm2-configs", "offset.storage.topic", "mm2-offsets", "status.storage.topic", "mm2-status",
+            "config.storage.replication.factor", "3");
     private static final String WORKER_V1 = "spec.target.config.exactly.once.source.support";
     private static final String SRC = "spec.mirrors.[sourceCluster=dc1].sourceConnector.config.";
     private static final String SET_EOS = "[" + SRC + "source.consumer.isolation.level=read_committed, " + SRC
@@ -272,19 +276,20 @@ class MirrorMakerPlannerTest {
     @SuppressWarnings("unchecked")
     void creates_a_missing_owned_resource_in_the_v1_layout_when_the_server_serves_v1() {
         DesiredMirrorMaker2 own = new DesiredMirrorMaker2("mirrormaker2.mm2", "mm2", "replication", ManageMode.OWN, null, 1,
-                "3.9.0", "dc2", "dc2:9092", Map.of("group.id", "mm2-cluster", "offset.storage.topic", "mm2-offsets",
-                "config.storage.replication.factor", "3"), List.of(new DesiredMirror("dc1", "dc1:9092", Map.of(), "orders.*",
+                "3.9.0", "dc2", "dc2:9092", V1_TARGET, List.of(new DesiredMirror("dc1", "dc1:9092", Map.of(), "orders.*",
                 ".*", 2, Map.of("replication.factor", "3"), Map.of("emit.checkpoints.interval.seconds", "10"), true, null)),
                 java.util.Set.of(), null).derived("replication");
         Plan p = plan(own, LiveState.empty(StrimziApi.V1));
         assertThat(shape(p)).containsExactly("CREATE_CONNECT_CLUSTER", "WAIT_FOR_ROLL enabled", "WAIT_FOR_CONNECTOR_READY");
+        assertThat(p.diagnostics()).isEmpty();
         Map<String, Object> manifest = ((StepPayload.CreateObject) p.steps().get(0).payload()).manifest();
         assertThat(manifest).containsEntry("apiVersion", "kafka.strimzi.io/v1");
         Map<String, Object> spec = (Map<String, Object>) manifest.get("spec");
         assertThat(spec).doesNotContainKeys("clusters", "connectCluster");
         Map<String, Object> target = (Map<String, Object>) spec.get("target");
         assertThat(target).containsEntry("alias", "dc2").containsEntry("bootstrapServers", "dc2:9092")
-                .containsEntry("groupId", "mm2-cluster").containsEntry("offsetStorageTopic", "mm2-offsets");
+                .containsEntry("groupId", "mm2-cluster").containsEntry("configStorageTopic", "mm2-configs")
+                .containsEntry("offsetStorageTopic", "mm2-offsets").containsEntry("statusStorageTopic", "mm2-status");
         assertThat((Map<String, Object>) target.get("config")).containsOnlyKeys("config.storage.replication.factor",
                 "exactly.once.source.support").containsEntry("exactly.once.source.support", "enabled");
         Map<String, Object> mirror = (Map<String, Object>) ((List<Object>) spec.get("mirrors")).get(0);
@@ -295,6 +300,20 @@ class MirrorMakerPlannerTest {
         assertThat(json.indexOf("exactly.once.support")).isGreaterThan(json.indexOf("sourceConnector"))
                 .isLessThan(json.indexOf("checkpointConnector"));
         assertThat(json.lastIndexOf("exactly.once.support")).isEqualTo(json.indexOf("exactly.once.support"));
+    }
+
+    @Test
+    void refuses_to_create_a_v1_resource_without_the_target_group_id_and_storage_topics() {
+        DesiredMirrorMaker2 own = new DesiredMirrorMaker2("mirrormaker2.mm2", "mm2", "replication", ManageMode.OWN, null, 1,
+                "3.9.0", "dc2", "dc2:9092", Map.of("group.id", "mm2-cluster"), List.of(MirrorMakerWorld.mirror(true)),
+                java.util.Set.of(), null).derived("replication");
+        Plan p = plan(own, LiveState.empty(StrimziApi.V1));
+        assertThat(p.steps()).isEmpty();
+        assertThat(p.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.detail()).contains("Declare config.storage.topic, offset.storage.topic, status.storage.topic");
+        });
+        assertThat(plan(own, LiveState.empty(StrimziApi.V1BETA2)).diagnostics()).isEmpty();
     }
 
     @Test

@@ -97,7 +97,7 @@ public final class MirrorMakerPlanner {
         if (f.live() == null) {
             return dm.manage() == ManageMode.ADOPT ? List.of(Rule.CONFIGURATION.error("Adopted KafkaMirrorMaker2 not found",
                     who + " does not exist, but " + dm.address() + " adopts it (manage = \"adopt\"). Create it, or use "
-                            + "manage = \"own\" to let flowform create it.", dm.address())) : List.of();
+                            + "manage = \"own\" to let flowform create it.", dm.address())) : v1TargetFields(f, who);
         }
         if (f.live().workers().reconciliationPaused()) {
             return List.of(Rule.RECONCILIATION_PAUSED.error("Reconciliation is paused", "Reconciliation of " + who
@@ -133,6 +133,24 @@ public final class MirrorMakerPlanner {
                     + "KafkaMirrorMaker2 has; add the mirror to the resource first.", dm.address()));
         }
         return List.of();
+    }
+
+    /**
+     * @return the refusal of creating a {@code v1} resource without the target's group id and storage topics: the
+     *         {@code v1} schema requires {@code spec.target.groupId}, {@code configStorageTopic},
+     *         {@code offsetStorageTopic} and {@code statusStorageTopic} (Strimzi proposal 115, the {@code v1}
+     *         KafkaMirrorMaker2 layout), which flowform writes from those worker configuration keys
+     */
+    private static List<Diagnostic> v1TargetFields(MirrorMakerFacts f, String who) {
+        List<String> missing = KafkaMirrorMaker2Manifest.V1_TARGET_FIELDS.keySet().stream()
+                .filter(k -> !f.desired().config().containsKey(k)).toList();
+        if (!f.v1() || missing.isEmpty()) {
+            return List.of();
+        }
+        return List.of(Rule.CONFIGURATION.error("KafkaMirrorMaker2 v1 needs the target's group id and storage topics", who
+                + " would be created in the v1 layout, whose schema requires spec.target.groupId, configStorageTopic, "
+                + "offsetStorageTopic and statusStorageTopic. Declare " + String.join(", ", missing) + " in the target's "
+                + "config; flowform writes them as those fields.", f.desired().address()));
     }
 
     /** @return the refusal of raising the workers' mode under a source connector that requires exactly-once already */
