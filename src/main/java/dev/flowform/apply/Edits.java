@@ -11,7 +11,9 @@ import java.util.Map;
  * Applies {@link FieldEdit}s to an object held as JSON-like maps.
  *
  * <p>A path segment {@code [key=value]} after a list field selects the list's object entry whose {@code key} is
- * {@code value}, e.g. {@code spec.clusters.[alias=dc2].config} (a KafkaMirrorMaker2's worker configuration).
+ * {@code value}, e.g. {@code spec.clusters.[alias=dc2].config} (a KafkaMirrorMaker2's worker configuration); a dotted
+ * key walks nested objects of the entry, e.g. {@code spec.mirrors.[source.alias=dc1]} (a mirror in Strimzi's {@code v1}
+ * layout).
  */
 public final class Edits {
     private Edits() {
@@ -83,7 +85,7 @@ public final class Edits {
         }
         List<Object> list = child == null ? new ArrayList<>() : new ArrayList<>((List<Object>) child);
         for (int k = 0; k < list.size(); k++) {
-            if (list.get(k) instanceof Map<?, ?> entry && select[1].equals(String.valueOf(entry.get(select[0])))) {
+            if (list.get(k) instanceof Map<?, ?> entry && select[1].equals(String.valueOf(keyOf(entry, select[0])))) {
                 Map<String, Object> copy = new LinkedHashMap<>((Map<String, Object>) entry);
                 boolean changed = edit(copy, e, i + 2);
                 list.set(k, copy);
@@ -96,6 +98,18 @@ public final class Edits {
         }
         throw new IllegalArgumentException("cannot edit " + String.join(".", path) + ": " + field + " has no entry with "
                 + select[0] + "=" + select[1]);
+    }
+
+    /** @return the value at the dotted {@code key} inside {@code entry}, or null when a step is missing */
+    private static Object keyOf(Map<?, ?> entry, String key) {
+        Object v = entry;
+        for (String part : key.split("\\.")) {
+            if (!(v instanceof Map<?, ?> m)) {
+                return null;
+            }
+            v = m.get(part);
+        }
+        return v;
     }
 
     private static boolean leaf(Map<String, Object> parent, String leaf, FieldEdit e) {

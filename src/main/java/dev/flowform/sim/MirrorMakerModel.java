@@ -36,10 +36,11 @@ record MirrorMakerModel(String name, int replicas, String target, WorkerConfig.R
         Map<String, Object> targetEntry = v1 ? obj(spec.get("target"))
                 : entry(spec, String.valueOf(spec.get("connectCluster")));
         String target = JsonMaps.str(targetEntry, "alias");
-        Map<String, Object> connectSpec = new LinkedHashMap<>();
+        // v1: group id and storage topics are fields of spec.target, rendered as a v1 KafkaConnect spec's
+        Map<String, Object> connectSpec = new LinkedHashMap<>(v1 ? targetEntry : Map.of());
         connectSpec.put("bootstrapServers", targetEntry.getOrDefault("bootstrapServers", ""));
         connectSpec.put("config", obj(targetEntry.getOrDefault("config", Map.of())));
-        WorkerConfig.Rendered rendered = WorkerConfig.render(connectSpec, StrimziApi.V1BETA2);
+        WorkerConfig.Rendered rendered = WorkerConfig.render(connectSpec, v1 ? StrimziApi.V1 : StrimziApi.V1BETA2);
         Map<String, Object> podShape = new LinkedHashMap<>(spec);
         podShape.remove("mirrors");
         podShape.remove("replicas");

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The {@code examples/mirrormaker2} folder end to end through the CLI on the embedded cluster: a KafkaMirrorMaker2
  * (v1beta2 layout) gets exactly-once in the safe order, the exactly-once keys land in the source connector only, the
- * plan afterwards is "No changes.", and turning exactly-once off plans the reverse order.
+ * plan afterwards is "No changes.", and turning exactly-once off plans the reverse order; the same with a seed in the
+ * v1 layout ({@code spec.target}, {@code spec.mirrors[].source}).
  */
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class MirrorMaker2CliTest {
@@ -77,11 +78,76 @@ class MirrorMaker2CliTest {
                 "WAIT_FOR_CONNECTOR_READY", "SET_WORKER_EOS", "exactly.once.source.support = disabled", "WAIT_FOR_ROLL");
     }
 
+    @Test
+    void the_v1_layout_gets_the_same_rollout_on_its_own_paths_and_replans_no_changes() throws Exception {
+        Files.delete(dir.resolve("seed").resolve("mm2.yaml"));
+        CliFiles.copy(Path.of("src", "test", "resources", "mirrormaker2-v1", "seed"), dir.resolve("seed"));
+        CliRunner cli = CliRunner.fast();
+
+        CliRunner.Result plan = cli.run(args("plan", "--detailed-exitcode"));
+        assertThat(plan.exitCode()).as("%s", plan).isEqualTo(2);
+        assertThat(plan.out()).containsSubsequence(
+                "spec.target.config.\"exactly.once.source.support\"",
+                "spec.mirrors[source.alias=dc1].sourceConnector.config.\"exactly.once.support\"",
+                "SET_WORKER_EOS", "exactly.once.source.support = preparing", "WAIT_FOR_ROLL", "mm2-mirrormaker2",
+                "SET_WORKER_EOS", "exactly.once.source.support = enabled", "WAIT_FOR_ROLL",
+                "UPDATE_CONNECTOR", "source.consumer.isolation.level=read_committed", "exactly.once.support=required",
+                "WAIT_FOR_CONNECTOR_READY");
+        assertThat(plan.out()).doesNotContain("spec.clusters", "sourceCluster");
+
+        CliRunner.Result apply = cli.run(args("apply", "--auto-approve"));
+        assertThat(apply.exitCode()).as("%s", apply).isEqualTo(0);
+        assertThat(apply.out()).contains("2/2 workers on the new revision with exactly.once.source.support=enabled",
+                "2/2 connectors and their tasks RUNNING", "Apply complete!");
+
+        Map<String, Object> mirror = liveMirror();
+        assertThat(mirror).containsKey("source").doesNotContainKey("sourceCluster");
+        assertThat(config(mirror, "sourceConnector")).containsEntry("exactly.once.support", "required")
+                .containsEntry("source.consumer.isolation.level", "read_committed");
+        assertThat(config(mirror, "checkpointConnector")).doesNotContainKeys("exactly.once.support",
+                "source.consumer.isolation.level");
+
+        CliRunner.Result again = cli.run(args("plan", "--detailed-exitcode"));
+        assertThat(again.exitCode()).as("%s", again).isEqualTo(0);
+        assertThat(again.out()).contains("No changes.");
+    }
+
+    @Test
+    void an_owned_kafka_mirror_maker_2_is_created_in_the_v1_layout_on_a_v1_cluster_and_replans_no_changes() throws Exception {
+        dir = tmp.resolve("owned-v1");
+        CliFiles.copy(Path.of("src", "test", "resources", "sim", "v1"), dir.resolve("seed"));
+        Files.writeString(dir.resolve("main.flow.json"), """
+                {"environment": {"v1": {"kubernetes": {"embedded": {"seed": "./seed"}}, "namespace": "mirror-v1"}},
+                 "mirrormaker2": {"mm2": {"replicas": 2, "version": "4.1.1",
+                   "target": {"alias": "dc2", "bootstrap_servers": "dc2:9092", "config": {"group.id": "mm2-v1",
+                     "config.storage.topic": "mm2-v1-configs", "offset.storage.topic": "mm2-v1-offsets",
+                     "status.storage.topic": "mm2-v1-status"}},
+                   "mirror": [{"source": {"alias": "dc1", "bootstrap_servers": "dc1:9092"}, "topics": "orders.*",
+                               "exactly_once": true}]}}}
+                """);
+        CliRunner cli = CliRunner.fast();
+
+        CliRunner.Result plan = cli.run(args("plan", "--detailed-exitcode"));
+        assertThat(plan.exitCode()).as("%s", plan).isEqualTo(2);
+        assertThat(plan.out()).contains("spec.target.groupId", "CREATE_CONNECT_CLUSTER").doesNotContain("spec.clusters");
+
+        CliRunner.Result apply = cli.run(args("apply", "--auto-approve"));
+        assertThat(apply.exitCode()).as("%s", apply).isEqualTo(0);
+        assertThat(apply.out()).contains("Apply complete!");
+        Map<String, Object> mirror = liveMirror();
+        assertThat(mirror).containsKey("source").doesNotContainKey("sourceCluster");
+        assertThat(config(mirror, "sourceConnector")).containsEntry("exactly.once.support", "required");
+
+        CliRunner.Result again = cli.run(args("plan", "--detailed-exitcode"));
+        assertThat(again.exitCode()).as("%s", again).isEqualTo(0);
+        assertThat(again.out()).contains("No changes.");
+    }
+
     /** @return the mirror entry of the KafkaMirrorMaker2 as the embedded cluster persisted it */
     @SuppressWarnings("unchecked")
     private Map<String, Object> liveMirror() throws Exception {
         Map<String, Object> state = JsonMapper.builder().build().readValue(
-                Files.readString(stateDir.resolve("mm2-demo").resolve("embedded-cluster.json")), Map.class);
+                Files.readString(embeddedState()), Map.class);
         for (Object o : (List<Object>) state.get("objects")) {
             Map<String, Object> obj = (Map<String, Object>) o;
             if ("KafkaMirrorMaker2".equals(obj.get("kind"))) {
@@ -90,6 +156,13 @@ class MirrorMaker2CliTest {
             }
         }
         throw new AssertionError("no KafkaMirrorMaker2 in the persisted embedded cluster");
+    }
+
+    /** @return the persisted embedded cluster of the only environment planned */
+    private Path embeddedState() throws java.io.IOException {
+        try (var envs = Files.list(stateDir)) {
+            return envs.map(e -> e.resolve("embedded-cluster.json")).filter(Files::exists).findFirst().orElseThrow();
+        }
     }
 
     @SuppressWarnings("unchecked")

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Golden plans of KafkaMirrorMaker2 situations ({@code src/test/resources/golden-plans/mm2-*}), rendered and encoded
- * as {@link GoldenPlansTest} does; regenerate with {@code -Dgolden.update=true} and review the diff.
+ * as {@link GoldenPlansTest} does, in both layouts ({@code mm2-v1beta2-*}, {@code mm2-v1-*}); regenerate with {@code -Dgolden.update=true} and review the diff.
  */
 class MirrorMakerGoldenPlansTest {
 
@@ -58,6 +58,15 @@ class MirrorMakerGoldenPlansTest {
                 Map.of("group.id", "mm2-cluster"), List.of(new DesiredMirror("dc1", "dc1-kafka-bootstrap:9092", Map.of(),
                 "orders.*", ".*", 2, Map.of("replication.factor", "3"), Map.of("checkpoints.topic.replication.factor", "3"),
                 true, null)), Set.of(), null).derived("replication"), LiveState.empty(StrimziApi.V1BETA2)});
+        cases.put("mm2-v1-eos-rollout", () -> new Object[] {MirrorMakerWorld.adopt(true),
+                new MirrorMakerWorld(null, true).toLive()});
+        cases.put("mm2-v1-create-owned", () -> new Object[] {new DesiredMirrorMaker2("mirrormaker2.mm2", "mm2",
+                "replication", ManageMode.OWN, null, 2, "3.9.0", "dc2", "dc2-kafka-bootstrap:9092",
+                Map.of("group.id", "mm2-cluster", "config.storage.topic", "mm2-cluster-configs", "offset.storage.topic",
+                "mm2-cluster-offsets", "status.storage.topic", "mm2-cluster-status"), List.of(new DesiredMirror("dc1",
+                "dc1-kafka-bootstrap:9092", Map.of(), "orders.*", ".*", 2, Map.of("replication.factor", "3"),
+                Map.of("checkpoints.topic.replication.factor", "3"), true, null)), Set.of(), null).derived("replication"),
+                LiveState.empty(StrimziApi.V1)});
         return cases.entrySet().stream().map(e -> DynamicTest.dynamicTest(e.getKey(), () -> {
             Object[] s = e.getValue().get();
             check(e.getKey(), MirrorMakerWorld.desired((DesiredMirrorMaker2) s[0]), (LiveState) s[1]);

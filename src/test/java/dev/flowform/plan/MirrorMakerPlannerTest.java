@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,53 +57,93 @@ class MirrorMakerPlannerTest {
                 .toString();
     }
 
+    /** The worker configuration a v1 resource needs to be created: group id and storage topics. */
+    private static final Map<String, String> V1_TARGET = Map.of("group.id", "mm2-cluster", "config.storage.topic",
+            "mm2-configs", "offset.storage.topic", "mm2-offsets", "status.storage.topic", "mm2-status",
+            "config.storage.replication.factor", "3");
+    private static final String WORKER_V1 = "spec.target.config.exactly.once.source.support";
     private static final String SRC = "spec.mirrors.[sourceCluster=dc1].sourceConnector.config.";
     private static final String SET_EOS = "[" + SRC + "source.consumer.isolation.level=read_committed, " + SRC
             + "exactly.once.support=required]";
 
     static Stream<Arguments> rollouts() {
         return Stream.of(
-                Arguments.of("unset -> enabled: full rollout", (Supplier<LiveState>) () -> new MirrorMakerWorld(null).toLive(),
-                        true, List.of("SET_WORKER_EOS preparing [" + WORKER + "=preparing]", "WAIT_FOR_ROLL preparing",
+                Arguments.of("unset -> enabled: full rollout",
+                        (Function<Boolean, LiveState>) v1 -> new MirrorMakerWorld(null, v1).toLive(), true, List.of("SET_WORKER_EOS preparing [" + WORKER + "=preparing]", "WAIT_FOR_ROLL preparing",
                                 "SET_WORKER_EOS enabled [" + WORKER + "=enabled]", "WAIT_FOR_ROLL enabled",
                                 "UPDATE_CONNECTOR " + SET_EOS, "WAIT_FOR_CONNECTOR_READY")),
-                Arguments.of("preparing rolled -> enabled", (Supplier<LiveState>) () -> new MirrorMakerWorld("preparing").toLive(),
-                        true, List.of("SET_WORKER_EOS enabled [" + WORKER + "=enabled]", "WAIT_FOR_ROLL enabled",
+                Arguments.of("preparing rolled -> enabled",
+                        (Function<Boolean, LiveState>) v1 -> new MirrorMakerWorld("preparing", v1).toLive(), true, List.of("SET_WORKER_EOS enabled [" + WORKER + "=enabled]", "WAIT_FOR_ROLL enabled",
                                 "UPDATE_CONNECTOR " + SET_EOS, "WAIT_FOR_CONNECTOR_READY")),
-                Arguments.of("preparing still rolling: wait first", (Supplier<LiveState>) () -> {
-                    MirrorMakerWorld w = new MirrorMakerWorld("preparing");
+                Arguments.of("preparing still rolling: wait first", (Function<Boolean, LiveState>) v1 -> {
+                    MirrorMakerWorld w = new MirrorMakerWorld("preparing", v1);
                     w.roll = MirrorMakerWorld.Roll.IN_PROGRESS;
                     w.podsRun = EosMode.DISABLED;
                     return w.toLive();
                 }, true, List.of("WAIT_FOR_ROLL preparing@7", "SET_WORKER_EOS enabled [" + WORKER + "=enabled]",
                         "WAIT_FOR_ROLL enabled", "UPDATE_CONNECTOR " + SET_EOS, "WAIT_FOR_CONNECTOR_READY")),
-                Arguments.of("enabled, connector only", (Supplier<LiveState>) () -> new MirrorMakerWorld("enabled").toLive(),
-                        true, List.of("UPDATE_CONNECTOR " + SET_EOS, "WAIT_FOR_CONNECTOR_READY")),
-                Arguments.of("converged: nothing", (Supplier<LiveState>) () -> {
-                    MirrorMakerWorld w = new MirrorMakerWorld("enabled");
+                Arguments.of("enabled, connector only",
+                        (Function<Boolean, LiveState>) v1 -> new MirrorMakerWorld("enabled", v1).toLive(), true, List.of("UPDATE_CONNECTOR " + SET_EOS, "WAIT_FOR_CONNECTOR_READY")),
+                Arguments.of("converged: nothing", (Function<Boolean, LiveState>) v1 -> {
+                    MirrorMakerWorld w = new MirrorMakerWorld("enabled", v1);
                     w.sourceConfig().put("source.consumer.isolation.level", "read_committed");
                     w.sourceConfig().put("exactly.once.support", "required");
                     return w.toLive();
                 }, true, List.of()),
-                Arguments.of("disable: connector first, then workers", (Supplier<LiveState>) () -> {
-                    MirrorMakerWorld w = new MirrorMakerWorld("enabled");
+                Arguments.of("disable: connector first, then workers", (Function<Boolean, LiveState>) v1 -> {
+                    MirrorMakerWorld w = new MirrorMakerWorld("enabled", v1);
                     w.sourceConfig().put("source.consumer.isolation.level", "read_committed");
                     w.sourceConfig().put("exactly.once.support", "required");
                     return w.toLive();
                 }, false, List.of("UPDATE_CONNECTOR [" + SRC + "exactly.once.support removed]", "WAIT_FOR_CONNECTOR_READY",
                         "SET_WORKER_EOS disabled [" + WORKER + "=disabled]", "WAIT_FOR_ROLL disabled")),
-                Arguments.of("unset, no exactly-once: nothing", (Supplier<LiveState>) () -> new MirrorMakerWorld(null).toLive(),
-                        false, List.of()));
+                Arguments.of("unset, no exactly-once: nothing",
+                        (Function<Boolean, LiveState>) v1 -> new MirrorMakerWorld(null, v1).toLive(), false, List.of()));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("rollouts")
-    void plans_the_safe_rollout(String name, Supplier<LiveState> live, boolean eos, List<String> expected) {
-        Plan p = plan(MirrorMakerWorld.adopt(eos), live.get());
+    void plans_the_safe_rollout(String name, Function<Boolean, LiveState> live, boolean eos, List<String> expected) {
+        Plan p = plan(MirrorMakerWorld.adopt(eos), live.apply(false));
         assertThat(p.diagnostics()).filteredOn(Diagnostic::isError).isEmpty();
         assertThat(shape(p)).containsExactlyElementsOf(expected);
         assertThat(p.steps()).allSatisfy(s -> assertThat(s.object().kind()).isEqualTo("KafkaMirrorMaker2"));
         assertThat(p.changes()).hasSize(expected.isEmpty() ? 0 : 1);
+    }
+
+    /** The v1 layout: the same steps in the same order, on {@code spec.target.config} and {@code [source.alias=dc1]}. */
+    @ParameterizedTest(name = "v1: {0}")
+    @MethodSource("rollouts")
+    void plans_the_same_rollout_on_the_v1_paths(String name, Function<Boolean, LiveState> live, boolean eos,
+                                                List<String> expected) {
+        Plan p = plan(MirrorMakerWorld.adopt(eos), live.apply(true));
+        assertThat(p.diagnostics()).filteredOn(Diagnostic::isError).isEmpty();
+        assertThat(shape(p)).containsExactlyElementsOf(expected.stream().map(s -> s.replace(WORKER, WORKER_V1)
+                .replace("[sourceCluster=dc1]", "[source.alias=dc1]")).toList());
+        assertThat(shape(p)).noneMatch(s -> s.contains("clusters") || s.contains("sourceCluster"));
+        assertThat(p.steps()).allSatisfy(s -> assertThat(s.object().apiVersion()).isEqualTo("kafka.strimzi.io/v1"));
+        assertThat(p.changes()).hasSize(expected.isEmpty() ? 0 : 1);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void the_v1_edits_land_on_the_v1_spec_and_converge() {
+        MirrorMakerWorld w = new MirrorMakerWorld(null, true);
+        Plan p = plan(MirrorMakerWorld.adopt(true), w.toLive());
+        for (Step s : p.steps()) {
+            List<FieldEdit> edits = s.payload() instanceof StepPayload.SetWorkerEos e ? e.edits()
+                    : s.payload() instanceof StepPayload.PatchObject po ? po.edits() : List.of();
+            Map<String, Object> object = new java.util.LinkedHashMap<>(Map.of("spec", w.spec));
+            dev.flowform.apply.Edits.apply(object, edits);
+            Map<String, Object> edited = new java.util.LinkedHashMap<>((Map<String, Object>) object.get("spec"));
+            w.spec.clear();
+            w.spec.putAll(edited);
+        }
+        assertThat(w.workerConfig()).containsEntry("exactly.once.source.support", "enabled");
+        assertThat(w.sourceConfig()).containsEntry("exactly.once.support", "required")
+                .containsEntry("source.consumer.isolation.level", "read_committed");
+        assertThat(w.spec).doesNotContainKeys("clusters", "connectCluster");
+        assertThat(plan(MirrorMakerWorld.adopt(true), w.toLive()).steps()).isEmpty();
     }
 
     @Test
@@ -230,6 +270,99 @@ class MirrorMakerPlannerTest {
                 .derived("replication");
         assertThat(plan(target, new MirrorMakerWorld("enabled").toLive()).diagnostics()).singleElement()
                 .satisfies(d -> assertThat(d.detail()).contains("create dc1->west.MirrorSourceConnector"));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void creates_a_missing_owned_resource_in_the_v1_layout_when_the_server_serves_v1() {
+        DesiredMirrorMaker2 own = new DesiredMirrorMaker2("mirrormaker2.mm2", "mm2", "replication", ManageMode.OWN, null, 1,
+                "3.9.0", "dc2", "dc2:9092", V1_TARGET, List.of(new DesiredMirror("dc1", "dc1:9092", Map.of(), "orders.*",
+                ".*", 2, Map.of("replication.factor", "3"), Map.of("emit.checkpoints.interval.seconds", "10"), true, null)),
+                java.util.Set.of(), null).derived("replication");
+        Plan p = plan(own, LiveState.empty(StrimziApi.V1));
+        assertThat(shape(p)).containsExactly("CREATE_CONNECT_CLUSTER", "WAIT_FOR_ROLL enabled", "WAIT_FOR_CONNECTOR_READY");
+        assertThat(p.diagnostics()).isEmpty();
+        Map<String, Object> manifest = ((StepPayload.CreateObject) p.steps().get(0).payload()).manifest();
+        assertThat(manifest).containsEntry("apiVersion", "kafka.strimzi.io/v1");
+        Map<String, Object> spec = (Map<String, Object>) manifest.get("spec");
+        assertThat(spec).doesNotContainKeys("clusters", "connectCluster");
+        Map<String, Object> target = (Map<String, Object>) spec.get("target");
+        assertThat(target).containsEntry("alias", "dc2").containsEntry("bootstrapServers", "dc2:9092")
+                .containsEntry("groupId", "mm2-cluster").containsEntry("configStorageTopic", "mm2-configs")
+                .containsEntry("offsetStorageTopic", "mm2-offsets").containsEntry("statusStorageTopic", "mm2-status");
+        assertThat((Map<String, Object>) target.get("config")).containsOnlyKeys("config.storage.replication.factor",
+                "exactly.once.source.support").containsEntry("exactly.once.source.support", "enabled");
+        Map<String, Object> mirror = (Map<String, Object>) ((List<Object>) spec.get("mirrors")).get(0);
+        assertThat(mirror).doesNotContainKeys("sourceCluster", "targetCluster");
+        assertThat((Map<String, Object>) mirror.get("source")).containsEntry("alias", "dc1").containsEntry("bootstrapServers",
+                "dc1:9092");
+        String json = Json.render(manifest);
+        assertThat(json.indexOf("exactly.once.support")).isGreaterThan(json.indexOf("sourceConnector"))
+                .isLessThan(json.indexOf("checkpointConnector"));
+        assertThat(json.lastIndexOf("exactly.once.support")).isEqualTo(json.indexOf("exactly.once.support"));
+    }
+
+    @Test
+    void refuses_to_create_a_v1_resource_without_the_target_group_id_and_storage_topics() {
+        DesiredMirrorMaker2 own = new DesiredMirrorMaker2("mirrormaker2.mm2", "mm2", "replication", ManageMode.OWN, null, 1,
+                "3.9.0", "dc2", "dc2:9092", Map.of("group.id", "mm2-cluster"), List.of(MirrorMakerWorld.mirror(true)),
+                java.util.Set.of(), null).derived("replication");
+        Plan p = plan(own, LiveState.empty(StrimziApi.V1));
+        assertThat(p.steps()).isEmpty();
+        assertThat(p.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.detail()).contains("Declare config.storage.topic, offset.storage.topic, status.storage.topic");
+        });
+        assertThat(plan(own, LiveState.empty(StrimziApi.V1BETA2)).diagnostics()).isEmpty();
+    }
+
+    @Test
+    void a_declared_group_id_edits_the_v1_target_field_not_the_forbidden_config_key() {
+        DesiredMirrorMaker2 m = new DesiredMirrorMaker2("mirrormaker2.mm2", "mm2", "replication", ManageMode.ADOPT, null,
+                null, null, "dc2", null, Map.of("group.id", "mm2-other", "config.storage.replication.factor", "3"),
+                List.of(MirrorMakerWorld.mirror(false)), java.util.Set.of(), null).derived("replication");
+        Plan p = plan(m, new MirrorMakerWorld(null, true).toLive());
+        assertThat(shape(p)).containsExactly("UPDATE_CONNECT_CLUSTER [spec.target.groupId=mm2-other]", "WAIT_FOR_ROLL disabled");
+        assertThat(p.changes()).singleElement().satisfies(c -> assertThat(c.attributes())
+                .extracting(AttributeChange::path).containsExactly("spec.target.groupId"));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void v1_refusals_warnings_and_messages_name_the_v1_paths() {
+        for (MirrorMakerWorld.Roll roll : List.of(MirrorMakerWorld.Roll.PAUSED, MirrorMakerWorld.Roll.NOT_READY)) {
+            MirrorMakerWorld w = new MirrorMakerWorld(null, true);
+            w.roll = roll;
+            if (roll == MirrorMakerWorld.Roll.PAUSED) {
+                w.annotations.put("strimzi.io/pause-reconciliation", "true");
+            }
+            Plan p = plan(MirrorMakerWorld.adopt(true), w.toLive());
+            assertThat(p.steps()).as("%s", roll).isEmpty();
+            assertThat(p.isApplyable()).isFalse();
+        }
+        DesiredMirrorMaker2 other = MirrorMakerWorld.block(ManageMode.ADOPT, List.of(MirrorMakerWorld.mirror(true),
+                new DesiredMirror("dc3", null, Map.of(), null, null, null, Map.of(), Map.of(), true, null)));
+        assertThat(plan(other, new MirrorMakerWorld("enabled", true).toLive()).diagnostics()).singleElement()
+                .satisfies(d -> assertThat(d.detail()).contains("(spec.mirrors[].source.alias)"));
+
+        MirrorMakerWorld w = new MirrorMakerWorld("enabled", true);
+        w.sourceConfig().put("source.consumer.isolation.level", "read_committed");
+        w.sourceConfig().put("exactly.once.support", "required");
+        w.sourceClusterConfig().put("isolation.level", "read_committed");
+        ((Map<String, Object>) w.mirrorEntry().get("checkpointConnector")).put("config",
+                new java.util.LinkedHashMap<>(Map.of("exactly.once.support", "required")));
+        Plan p = plan(MirrorMakerWorld.adopt(true), w.toLive());
+        assertThat(p.diagnostics()).extracting(Diagnostic::summary).containsExactly(
+                "isolation.level where MirrorMaker 2 drops it", "exactly.once.support on the checkpoint connector");
+        assertThat(p.diagnostics()).anySatisfy(d -> assertThat(d.detail()).contains("cluster dc1"))
+                .anySatisfy(d -> assertThat(d.detail()).contains("spec.mirrors[source.alias=dc1].checkpointConnector"));
+        assertThat(shape(p)).containsExactly("UPDATE_CONNECTOR [spec.mirrors.[source.alias=dc1].checkpointConnector.config."
+                + "exactly.once.support removed]", "WAIT_FOR_CONNECTOR_READY");
+
+        MirrorMakerWorld early = new MirrorMakerWorld("preparing", true);
+        early.sourceConfig().put("exactly.once.support", "required");
+        assertThat(plan(MirrorMakerWorld.adopt(true), early.toLive()).diagnostics()).filteredOn(Diagnostic::isError)
+                .singleElement().satisfies(d -> assertThat(d.detail()).contains("spec.mirrors[source.alias=dc1].sourceConnector"));
     }
 
     private static MirrorMakerWorld withFailedTask(MirrorMakerWorld w) {

@@ -13,7 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The KafkaMirrorMaker2 planner over the cross product of live situations (worker mode in the spec, how far the roll
@@ -22,14 +23,16 @@ import org.junit.jupiter.api.Test;
  * on the source connector and only once every worker runs {@code enabled}, never {@code enabled} while workers still
  * run {@code disabled}, never a worker mode below {@code enabled} while the source connector requires exactly-once,
  * no steps against a paused resource or one whose last reconcile failed, every refusal names its rule, and an
- * applyable plan converges (planning again gives no steps).
+ * applyable plan converges (planning again gives no steps). Run for both layouts: {@code v1beta2}
+ * ({@code spec.clusters[]}) and {@code v1} ({@code spec.target}, {@code spec.mirrors[].source}).
  */
 class MirrorMakerSafetyTest {
 
     private static final String SRC = "sourceConnector";
 
-    @Test
-    void every_plan_is_safe_and_converges() {
+    @ParameterizedTest(name = "v1 layout: {0}")
+    @ValueSource(booleans = {false, true})
+    void every_plan_is_safe_and_converges(boolean v1) {
         List<String> failures = new ArrayList<>();
         Set<String> outcomes = new TreeSet<>();
         int cases = 0;
@@ -41,7 +44,7 @@ class MirrorMakerSafetyTest {
                             for (EosMode declared : new EosMode[] {null, EosMode.DISABLED, EosMode.PREPARING, EosMode.ENABLED}) {
                                 cases++;
                                 String name = mode + "/" + roll + "/" + podsRun + "/src" + source + "/eos=" + eos + "/decl=" + declared;
-                                List<String> v = check(world(mode, roll, podsRun, source), desired(eos, declared), outcomes);
+                                List<String> v = check(world(mode, roll, podsRun, source, v1), desired(eos, declared), outcomes);
                                 if (!v.isEmpty() && failures.size() < 20) {
                                     failures.add(name + ": " + v);
                                 }
@@ -57,8 +60,8 @@ class MirrorMakerSafetyTest {
                 "connector-required", "connector-required-removed", "no-changes");
     }
 
-    private static MirrorMakerWorld world(String mode, MirrorMakerWorld.Roll roll, EosMode podsRun, int source) {
-        MirrorMakerWorld w = new MirrorMakerWorld(mode);
+    private static MirrorMakerWorld world(String mode, MirrorMakerWorld.Roll roll, EosMode podsRun, int source, boolean v1) {
+        MirrorMakerWorld w = new MirrorMakerWorld(mode, v1);
         w.roll = roll;
         w.podsRun = podsRun;
         if (roll == MirrorMakerWorld.Roll.PAUSED) {

@@ -25,7 +25,8 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * A KafkaMirrorMaker2 {@code replication/mm2} in the {@code v1beta2} layout (target alias {@code dc2}, one mirror from
+ * A KafkaMirrorMaker2 {@code replication/mm2} in the {@code v1beta2} layout ({@code spec.clusters[]}) or the {@code v1}
+ * layout ({@code spec.target}, {@code spec.mirrors[].source}) (target alias {@code dc2}, one mirror from
  * {@code dc1}), built as mutable maps so that tests can put it in any state, and the desired blocks that go with it.
  */
 final class MirrorMakerWorld {
@@ -44,26 +45,45 @@ final class MirrorMakerWorld {
     /** The mode the pods run; null means the spec's. */
     EosMode podsRun;
     int replicas = 2;
+    /** The API version and layout. */
+    final StrimziApi api;
 
-    /** @param mode the worker mode in the spec, or null for unset */
+    /** @param mode the worker mode in the spec, or null for unset; the v1beta2 layout */
     MirrorMakerWorld(String mode) {
+        this(mode, false);
+    }
+
+    /**
+     * @param mode the worker mode in the spec, or null for unset
+     * @param v1   true for the v1 layout (group id as {@code spec.target.groupId})
+     */
+    MirrorMakerWorld(String mode, boolean v1) {
+        api = v1 ? StrimziApi.V1 : StrimziApi.V1BETA2;
         Map<String, Object> workerConfig = new LinkedHashMap<>();
-        workerConfig.put("group.id", "mm2-cluster");
+        if (!v1) {
+            workerConfig.put("group.id", "mm2-cluster");
+        }
         workerConfig.put("config.storage.replication.factor", "3");
         if (mode != null) {
             workerConfig.put(EosMode.CONFIG_KEY, mode);
         }
         spec.put("version", "3.9.0");
         spec.put("replicas", replicas);
-        spec.put("connectCluster", "dc2");
-        spec.put("clusters", new ArrayList<>(List.of(
-                new LinkedHashMap<>(Map.of("alias", "dc1", "bootstrapServers", "dc1-kafka-bootstrap:9092",
-                        "config", new LinkedHashMap<>())),
-                new LinkedHashMap<>(Map.of("alias", "dc2", "bootstrapServers", "dc2-kafka-bootstrap:9092",
-                        "config", workerConfig)))));
+        Map<String, Object> source = new LinkedHashMap<>(Map.of("alias", "dc1", "bootstrapServers", "dc1-kafka-bootstrap:9092",
+                "config", new LinkedHashMap<>()));
+        Map<String, Object> target = new LinkedHashMap<>(Map.of("alias", "dc2", "bootstrapServers", "dc2-kafka-bootstrap:9092",
+                "config", workerConfig));
         Map<String, Object> mirror = new LinkedHashMap<>();
-        mirror.put("sourceCluster", "dc1");
-        mirror.put("targetCluster", "dc2");
+        if (v1) {
+            target.put("groupId", "mm2-cluster");
+            spec.put("target", target);
+            mirror.put("source", source);
+        } else {
+            spec.put("connectCluster", "dc2");
+            spec.put("clusters", new ArrayList<>(List.of(source, target)));
+            mirror.put("sourceCluster", "dc1");
+            mirror.put("targetCluster", "dc2");
+        }
         mirror.put("sourceConnector", new LinkedHashMap<>(Map.of("tasksMax", 2,
                 "config", new LinkedHashMap<>(Map.of("replication.factor", "3")))));
         mirror.put("checkpointConnector", new LinkedHashMap<>(Map.of("config",
@@ -78,7 +98,21 @@ final class MirrorMakerWorld {
     /** @return the worker configuration map of the target entry */
     @SuppressWarnings("unchecked")
     Map<String, Object> workerConfig() {
-        return (Map<String, Object>) ((Map<String, Object>) ((List<Object>) spec.get("clusters")).get(1)).get("config");
+        Object target = api == StrimziApi.V1 ? spec.get("target") : ((List<Object>) spec.get("clusters")).get(1);
+        return (Map<String, Object>) ((Map<String, Object>) target).get("config");
+    }
+
+    /** @return the config of the mirror's source cluster entry ({@code clusters[alias=dc1]} or {@code source}) */
+    @SuppressWarnings("unchecked")
+    Map<String, Object> sourceClusterConfig() {
+        Object source = api == StrimziApi.V1 ? mirrorEntry().get("source") : ((List<Object>) spec.get("clusters")).get(0);
+        return (Map<String, Object>) ((Map<String, Object>) source).get("config");
+    }
+
+    /** @return the mirror entry */
+    @SuppressWarnings("unchecked")
+    Map<String, Object> mirrorEntry() {
+        return (Map<String, Object>) ((List<Object>) spec.get("mirrors")).get(0);
     }
 
     /** @return the source connector config of the mirror */
@@ -110,7 +144,7 @@ final class MirrorMakerWorld {
             revisions.put(pod, "rev" + generation);
             pods.add(new LivePod(pod, "uid-" + i, "rev" + generation, hash, true, false, null));
         }
-        LivePodSet ps = new LivePodSet(new ObjectRef(StrimziApi.V1BETA2.coreApiVersion(), "StrimziPodSet", NS,
+        LivePodSet ps = new LivePodSet(new ObjectRef(api.coreApiVersion(), "StrimziPodSet", NS,
                 MirrorMaker2Names.podSetName(NAME)), 3, 3L, revisions, replicas, replicas, replicas);
         boolean behind = roll == Roll.IN_PROGRESS;
         Map<String, Object> status = new LinkedHashMap<>();
@@ -122,13 +156,13 @@ final class MirrorMakerWorld {
         };
         status.put("connectors", connectors);
         Map<String, Object> raw = new LinkedHashMap<>();
-        raw.put("apiVersion", StrimziApi.V1BETA2.kafkaApiVersion());
+        raw.put("apiVersion", api.kafkaApiVersion());
         raw.put("kind", Strimzi.KAFKA_MIRROR_MAKER_2_KIND);
         raw.put("metadata", Map.of("name", NAME, "namespace", NS, "generation", generation));
         raw.put("spec", spec);
         raw.put("status", status);
         spec.put("replicas", replicas);
-        LiveConnectCluster object = new LiveConnectCluster(new ObjectRef(StrimziApi.V1BETA2.kafkaApiVersion(),
+        LiveConnectCluster object = new LiveConnectCluster(new ObjectRef(api.kafkaApiVersion(),
                 Strimzi.KAFKA_MIRROR_MAKER_2_KIND, NS, NAME), "100", generation, Map.of(), annotations, spec, Map.of(),
                 behind ? generation - 1 : generation, conditions, ps, pods,
                 new LiveConfigMap(new ObjectRef("v1", "ConfigMap", NS, MirrorMaker2Names.configMapName(NAME)),
@@ -138,7 +172,7 @@ final class MirrorMakerWorld {
 
     /** @return a live state holding only this object */
     LiveState toLive() {
-        return new LiveState(StrimziApi.V1BETA2, "https://k8s.test", List.of(), List.of(), Map.of(), List.of(toLiveObject()));
+        return new LiveState(api, "https://k8s.test", List.of(), List.of(), Map.of(), List.of(toLiveObject()));
     }
 
     /** @return the desired mirror from dc1 */

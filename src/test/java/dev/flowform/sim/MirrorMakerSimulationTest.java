@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * The simulated KafkaMirrorMaker2 operator on the {@code examples/mirrormaker2} seed (v1beta2 layout): a worker-config
  * change writes the ConfigMap and rolls every {@code mm2-mirrormaker2} pod to the new revision and hash; connectors go
  * through Kafka Connect's validation (required before enabled is refused, NotReady); a FAILED task leaves the resource
- * Ready while {@link MirrorCheck} reports it.
+ * Ready while {@link MirrorCheck} reports it. A seed in the v1 layout ({@code spec.target}) is served as v1 and
+ * reconciled the same way.
  */
 class MirrorMakerSimulationTest extends SimTestSupport {
 
@@ -37,8 +38,11 @@ class MirrorMakerSimulationTest extends SimTestSupport {
     private static final String SOURCE_CONNECTOR = MirrorMaker2Names.sourceConnector("dc1", "dc2");
 
     private void start() {
-        cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(Path.of("examples", "mirrormaker2", "seed"))
-                .settings(SimSettings.fast()).build());
+        start(Path.of("examples", "mirrormaker2", "seed"));
+    }
+
+    private void start(Path seed) {
+        cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(seed).settings(SimSettings.fast()).build());
         awaitIdle();
     }
 
@@ -67,6 +71,12 @@ class MirrorMakerSimulationTest extends SimTestSupport {
     private long setWorkerMode(String mode) {
         return edit(spec -> ((Map<String, Object>) ((Map<String, Object>) ((List<Object>) spec.get("clusters")).get(1))
                 .get("config")).put(EosMode.CONFIG_KEY, mode));
+    }
+
+    @SuppressWarnings("unchecked")
+    private long setV1WorkerMode(String mode) {
+        return edit(spec -> ((Map<String, Object>) ((Map<String, Object>) spec.get("target")).get("config"))
+                .put(EosMode.CONFIG_KEY, mode));
     }
 
     @SuppressWarnings("unchecked")
@@ -115,6 +125,45 @@ class MirrorMakerSimulationTest extends SimTestSupport {
         awaitIdle();
         Readiness ok = MirrorCheck.evaluate(live(), g);
         assertThat(ok.isComplete()).as(ok.detail()).isTrue();
+    }
+
+    @Test
+    void the_v1_layout_rolls_on_a_target_config_change_and_refuses_required_on_preparing_workers() {
+        start(Path.of("src", "test", "resources", "mirrormaker2-v1", "seed"));
+        assertThat(cluster.api()).isEqualTo(dev.flowform.model.StrimziApi.V1);
+        LiveMirrorMaker2 before = live();
+        assertThat(before.v1Layout()).isTrue();
+        assertThat(before.target()).isEqualTo("dc2");
+        assertThat(before.mirrors()).extracting(LiveMirrorMaker2.Mirror::source).containsExactly("dc1");
+        assertThat(RollCheck.evaluate(before.workers(), before.workers().generation(), EosMode.DISABLED).isComplete()).isTrue();
+        assertThat(MirrorCheck.evaluate(before, before.workers().generation()).isComplete()).isTrue();
+        Set<String> oldUids = before.workers().pods().stream().map(LivePod::uid).collect(Collectors.toSet());
+
+        long g = setV1WorkerMode("preparing");
+        awaitIdle();
+        LiveMirrorMaker2 after = live();
+        assertThat(after.workers().configMap().properties()).contains(EosMode.CONFIG_KEY + "=preparing",
+                "group.id=mm2-cluster", "offset.storage.topic=mm2-cluster-offsets");
+        String hash = RollCheck.configHash(after.workers());
+        assertThat(after.workers().pods()).hasSize(2).allSatisfy(p -> {
+            assertThat(p.configurationHash()).isEqualTo(hash);
+            assertThat(p.uid()).isNotIn(oldUids);
+        });
+        Readiness roll = RollCheck.evaluate(after.workers(), g, EosMode.PREPARING);
+        assertThat(roll.isComplete()).as(roll.detail()).isTrue();
+
+        long early = setSourceConfig(Map.of("exactly.once.support", "required", "source.consumer.isolation.level",
+                "read_committed"));
+        awaitIdle();
+        Readiness refused = MirrorCheck.evaluate(live(), early);
+        assertThat(refused).isInstanceOf(Readiness.Failed.class);
+        assertThat(refused.detail()).contains("exactly-once source support");
+
+        long enabled = setV1WorkerMode("enabled");
+        awaitIdle();
+        Readiness ok = MirrorCheck.evaluate(live(), enabled);
+        assertThat(ok.isComplete()).as(ok.detail()).isTrue();
+        assertThat(RollCheck.evaluate(live().workers(), enabled, EosMode.ENABLED).isComplete()).isTrue();
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.flowform.model.strimzi;
 import dev.flowform.model.DesiredMirror;
 import dev.flowform.model.DesiredMirrorMaker2;
 import dev.flowform.model.EosMode;
+import dev.flowform.model.StrimziApi;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,11 +11,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A KafkaMirrorMaker2 to create, in the {@code v1beta2} layout (Strimzi {@code KafkaMirrorMaker2Spec} at 0.45-0.48):
- * {@code spec.connectCluster} names the target's entry of {@code spec.clusters[]}, whose {@code config} is the worker
- * configuration; each mirror names its {@code sourceCluster} and {@code targetCluster}. Pure.
+ * A KafkaMirrorMaker2 to create, in the layout of its API version. {@code v1beta2} (Strimzi
+ * {@code KafkaMirrorMaker2Spec} at 0.45-0.48): {@code spec.connectCluster} names the target's entry of
+ * {@code spec.clusters[]}, whose {@code config} is the worker configuration; each mirror names its {@code sourceCluster}
+ * and {@code targetCluster}. {@code v1} (Strimzi 0.49+, the only version from 1.0): {@code spec.target} holds the
+ * target's alias, bootstrap servers and worker {@code config}, with {@code group.id} and the three storage topics as
+ * the fields {@code groupId}, {@code configStorageTopic}, {@code offsetStorageTopic}, {@code statusStorageTopic} (the
+ * conversion Strimzi 0.49's {@code validateAndUpdateToNewAPI} makes, since the v1 {@code config} forbids those keys);
+ * each mirror has its {@code source} (alias, bootstrap servers, config). Pure.
  *
- * @param apiVersion  {@code kafka.strimzi.io/v1beta2}
+ * @param apiVersion  {@code kafka.strimzi.io/v1beta2} or {@code kafka.strimzi.io/v1}, as the API serves it
  * @param labels      {@code metadata.labels}
  * @param annotations {@code metadata.annotations}
  * @param desired     the block, derived (its mode decided)
@@ -25,6 +31,12 @@ public record KafkaMirrorMaker2Manifest(String apiVersion, Map<String, String> l
 
     /** The kind of the resource. */
     public static final String KIND = Strimzi.KAFKA_MIRROR_MAKER_2_KIND;
+
+    /**
+     * Worker configuration keys that the {@code v1} layout holds as fields of {@code spec.target} (key to field name),
+     * in the order the fields are written; Strimzi {@code KafkaMirrorMaker2TargetClusterSpec} at 1.0.0.
+     */
+    public static final Map<String, String> V1_TARGET_FIELDS = v1TargetFields();
 
     /** Keeps the given order of the maps. */
     public KafkaMirrorMaker2Manifest {
@@ -43,6 +55,49 @@ public record KafkaMirrorMaker2Manifest(String apiVersion, Map<String, String> l
         if (d.replicas() != null) {
             s.put("replicas", d.replicas());
         }
+        if (isV1()) {
+            v1Spec(s);
+        } else {
+            v1beta2Spec(s);
+        }
+        return CustomResource.of(apiVersion, KIND, d.namespace(), d.name(), new LinkedHashMap<>(labels),
+                new LinkedHashMap<>(annotations), s);
+    }
+
+    /** @return true when the manifest is written in the {@code v1} layout */
+    public boolean isV1() {
+        return StrimziApi.fromApiVersion(apiVersion) == StrimziApi.V1;
+    }
+
+    private void v1Spec(Map<String, Object> s) {
+        DesiredMirrorMaker2 d = desired;
+        Map<String, Object> worker = new LinkedHashMap<>(d.config());
+        worker.put(EosMode.CONFIG_KEY, d.eos().value());
+        Map<String, Object> target = new LinkedHashMap<>();
+        target.put("alias", d.targetAlias());
+        if (d.targetBootstrap() != null) {
+            target.put("bootstrapServers", d.targetBootstrap());
+        }
+        V1_TARGET_FIELDS.forEach((key, field) -> {
+            Object v = worker.remove(key);
+            if (v != null) {
+                target.put(field, v);
+            }
+        });
+        target.put("config", worker);
+        s.put("target", target);
+        List<Object> mirrors = new ArrayList<>();
+        for (DesiredMirror m : d.mirrors()) {
+            Map<String, Object> mirror = new LinkedHashMap<>();
+            mirror.put("source", cluster(m.sourceAlias(), m.sourceBootstrap(), new LinkedHashMap<>(m.sourceClusterConfig())));
+            connectorsAndPatterns(mirror, m);
+            mirrors.add(mirror);
+        }
+        s.put("mirrors", mirrors);
+    }
+
+    private void v1beta2Spec(Map<String, Object> s) {
+        DesiredMirrorMaker2 d = desired;
         s.put("connectCluster", d.targetAlias());
         List<Object> clusters = new ArrayList<>();
         Map<String, Object> worker = new LinkedHashMap<>(d.config());
@@ -55,14 +110,18 @@ public record KafkaMirrorMaker2Manifest(String apiVersion, Map<String, String> l
         }
         s.put("clusters", clusters);
         s.put("mirrors", mirrors);
-        return CustomResource.of(apiVersion, KIND, d.namespace(), d.name(), new LinkedHashMap<>(labels),
-                new LinkedHashMap<>(annotations), s);
     }
 
     private Map<String, Object> mirror(DesiredMirror m) {
         Map<String, Object> mirror = new LinkedHashMap<>();
         mirror.put("sourceCluster", m.sourceAlias());
         mirror.put("targetCluster", desired.targetAlias());
+        connectorsAndPatterns(mirror, m);
+        return mirror;
+    }
+
+    /** Adds {@code sourceConnector}, {@code checkpointConnector} and the patterns, the same in both layouts. */
+    private void connectorsAndPatterns(Map<String, Object> mirror, DesiredMirror m) {
         Map<String, Object> source = new LinkedHashMap<>();
         if (m.tasksMax() != null) {
             source.put("tasksMax", m.tasksMax());
@@ -80,7 +139,15 @@ public record KafkaMirrorMaker2Manifest(String apiVersion, Map<String, String> l
         if (m.groups() != null) {
             mirror.put("groupsPattern", m.groups());
         }
-        return mirror;
+    }
+
+    private static Map<String, String> v1TargetFields() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("group.id", "groupId");
+        m.put("config.storage.topic", "configStorageTopic");
+        m.put("offset.storage.topic", "offsetStorageTopic");
+        m.put("status.storage.topic", "statusStorageTopic");
+        return java.util.Collections.unmodifiableMap(m);
     }
 
     private static Map<String, Object> cluster(String alias, String bootstrap, Map<String, Object> config) {

@@ -58,8 +58,8 @@ record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef 
                 : live == null || live.workers().replicas() == null ? RollCheck.STRIMZI_DEFAULT_REPLICAS
                 : live.workers().replicas();
         if (live == null) {
-            ObjectRef ref = new ObjectRef(StrimziApi.V1BETA2.kafkaApiVersion(), KafkaMirrorMaker2Manifest.KIND,
-                    dm.namespace(), dm.name());
+            StrimziApi api = scope.live().api() != null ? scope.live().api() : StrimziApi.V1BETA2;
+            ObjectRef ref = new ObjectRef(api.kafkaApiVersion(), KafkaMirrorMaker2Manifest.KIND, dm.namespace(), dm.name());
             return new MirrorMakerFacts(scope, dm, ref, null, null, null, List.of(), List.of(), List.of(), List.of(),
                     List.of(), replicas);
         }
@@ -72,7 +72,7 @@ record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef 
         List<String> missing = new ArrayList<>();
         for (DesiredMirror m : dm.mirrors()) {
             live.mirror(m.sourceAlias()).ifPresentOrElse(lm -> {
-                MirrorWork w = MirrorWork.of(dm, m, lm);
+                MirrorWork w = MirrorWork.of(dm, m, lm, live.v1Layout());
                 if (!w.isEmpty()) {
                     mirrors.add(w);
                 }
@@ -89,10 +89,15 @@ record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef 
 
     /** @return the path segments of the worker configuration in the live object's layout */
     List<String> workerConfigPath() {
-        if (live != null && live.v1Layout()) {
+        if (v1()) {
             return List.of("spec", "target", "config");
         }
         return List.of("spec", "clusters", "[alias=" + (live != null ? live.target() : desired.targetAlias()) + "]", "config");
+    }
+
+    /** @return true when the object is (or is to be created) in the {@code v1} layout */
+    boolean v1() {
+        return live != null ? live.v1Layout() : StrimziApi.fromApiVersion(ref.apiVersion()) == StrimziApi.V1;
     }
 
     /** @return true when the plan writes to the object */
@@ -105,15 +110,29 @@ record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef 
         return live == null || desired.eos().ordinal() > current.ordinal();
     }
 
-    /** Adds the worker configuration edits: declared keys (and, under own, removal of undeclared ones). */
+    /**
+     * Adds the worker configuration edits: declared keys (and, under own, removal of undeclared ones). In the
+     * {@code v1} layout {@code group.id} and the storage topics are fields of {@code spec.target} (its {@code config}
+     * forbids them; Strimzi {@code KafkaMirrorMaker2TargetClusterSpec} at 1.0.0), so a declared one edits the field.
+     */
     private static void workerConfig(DesiredMirrorMaker2 dm, LiveMirrorMaker2 live, List<FieldEdit> edits,
                                      List<AttributeChange> attrs) {
+        boolean v1 = live.v1Layout();
         Map<String, String> have = live.workers().config();
-        List<String> prefix = live.v1Layout() ? List.of("spec", "target", "config")
+        List<String> prefix = v1 ? List.of("spec", "target", "config")
                 : List.of("spec", "clusters", "[alias=" + live.target() + "]", "config");
-        String shown = live.v1Layout() ? "spec.target.config" : "spec.clusters[alias=" + live.target() + "].config";
+        String shown = v1 ? "spec.target.config" : "spec.clusters[alias=" + live.target() + "].config";
+        Map<?, ?> target = v1 && live.workers().spec().get("target") instanceof Map<?, ?> t ? t : Map.of();
         dm.config().forEach((k, v) -> {
-            if (!v.equals(have.get(k))) {
+            String field = v1 ? KafkaMirrorMaker2Manifest.V1_TARGET_FIELDS.get(k) : null;
+            if (field != null) {
+                Object old = target.get(field);
+                if (!v.equals(old == null ? null : old.toString())) {
+                    edits.add(FieldEdit.set(List.of("spec", "target", field), v, dm.isSensitive(k)));
+                    attrs.add(new AttributeChange("spec.target." + field, old == null ? null : Json.render(old.toString()),
+                            Json.render(v), dm.isSensitive(k)));
+                }
+            } else if (!v.equals(have.get(k))) {
                 edits.add(FieldEdit.set(MirrorWork.join(prefix, k), v, dm.isSensitive(k)));
                 attrs.add(new AttributeChange(shown + ".\"" + k + "\"", have.containsKey(k) ? Json.render(have.get(k)) : null,
                         Json.render(v), dm.isSensitive(k)));

@@ -30,7 +30,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Plans one KafkaMirrorMaker2 (Strimzi's own way to run MirrorMaker 2) with the same safe rollout as a KafkaConnect
+ * Plans one KafkaMirrorMaker2 (Strimzi's own way to run MirrorMaker 2), in either layout ({@code v1beta2}:
+ * {@code spec.clusters[]}; {@code v1}: {@code spec.target}, {@code spec.mirrors[].source}; the live object's, or for a
+ * new one the layout of the API version the server serves), with the same safe rollout as a KafkaConnect
  * (docs/domain-rules.md): the workers' {@code exactly.once.source.support} in the target cluster's {@code config}
  * goes {@code disabled → preparing → enabled}, each patch followed by a complete roll of {@code <name>-mirrormaker2}
  * (rule 7: PodSet, pods, {@code strimzi.io/revision} and the configuration hash where the operator writes one); then
@@ -95,12 +97,7 @@ public final class MirrorMakerPlanner {
         if (f.live() == null) {
             return dm.manage() == ManageMode.ADOPT ? List.of(Rule.CONFIGURATION.error("Adopted KafkaMirrorMaker2 not found",
                     who + " does not exist, but " + dm.address() + " adopts it (manage = \"adopt\"). Create it, or use "
-                            + "manage = \"own\" to let flowform create it.", dm.address())) : List.of();
-        }
-        if (f.live().v1Layout()) {
-            return List.of(Rule.CONFIGURATION.error("KafkaMirrorMaker2 v1 layout not supported", who + " uses the v1 layout "
-                    + "(spec.target, spec.mirrors[].source; Strimzi 0.49+). flowform plans the v1beta2 layout (spec.clusters[], "
-                    + "spec.connectCluster) only.", dm.address()));
+                            + "manage = \"own\" to let flowform create it.", dm.address())) : v1TargetFields(f, who);
         }
         if (f.live().workers().reconciliationPaused()) {
             return List.of(Rule.RECONCILIATION_PAUSED.error("Reconciliation is paused", "Reconciliation of " + who
@@ -131,10 +128,29 @@ public final class MirrorMakerPlanner {
         }
         if (!f.missing().isEmpty()) {
             return List.of(Rule.CONFIGURATION.error("Mirror not found", who + " has no mirror from source alias(es) "
-                    + String.join(", ", f.missing()) + " (spec.mirrors[].sourceCluster). flowform changes the mirrors a "
+                    + String.join(", ", f.missing()) + " (spec.mirrors[]." + (f.v1() ? "source.alias" : "sourceCluster")
+                    + "). flowform changes the mirrors a "
                     + "KafkaMirrorMaker2 has; add the mirror to the resource first.", dm.address()));
         }
         return List.of();
+    }
+
+    /**
+     * @return the refusal of creating a {@code v1} resource without the target's group id and storage topics: the
+     *         {@code v1} schema requires {@code spec.target.groupId}, {@code configStorageTopic},
+     *         {@code offsetStorageTopic} and {@code statusStorageTopic} (Strimzi proposal 115, the {@code v1}
+     *         KafkaMirrorMaker2 layout), which flowform writes from those worker configuration keys
+     */
+    private static List<Diagnostic> v1TargetFields(MirrorMakerFacts f, String who) {
+        List<String> missing = KafkaMirrorMaker2Manifest.V1_TARGET_FIELDS.keySet().stream()
+                .filter(k -> !f.desired().config().containsKey(k)).toList();
+        if (!f.v1() || missing.isEmpty()) {
+            return List.of();
+        }
+        return List.of(Rule.CONFIGURATION.error("KafkaMirrorMaker2 v1 needs the target's group id and storage topics", who
+                + " would be created in the v1 layout, whose schema requires spec.target.groupId, configStorageTopic, "
+                + "offsetStorageTopic and statusStorageTopic. Declare " + String.join(", ", missing) + " in the target's "
+                + "config; flowform writes them as those fields.", f.desired().address()));
     }
 
     /** @return the refusal of raising the workers' mode under a source connector that requires exactly-once already */
@@ -145,9 +161,9 @@ public final class MirrorMakerPlanner {
                 .map(LiveMirrorMaker2.Mirror::source).toList();
         if (f.current() != EosMode.ENABLED && f.upgrade() && !early.isEmpty()) {
             return List.of(Rule.REQUIRED_AFTER_ENABLED.error("Source connector requires exactly-once on workers that are "
-                    + "not enabled", who + ": spec.mirrors[sourceCluster=" + String.join(", ", early) + "].sourceConnector."
-                    + "config sets exactly.once.support=required while the workers run " + f.current().value() + "; Kafka "
-                    + "Connect rejects that configuration, and raising the workers' mode under it is not the KIP-618 order. "
+                    + "not enabled", who + ": spec.mirrors" + MirrorWork.mirrorSelector(f.v1(), String.join(", ", early))
+                    + ".sourceConnector.config sets exactly.once.support=required while the workers run "
+                    + f.current().value() + "; Kafka Connect rejects that configuration, and raising the workers' mode under it is not the KIP-618 order. "
                     + "Remove it first: plan with exactly_once = false and exactly_once_source_support = \""
                     + f.current().value() + "\", then turn exactly-once on again.", dm.address()));
         }

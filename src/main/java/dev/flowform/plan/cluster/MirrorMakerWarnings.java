@@ -15,6 +15,7 @@ import java.util.Map;
  * Warnings about exactly-once settings a live KafkaMirrorMaker2 holds where MirrorMaker 2 does not use them. Pure.
  * <ul>
  *   <li>{@code isolation.level} (or {@code consumer.isolation.level}) in a {@code spec.clusters[]} entry's {@code config}
+ *       ({@code v1}: {@code spec.target.config} or a {@code spec.mirrors[].source.config})
  *       becomes {@code source.cluster.*}/{@code target.cluster.*}, which Kafka's {@code MirrorSourceConfig.sourceConsumerConfig}
  *       drops (it keeps only client connection keys), so the source consumer is not {@code read_committed} through it
  *       (rule {@code mm2-read-committed});</li>
@@ -53,14 +54,23 @@ final class MirrorMakerWarnings {
         for (LiveMirrorMaker2.Mirror m : live.mirrors()) {
             if (m.checkpointConfig().containsKey(ConnectorRules.EXACTLY_ONCE_SUPPORT)) {
                 out.add(Rule.REQUIRED_SOURCE_ONLY.warning("exactly.once.support on the checkpoint connector", who + " sets "
-                        + "exactly.once.support in spec.mirrors[sourceCluster=" + m.source() + "].checkpointConnector.config; "
+                        + "exactly.once.support in spec.mirrors" + MirrorWork.mirrorSelector(live.v1Layout(), m.source())
+                        + ".checkpointConnector.config; "
                         + "MirrorCheckpointConnector rejects required. The plan removes it.", dm.address()));
             }
         }
         return out;
     }
 
+    /** @return the cluster entries: {@code spec.clusters[]}, or in {@code v1} the target and each mirror's source */
     private static List<?> clusters(LiveMirrorMaker2 live) {
-        return live.workers().spec().get("clusters") instanceof List<?> l ? l : List.of();
+        Map<String, Object> spec = live.workers().spec();
+        if (!live.v1Layout()) {
+            return spec.get("clusters") instanceof List<?> l ? l : List.of();
+        }
+        List<Object> out = new ArrayList<>();
+        out.add(spec.get("target"));
+        live.mirrors().forEach(m -> out.add(m.raw().get("source")));
+        return out;
     }
 }

@@ -25,7 +25,8 @@ import java.util.function.Predicate;
  * Pure.
  *
  * @param source the source alias
- * @param edits  the edits, on paths {@code spec.mirrors.[sourceCluster=<alias>]...}
+ * @param edits  the edits, on paths {@code spec.mirrors.[sourceCluster=<alias>]...} ({@code v1beta2}) or
+ *               {@code spec.mirrors.[source.alias=<alias>]...} ({@code v1})
  * @param attrs  the same as attribute changes, for the plan
  * @param eosOn  true when the edits turn exactly-once on
  * @param eosOff true when the edits remove {@code exactly.once.support}
@@ -44,11 +45,13 @@ record MirrorWork(String source, List<FieldEdit> edits, List<AttributeChange> at
      * @param dm   the block
      * @param want the mirror as declared
      * @param live the live entry with the same source alias
+     * @param v1   true when the live resource uses the {@code v1} layout (the mirror is selected by {@code source.alias})
      * @return the work, with no edits when the entry already matches
      */
-    static MirrorWork of(DesiredMirrorMaker2 dm, DesiredMirror want, LiveMirrorMaker2.Mirror live) {
-        List<String> at = List.of("spec", "mirrors", "[sourceCluster=" + want.sourceAlias() + "]");
-        String shown = "spec.mirrors[sourceCluster=" + want.sourceAlias() + "]";
+    static MirrorWork of(DesiredMirrorMaker2 dm, DesiredMirror want, LiveMirrorMaker2.Mirror live, boolean v1) {
+        String selector = mirrorSelector(v1, want.sourceAlias());
+        List<String> at = List.of("spec", "mirrors", selector);
+        String shown = "spec.mirrors" + selector;
         boolean own = dm.manage() == ManageMode.OWN;
         MirrorWork w = new MirrorWork(want.sourceAlias(), new ArrayList<>(), new ArrayList<>(), false, false);
         Map<String, String> source = new LinkedHashMap<>(want.sourceConnectorConfig());
@@ -107,6 +110,16 @@ record MirrorWork(String source, List<FieldEdit> edits, List<AttributeChange> at
         e.add(FieldEdit.set(path, want, false));
         a.add(new AttributeChange(shown, have == null ? null : Json.render(have), Json.render(want), false));
         return new MirrorWork(source, e, a, false, false);
+    }
+
+    /**
+     * @param v1     true for the {@code v1} layout
+     * @param source the source alias
+     * @return the path segment selecting the mirror: {@code [source.alias=<alias>]} in {@code v1},
+     *         {@code [sourceCluster=<alias>]} in {@code v1beta2}
+     */
+    static String mirrorSelector(boolean v1, String source) {
+        return (v1 ? "[source.alias=" : "[sourceCluster=") + source + "]";
     }
 
     static List<String> join(List<String> prefix, String... more) {
