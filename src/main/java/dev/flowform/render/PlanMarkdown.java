@@ -6,6 +6,7 @@ import dev.flowform.plan.Rule;
 import dev.flowform.plan.Step;
 import dev.flowform.plan.TransactionalId;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -30,6 +31,12 @@ public final class PlanMarkdown {
      */
     static final int MAX_TRANSACTIONAL_IDS = 100;
 
+    /** Characters a GitHub pull-request comment may hold (its API rejects a longer body). */
+    static final int MAX_COMMENT_CHARS = 65_536;
+
+    /** Characters kept free for closing an open code block or details element and for the cut notice. */
+    private static final int CUT_RESERVE = 400;
+
     private static final Pattern ACTION_LINE = Pattern.compile("^( *)([-+~]) (.*)$");
 
     private PlanMarkdown() {
@@ -37,9 +44,24 @@ public final class PlanMarkdown {
 
     /**
      * @param plan the plan (decoded from its masked document)
-     * @return Markdown text ending with a newline
+     * @return Markdown text ending with a newline, at most {@value #MAX_COMMENT_CHARS} characters: a longer plan is
+     *         cut at a line boundary, with any open code block or details element closed and a notice saying how
+     *         many lines were left out
      */
     public static String render(Plan plan) {
+        return render(plan, MAX_COMMENT_CHARS);
+    }
+
+    /**
+     * @param plan  the plan (decoded from its masked document)
+     * @param limit the most characters the comment may have (at least 1,000)
+     * @return {@link #render(Plan)} cut to {@code limit} characters
+     */
+    static String render(Plan plan, int limit) {
+        return fit(full(plan), limit);
+    }
+
+    private static String full(Plan plan) {
         StringBuilder sb = new StringBuilder();
         sb.append("### flowform plan for environment `").append(code(plan.environment())).append("`\n\n");
         List<Diagnostic> errors = plan.diagnostics().stream().filter(Diagnostic::isError).toList();
@@ -67,6 +89,37 @@ public final class PlanMarkdown {
         }
         transactionalIds(sb, plan.transactionalIds());
         return sb.toString();
+    }
+
+    /**
+     * @return {@code text} when it fits in {@code limit}; otherwise its whole lines that fit, an open {@code ```}
+     *         block and {@code <details>} element closed, and a notice with the number of lines left out
+     */
+    static String fit(String text, int limit) {
+        if (text.length() <= limit) {
+            return text;
+        }
+        String[] lines = text.split("\n", -1);
+        StringBuilder out = new StringBuilder(limit);
+        boolean inFence = false;
+        boolean inDetails = false;
+        int kept = 0;
+        while (kept < lines.length && out.length() + lines[kept].length() + 1 <= limit - CUT_RESERVE) {
+            String line = lines[kept++];
+            inFence ^= line.startsWith("```");
+            inDetails = line.startsWith("<details>") || inDetails && !line.startsWith("</details>");
+            out.append(line).append('\n');
+        }
+        if (inFence) {
+            out.append("```\n");
+        }
+        out.append("\n**Cut here:** ").append(lines.length - kept).append(" more lines would pass the ")
+                .append(String.format(Locale.ROOT, "%,d", limit))
+                .append(" characters a pull-request comment may hold; `flowform show FILE` shows the whole plan.\n");
+        if (inDetails) {
+            out.append("\n</details>\n");
+        }
+        return out.toString();
     }
 
     private static String summaryLine(Plan plan, int errors) {
