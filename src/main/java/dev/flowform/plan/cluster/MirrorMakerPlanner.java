@@ -67,6 +67,7 @@ public final class MirrorMakerPlanner {
         diagnostics = new ArrayList<>(diagnostics);
         if (facts.live() != null) {
             diagnostics.addAll(MirrorMakerWarnings.of(facts.live(), dm));
+            diagnostics.addAll(MirrorMakerWarnings.renamed(facts.live(), dm, facts.set().renamed()));
         }
         if (facts.live() != null && !MirrorCheck.failedTasks(facts.live()).isEmpty()) {
             diagnostics.add(Rule.CONNECTOR_FAILED.warning("FAILED while KafkaMirrorMaker2 is Ready", "KafkaMirrorMaker2 "
@@ -117,20 +118,18 @@ public final class MirrorMakerPlanner {
             return List.of(Rule.FAILED_RECONCILE.error("The last reconcile failed", who + ": " + failed.detail()
                     + ". Fix the cause first; the operator would not roll the workers.", dm.address()));
         }
-        List<String> renamed = renamedConnectors(f);
-        if (!renamed.isEmpty()) {
-            return List.of(Rule.CONFIGURATION.error("Alias renamed: the operator would delete and create connectors", who
-                    + ": the configuration names other cluster aliases than the resource (target " + dm.targetAlias()
-                    + " vs " + f.live().target() + "; mirrors " + f.missing() + "). Strimzi deletes every connector it no "
-                    + "longer generates and creates the new ones, so a rename means " + String.join("; ", renamed)
-                    + ", with new offsets and checkpoints. Rename the aliases in the resource itself if that is intended, "
-                    + "then adopt it again.", dm.address()));
+        if (dm.targetAlias() != null && !dm.targetAlias().equals(f.live().target())) {
+            return List.of(Rule.CONFIGURATION.error("Target alias renamed", who + ": the configuration names target "
+                    + dm.targetAlias() + ", the resource " + f.live().target() + ". Renaming the target replaces every "
+                    + "connector (" + String.join(", ", renamedTarget(f)) + ") and, in the v1beta2 layout, moves the worker "
+                    + "configuration to another spec.clusters[] entry; flowform does not plan that. Rename the target in the "
+                    + "resource itself if that is intended, then adopt it again.", dm.address()));
         }
-        if (!f.missing().isEmpty()) {
+        if (!f.set().unaddable().isEmpty()) {
             return List.of(Rule.CONFIGURATION.error("Mirror not found", who + " has no mirror from source alias(es) "
-                    + String.join(", ", f.missing()) + " (spec.mirrors[]." + (f.v1() ? "source.alias" : "sourceCluster")
-                    + "). flowform changes the mirrors a "
-                    + "KafkaMirrorMaker2 has; add the mirror to the resource first.", dm.address()));
+                    + String.join(", ", f.set().unaddable()) + " (spec.mirrors[]." + (f.v1() ? "source.alias" : "sourceCluster")
+                    + "), and the configuration declares no bootstrap_servers for it, which a new mirror needs. Declare "
+                    + "the source's bootstrap_servers to add it.", dm.address()));
         }
         return List.of();
     }
@@ -170,29 +169,12 @@ public final class MirrorMakerPlanner {
         return List.of();
     }
 
-    /**
-     * @return when the target alias differs, or a declared source alias is missing while the resource has a mirror the
-     *         configuration does not declare: the connectors Strimzi would delete and create, else empty
-     */
-    private static List<String> renamedConnectors(MirrorMakerFacts f) {
-        DesiredMirrorMaker2 dm = f.desired();
-        List<String> liveSources = f.live().mirrors().stream().map(LiveMirrorMaker2.Mirror::source).toList();
-        List<String> undeclared = liveSources.stream()
-                .filter(a -> dm.mirrors().stream().noneMatch(m -> m.sourceAlias().equals(a))).toList();
-        boolean targetRenamed = dm.targetAlias() != null && !dm.targetAlias().equals(f.live().target());
-        if (!targetRenamed && (f.missing().isEmpty() || undeclared.isEmpty())) {
-            return List.of();
-        }
+    /** @return the connectors a target rename would delete and create */
+    private static List<String> renamedTarget(MirrorMakerFacts f) {
         List<String> out = new ArrayList<>();
-        for (String a : targetRenamed ? liveSources : undeclared) {
-            out.add("delete " + MirrorMaker2Names.sourceConnector(a, f.live().target()) + " and "
-                    + MirrorMaker2Names.checkpointConnector(a, f.live().target()));
-        }
-        for (DesiredMirror m : dm.mirrors()) {
-            if (targetRenamed || f.missing().contains(m.sourceAlias())) {
-                out.add("create " + MirrorMaker2Names.sourceConnector(m.sourceAlias(), dm.targetAlias()) + " and "
-                        + MirrorMaker2Names.checkpointConnector(m.sourceAlias(), dm.targetAlias()));
-            }
+        for (LiveMirrorMaker2.Mirror m : f.live().mirrors()) {
+            MirrorSet.connectorNames(m.source(), f.live().target(), m.raw()).forEach(n -> out.add("delete " + n));
+            MirrorSet.connectorNames(m.source(), f.desired().targetAlias(), m.raw()).forEach(n -> out.add("create " + n));
         }
         return out;
     }
@@ -237,12 +219,13 @@ public final class MirrorMakerPlanner {
                     + "(generation " + f.live().workers().generation() + ", " + f.roll().detail() + ")"));
         }
         if (!f.upgrade()) {
-            mirrorSteps(f, chain);
+            mirrorSteps(f, chain, f.current());
         }
         workerSteps(f, chain);
         if (f.upgrade()) {
-            mirrorSteps(f, chain);
+            mirrorSteps(f, chain, f.desired().eos());
         }
+        changes.addAll(f.set().connectorChanges());
     }
 
     /** The mode changes, each with its roll (the first carrying the other worker edits), or a plain worker update. */
@@ -269,12 +252,21 @@ public final class MirrorMakerPlanner {
         }
     }
 
-    private static void mirrorSteps(MirrorMakerFacts f, List<Draft> chain) {
-        if (f.mirrors().isEmpty()) {
+    /**
+     * The mirror edits as one patch: mirrors added, removed or renamed ({@link MirrorSet}), then settings. When the set
+     * of cluster aliases changes, the pods roll (Strimzi {@code KAFKA_MIRRORMAKER_2_CLUSTERS}) and the plan waits for it
+     * at {@code mode}, the workers' mode at that point; then for the connectors.
+     */
+    private static void mirrorSteps(MirrorMakerFacts f, List<Draft> chain, EosMode mode) {
+        MirrorSet set = f.set();
+        if (f.mirrors().isEmpty() && set.isEmpty()) {
             return;
         }
-        List<FieldEdit> edits = new ArrayList<>();
+        List<FieldEdit> edits = new ArrayList<>(set.edits());
         List<String> parts = new ArrayList<>();
+        set.renamed().forEach((from, to) -> parts.add("rename " + from + " to " + to));
+        set.added().forEach(a -> parts.add("add " + a));
+        set.removed().stream().filter(r -> !set.renamed().containsKey(r)).forEach(r -> parts.add("remove " + r));
         for (MirrorWork w : f.mirrors()) {
             edits.addAll(w.edits());
             for (FieldEdit e : w.edits()) {
@@ -282,8 +274,12 @@ public final class MirrorMakerPlanner {
                         : e.key() + "=" + (e.sensitive() ? dev.flowform.model.SecretKeys.MASK : String.valueOf(e.value()))));
             }
         }
-        chain.add(new Draft(StepKind.UPDATE_CONNECTOR, f.address(), f.ref(), new StepPayload.PatchObject(edits),
-                "mirrors " + String.join(", ", parts)));
+        chain.add(new Draft(set.rolls() ? StepKind.UPDATE_CONNECT_CLUSTER : StepKind.UPDATE_CONNECTOR, f.address(), f.ref(),
+                new StepPayload.PatchObject(edits), "mirrors " + String.join(", ", parts)));
+        if (set.rolls()) {
+            chain.add(rollWait(f, mode, null, "wait until every " + f.desired().name() + "-mirrormaker2 pod has restarted "
+                    + "with the new cluster aliases (KAFKA_MIRRORMAKER_2_CLUSTERS)"));
+        }
         connectorWait(f, chain);
     }
 
@@ -334,6 +330,11 @@ public final class MirrorMakerPlanner {
         if (on.isEmpty() && off.isEmpty() && !f.mirrors().isEmpty()) {
             reasons.add(ChangeReason.MIRROR_CONFIG.of());
         }
+        attrs.addAll(f.set().attrs());
+        f.set().renamed().forEach((from, to) -> reasons.add(ChangeReason.MIRROR_ALIAS_RENAMED.of(from, to)));
+        f.set().added().forEach(a -> reasons.add(ChangeReason.MIRROR_ADDED.of(a)));
+        f.set().removed().stream().filter(r -> !f.set().renamed().containsKey(r))
+                .forEach(r -> reasons.add(ChangeReason.MIRROR_REMOVED.of(r)));
         return new Change(f.address(), f.ref(), Action.UPDATE, attrs, reasons);
     }
 }
