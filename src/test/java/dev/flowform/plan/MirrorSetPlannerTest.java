@@ -180,4 +180,22 @@ class MirrorSetPlannerTest {
         assertThat(MirrorMakerPlannerTest.plan(own, w.toLive()).steps()).isEmpty();
         assertThat(new ArrayList<>(w.spec.keySet())).contains("mirrors");
     }
+
+    @ParameterizedTest(name = "v1 layout: {0}")
+    @ValueSource(booleans = {false, true})
+    void a_changed_source_cluster_is_a_connector_update_without_a_roll(boolean v1) {
+        MirrorMakerWorld w = new MirrorMakerWorld("disabled", v1);
+        DesiredMirror moved = new DesiredMirror("dc1", "dc1-new:9093", Map.of("client.rack", "zone-a"), null, null, null,
+                Map.of(), Map.of(), false, null);
+        DesiredMirrorMaker2 block = MirrorMakerWorld.block(ManageMode.ADOPT, List.of(moved));
+        Plan p = MirrorMakerPlannerTest.plan(block, w.toLive());
+
+        assertThat(kinds(p)).containsExactly("UPDATE_CONNECTOR", "WAIT_FOR_CONNECTOR_READY");
+        String at = v1 ? "spec.mirrors.[source.alias=dc1].source." : "spec.clusters.[alias=dc1].";
+        assertThat(MirrorMakerPlannerTest.shape(p).get(0)).contains(at + "bootstrapServers=dc1-new:9093",
+                at + "config.client.rack=zone-a");
+        apply(w, p);
+        assertThat(w.sourceClusterConfig()).containsEntry("client.rack", "zone-a");
+        assertThat(MirrorMakerPlannerTest.plan(block, w.toLive()).steps()).isEmpty();
+    }
 }

@@ -73,7 +73,7 @@ record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef 
         List<String> missing = new ArrayList<>();
         for (DesiredMirror m : dm.mirrors()) {
             live.mirror(m.sourceAlias()).ifPresentOrElse(lm -> {
-                MirrorWork w = MirrorWork.of(dm, m, lm, live.v1Layout());
+                MirrorWork w = MirrorWork.of(dm, m, lm, live.v1Layout(), MirrorSet.sourceEntry(live, lm));
                 if (!w.isEmpty()) {
                     mirrors.add(w);
                 }

@@ -121,9 +121,20 @@ record MirrorSet(List<FieldEdit> edits, List<AttributeChange> attrs, List<Change
 
     /** @return the source bootstrap servers of a live mirror, in either layout, or null */
     static String bootstrap(LiveMirrorMaker2 live, LiveMirrorMaker2.Mirror m) {
-        Object source = live.v1Layout() ? m.raw().get("source") : LiveMirrorMaker2.cluster(live.workers().spec(), m.source());
-        Object b = source instanceof Map<?, ?> s ? s.get("bootstrapServers") : null;
+        Object b = sourceEntry(live, m).get("bootstrapServers");
         return b == null ? null : b.toString();
+    }
+
+    /**
+     * @return the source cluster entry of a live mirror: {@code source} in {@code v1}, its {@code spec.clusters[]}
+     *         entry in {@code v1beta2}; empty when there is none
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> sourceEntry(LiveMirrorMaker2 live, LiveMirrorMaker2.Mirror m) {
+        if (!live.v1Layout()) {
+            return LiveMirrorMaker2.cluster(live.workers().spec(), m.source());
+        }
+        return m.raw().get("source") instanceof Map<?, ?> s ? (Map<String, Object>) s : Map.of();
     }
 
     /** @return the names of the connectors Strimzi generates for a mirror entry, source first */
@@ -252,7 +263,7 @@ record MirrorSet(List<FieldEdit> edits, List<AttributeChange> attrs, List<Change
             Map<String, Object> copy = new LinkedHashMap<>(old.raw());
             LiveMirrorMaker2.Mirror moved = new LiveMirrorMaker2.Mirror(want.sourceAlias(), old.sourceConfig(),
                     old.checkpoint(), old.checkpointConfig(), copy);
-            MirrorWork w = MirrorWork.of(dm, want, moved, v1);
+            MirrorWork w = MirrorWork.of(dm, want, moved, v1, renamedSource(sourceEntry(live, old), want));
             edits.addAll(w.edits());
             attrs.addAll(w.attrs());
         }
