@@ -38,9 +38,10 @@ import java.util.TreeSet;
  * (rule 7: PodSet, pods, {@code strimzi.io/revision} and the configuration hash where the operator writes one); then
  * {@code source.consumer.isolation.level: read_committed} and {@code exactly.once.support: required} are set in
  * {@code sourceConnector.config} only (rules 3 and 4), followed by a wait until every connector and task of the
- * resource runs. Disabling runs in reverse (rule 5). A missing resource is created with its final mode. Refuses a
- * paused resource, one whose last reconcile failed, a mode it cannot read, an adopted resource that does not exist
- * and a declared mirror the live resource lacks. Pure.
+ * resource runs. Disabling runs in reverse (rule 5). A missing resource is created with its final mode. Mirrors
+ * added, removed or renamed are one patch ({@link MirrorSet}), written with the other mirror edits. Refuses a
+ * paused resource, one whose last reconcile failed, a mode it cannot read, an adopted resource that does not exist,
+ * a renamed target alias and a mirror to add without bootstrap servers. Pure.
  */
 public final class MirrorMakerPlanner {
 
