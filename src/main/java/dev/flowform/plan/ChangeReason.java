@@ -65,6 +65,9 @@ public enum ChangeReason {
     /** A mirror's source alias is renamed: Strimzi deletes the old alias's connectors and creates new ones. */
     MIRROR_ALIAS_RENAMED("source alias %s renamed to %s: Strimzi deletes the connectors of the old alias and creates new "
             + "ones, with new offsets"),
+    /** The target alias is renamed: Strimzi deletes every connector and creates them under the new name. */
+    MIRROR_TARGET_RENAMED("target alias %s renamed to %s: Strimzi deletes the connectors of the old alias and creates "
+            + "new ones, with new offsets"),
     /** A mirror is removed from the KafkaMirrorMaker2: Strimzi deletes its connectors. */
     MIRROR_REMOVED("mirror %s is not in the configuration: Strimzi deletes the connectors it no longer generates"),
     /** A mirror is added to the KafkaMirrorMaker2: Strimzi creates its connectors. */

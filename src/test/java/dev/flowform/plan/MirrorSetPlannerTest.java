@@ -198,4 +198,37 @@ class MirrorSetPlannerTest {
         assertThat(w.sourceClusterConfig()).containsEntry("client.rack", "zone-a");
         assertThat(MirrorMakerPlannerTest.plan(block, w.toLive()).steps()).isEmpty();
     }
+
+    @ParameterizedTest(name = "v1 layout: {0}")
+    @ValueSource(booleans = {false, true})
+    void a_renamed_target_alias_replaces_every_connector_in_a_plan_of_its_own_and_converges(boolean v1) {
+        MirrorMakerWorld w = new MirrorMakerWorld("enabled", v1);
+        w.sourceConfig().put("source.consumer.isolation.level", "read_committed");
+        w.sourceConfig().put("exactly.once.support", "required");
+        DesiredMirrorMaker2 west = new DesiredMirrorMaker2("mirrormaker2.mm2", "mm2", "replication", ManageMode.ADOPT, null,
+                null, null, "west", null, Map.of(), List.of(MirrorMakerWorld.mirror(true)), Set.of(), null)
+                .derived("replication");
+        Plan p = MirrorMakerPlannerTest.plan(west, w.toLive());
+
+        assertThat(kinds(p)).containsExactly("UPDATE_CONNECT_CLUSTER", "WAIT_FOR_ROLL", "WAIT_FOR_CONNECTOR_READY");
+        assertThat(p.changes()).extracting(c -> c.action() + " " + c.object().name()).containsExactlyInAnyOrder("UPDATE mm2",
+                "DELETE dc1->dc2.MirrorSourceConnector", "DELETE dc1->dc2.MirrorCheckpointConnector",
+                "CREATE dc1->west.MirrorSourceConnector", "CREATE dc1->west.MirrorCheckpointConnector");
+        assertThat(p.diagnostics()).singleElement().satisfies(d -> assertThat(d.detail())
+                .contains("mm2-offset-syncs.west.internal", "earliest", "(rule mm2-alias-rename;"));
+
+        apply(w, p);
+        assertThat(MirrorMakerPlannerTest.plan(west, w.toLive()).steps()).isEmpty();
+        assertThat(w.sourceConfig()).containsEntry("exactly.once.support", "required");
+        if (!v1) {
+            assertThat(w.spec).containsEntry("connectCluster", "west");
+            assertThat(list(w, "mirrors").get(0)).containsEntry("targetCluster", "west");
+        }
+        MirrorMakerWorld other = new MirrorMakerWorld("enabled", v1);
+        DesiredMirrorMaker2 clash = new DesiredMirrorMaker2("mirrormaker2.mm2", "mm2", "replication", ManageMode.ADOPT, null,
+                null, null, "dc1", null, Map.of(), List.of(MirrorMakerWorld.mirror(false)), Set.of(), null)
+                .derived("replication");
+        assertThat(MirrorMakerPlannerTest.plan(clash, other.toLive()).diagnostics()).extracting(d -> d.summary())
+                .contains("Target alias already in use");
+    }
 }

@@ -104,7 +104,8 @@ record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef 
 
     /** @return true when the plan writes to the object */
     boolean somethingChanges() {
-        return live == null || !path.isEmpty() || !workerEdits.isEmpty() || !mirrors.isEmpty() || !set.isEmpty();
+        return live == null || !path.isEmpty() || !workerEdits.isEmpty() || !mirrors.isEmpty() || !set.isEmpty()
+                || MirrorTargetRename.renamed(this);
     }
 
     /** @return true when the workers' mode goes up (mirrors after the rolls) */

@@ -41,7 +41,8 @@ import java.util.TreeSet;
  * resource runs. Disabling runs in reverse (rule 5). A missing resource is created with its final mode. Mirrors
  * added, removed or renamed are one patch ({@link MirrorSet}), written with the other mirror edits. Refuses a
  * paused resource, one whose last reconcile failed, a mode it cannot read, an adopted resource that does not exist,
- * a renamed target alias and a mirror to add without bootstrap servers. Pure.
+ * a renamed target alias with other changes ({@link MirrorTargetRename}) and a mirror to add without bootstrap
+ * servers. Pure.
  */
 public final class MirrorMakerPlanner {
 
@@ -69,6 +70,9 @@ public final class MirrorMakerPlanner {
         if (facts.live() != null) {
             diagnostics.addAll(MirrorMakerWarnings.of(facts.live(), dm));
             diagnostics.addAll(MirrorMakerWarnings.renamed(facts.live(), dm, facts.set().renamed()));
+            if (MirrorTargetRename.renamed(facts) && diagnostics.stream().noneMatch(Diagnostic::isError)) {
+                diagnostics.add(MirrorTargetRename.warning(facts));
+            }
         }
         if (facts.live() != null && !MirrorCheck.failedTasks(facts.live()).isEmpty()) {
             diagnostics.add(Rule.CONNECTOR_FAILED.warning("FAILED while KafkaMirrorMaker2 is Ready", "KafkaMirrorMaker2 "
@@ -119,12 +123,8 @@ public final class MirrorMakerPlanner {
             return List.of(Rule.FAILED_RECONCILE.error("The last reconcile failed", who + ": " + failed.detail()
                     + ". Fix the cause first; the operator would not roll the workers.", dm.address()));
         }
-        if (dm.targetAlias() != null && !dm.targetAlias().equals(f.live().target())) {
-            return List.of(Rule.CONFIGURATION.error("Target alias renamed", who + ": the configuration names target "
-                    + dm.targetAlias() + ", the resource " + f.live().target() + ". Renaming the target replaces every "
-                    + "connector (" + String.join(", ", renamedTarget(f)) + ") and, in the v1beta2 layout, moves the worker "
-                    + "configuration to another spec.clusters[] entry; flowform does not plan that. Rename the target in the "
-                    + "resource itself if that is intended, then adopt it again.", dm.address()));
+        if (MirrorTargetRename.renamed(f) && !MirrorTargetRename.refusal(f, who).isEmpty()) {
+            return MirrorTargetRename.refusal(f, who);
         }
         if (!f.set().unaddable().isEmpty()) {
             return List.of(Rule.CONFIGURATION.error("Mirror not found", who + " has no mirror from source alias(es) "
@@ -170,16 +170,6 @@ public final class MirrorMakerPlanner {
         return List.of();
     }
 
-    /** @return the connectors a target rename would delete and create */
-    private static List<String> renamedTarget(MirrorMakerFacts f) {
-        List<String> out = new ArrayList<>();
-        for (LiveMirrorMaker2.Mirror m : f.live().mirrors()) {
-            MirrorSet.connectorNames(m.source(), f.live().target(), m.raw()).forEach(n -> out.add("delete " + n));
-            MirrorSet.connectorNames(m.source(), f.desired().targetAlias(), m.raw()).forEach(n -> out.add("create " + n));
-        }
-        return out;
-    }
-
     /** Annotates the resource so that the operator restarts the first FAILED task of a RUNNING connector. */
     private static void restartFailedTask(MirrorMakerFacts f, List<Draft> chain, List<Change> changes) {
         for (LiveMirrorMaker2.ConnectorState c : f.live().connectors()) {
@@ -214,11 +204,20 @@ public final class MirrorMakerPlanner {
     }
 
     private static void existing(MirrorMakerFacts f, List<Draft> chain, List<Change> changes) {
-        changes.add(change(f));
         if (!f.roll().isComplete()) {
             chain.add(rollWait(f, f.current(), f.live().workers().generation(), "wait for the roll already in progress "
                     + "(generation " + f.live().workers().generation() + ", " + f.roll().detail() + ")"));
         }
+        if (MirrorTargetRename.renamed(f)) {
+            changes.addAll(MirrorTargetRename.changes(f));
+            chain.add(new Draft(StepKind.UPDATE_CONNECT_CLUSTER, f.address(), f.ref(), new StepPayload.PatchObject(
+                    MirrorTargetRename.edits(f)), "rename target alias " + f.live().target() + " to " + f.desired().targetAlias()));
+            chain.add(rollWait(f, f.current(), null, "wait until every " + f.desired().name() + "-mirrormaker2 pod has "
+                    + "restarted with the new cluster aliases (KAFKA_MIRRORMAKER_2_CLUSTERS)"));
+            connectorWait(f, chain);
+            return;
+        }
+        changes.add(change(f));
         if (!f.upgrade()) {
             mirrorSteps(f, chain, f.current());
         }

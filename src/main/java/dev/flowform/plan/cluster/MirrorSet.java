@@ -152,6 +152,19 @@ record MirrorSet(List<FieldEdit> edits, List<AttributeChange> attrs, List<Change
         return out;
     }
 
+    /**
+     * @param owner     the KafkaMirrorMaker2's address
+     * @param ref       the KafkaMirrorMaker2
+     * @param connector the connector's name
+     * @param action    create or delete
+     * @param why       the reason
+     * @return the change of one connector the operator creates or deletes, at {@code <owner>.connector["<name>"]}
+     */
+    static Change connectorChange(String owner, ObjectRef ref, String connector, Action action, Change.Reason why) {
+        return new Change(owner + ".connector[\"" + connector + "\"]",
+                new ObjectRef(ref.apiVersion(), "Connector", ref.namespace(), connector), action, List.of(), why);
+    }
+
     /** Collects the edits, attributes and connector changes. */
     private static final class Builder {
         private final DesiredMirrorMaker2 dm;
@@ -236,7 +249,7 @@ record MirrorSet(List<FieldEdit> edits, List<AttributeChange> attrs, List<Change
             Change.Reason why = to != null ? ChangeReason.MIRROR_ALIAS_RENAMED.of(m.source(), to)
                     : ChangeReason.MIRROR_REMOVED.of(m.source());
             for (String name : connectorNames(m.source(), live.target(), m.raw())) {
-                connectors.add(new Change(address(name), connectorRef(name), Action.DELETE, List.of(), why));
+                connectors.add(connectorChange(dm.address(), ref, name, Action.DELETE, why));
             }
         }
 
@@ -283,7 +296,7 @@ record MirrorSet(List<FieldEdit> edits, List<AttributeChange> attrs, List<Change
 
         private void creates(String alias, Map<String, Object> entry, Change.Reason why) {
             for (String name : connectorNames(alias, live.target(), entry)) {
-                connectors.add(new Change(address(name), connectorRef(name), Action.CREATE, List.of(), why));
+                connectors.add(connectorChange(dm.address(), ref, name, Action.CREATE, why));
             }
         }
 
@@ -316,13 +329,6 @@ record MirrorSet(List<FieldEdit> edits, List<AttributeChange> attrs, List<Change
             return out;
         }
 
-        private String address(String connector) {
-            return dm.address() + ".connector[\"" + connector + "\"]";
-        }
-
-        private ObjectRef connectorRef(String connector) {
-            return new ObjectRef(ref.apiVersion(), "Connector", ref.namespace(), connector);
-        }
 
         @SuppressWarnings("unchecked")
         private static Map<String, Object> cast(Map<?, ?> m) {
