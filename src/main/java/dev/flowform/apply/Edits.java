@@ -13,7 +13,8 @@ import java.util.Map;
  * <p>A path segment {@code [key=value]} after a list field selects the list's object entry whose {@code key} is
  * {@code value}, e.g. {@code spec.clusters.[alias=dc2].config} (a KafkaMirrorMaker2's worker configuration); a dotted
  * key walks nested objects of the entry, e.g. {@code spec.mirrors.[source.alias=dc1]} (a mirror in Strimzi's {@code v1}
- * layout).
+ * layout). A path that ends at such a segment edits the entry itself: a set replaces it (or appends it when the list
+ * has none), a remove deletes it (adding or removing a mirror of a KafkaMirrorMaker2).
  */
 public final class Edits {
     private Edits() {
@@ -79,13 +80,18 @@ public final class Edits {
     @SuppressWarnings("unchecked")
     private static boolean inList(Map<String, Object> node, String field, Object child, String[] select, FieldEdit e, int i) {
         List<String> path = e.path();
-        if (i + 2 >= path.size() || (child != null && !(child instanceof List))) {
+        boolean whole = i + 2 == path.size();
+        if (i + 2 > path.size() || (child != null && !(child instanceof List)) || (whole && !e.remove()
+                && !(e.value() instanceof Map))) {
             throw new IllegalArgumentException("cannot edit " + String.join(".", path) + ": " + field
-                    + " is not a list of objects, or the path ends at an entry");
+                    + " is not a list of objects, or an entry is set to a value that is not an object");
         }
         List<Object> list = child == null ? new ArrayList<>() : new ArrayList<>((List<Object>) child);
         for (int k = 0; k < list.size(); k++) {
             if (list.get(k) instanceof Map<?, ?> entry && select[1].equals(String.valueOf(keyOf(entry, select[0])))) {
+                if (whole) {
+                    return wholeEntry(node, field, list, k, e);
+                }
                 Map<String, Object> copy = new LinkedHashMap<>((Map<String, Object>) entry);
                 boolean changed = edit(copy, e, i + 2);
                 list.set(k, copy);
@@ -96,8 +102,25 @@ public final class Edits {
         if (e.remove()) {
             return false;
         }
+        if (whole) {
+            list.add(e.value());
+            node.put(field, list);
+            return true;
+        }
         throw new IllegalArgumentException("cannot edit " + String.join(".", path) + ": " + field + " has no entry with "
                 + select[0] + "=" + select[1]);
+    }
+
+    /** Replaces (set) or deletes (remove) entry {@code k} of {@code list}; true when the list changed. */
+    private static boolean wholeEntry(Map<String, Object> node, String field, List<Object> list, int k, FieldEdit e) {
+        Object old = list.get(k);
+        if (e.remove()) {
+            list.remove(k);
+        } else {
+            list.set(k, e.value());
+        }
+        node.put(field, list);
+        return e.remove() || !Json.sameValue(old, e.value());
     }
 
     /** @return the value at the dotted {@code key} inside {@code entry}, or null when a step is missing */

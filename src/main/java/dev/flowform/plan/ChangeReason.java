@@ -62,6 +62,16 @@ public enum ChangeReason {
     MIRROR_CONFIG("mirror settings differ from the configuration"),
     /** A task of a KafkaMirrorMaker2 FAILED while the resource is Ready: the operator is asked to restart it. */
     MIRROR_TASK_RESTART("restart FAILED task %s (strimzi.io/restart-connector-task)"),
+    /** A mirror's source alias is renamed: Strimzi deletes the old alias's connectors and creates new ones. */
+    MIRROR_ALIAS_RENAMED("source alias %s renamed to %s: Strimzi deletes the connectors of the old alias and creates new "
+            + "ones, with new offsets"),
+    /** The target alias is renamed: Strimzi deletes every connector and creates them under the new name. */
+    MIRROR_TARGET_RENAMED("target alias %s renamed to %s: Strimzi deletes the connectors of the old alias and creates "
+            + "new ones, with new offsets"),
+    /** A mirror is removed from the KafkaMirrorMaker2: Strimzi deletes its connectors. */
+    MIRROR_REMOVED("mirror %s is not in the configuration: Strimzi deletes the connectors it no longer generates"),
+    /** A mirror is added to the KafkaMirrorMaker2: Strimzi creates its connectors. */
+    MIRROR_ADDED("mirror %s is added: Strimzi creates its connectors"),
     /** Words this version does not write, read from a plan document; kept as they are. */
     OTHER("%s");
 

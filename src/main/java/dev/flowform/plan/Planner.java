@@ -179,10 +179,17 @@ public final class Planner {
                 owners.add(d.address());
             }
         }
-        cp.changes().stream().filter(c -> owners.contains(c.address())).forEach(changes::add);
+        cp.changes().stream().filter(c -> owners.contains(c.address()) || ownedConnector(c.address(), owners))
+                .forEach(changes::add);
         if (!kept.isEmpty()) {
             txIds.addAll(cp.transactionalIds());
         }
+    }
+
+    /** @return true when {@code address} is a connector of a resource a kept step changes ({@code <owner>.connector[...]}) */
+    private static boolean ownedConnector(String address, Set<String> owners) {
+        int at = address.indexOf(".connector[");
+        return at > 0 && owners.contains(address.substring(0, at));
     }
 
     /**

@@ -96,6 +96,16 @@ public enum Rule {
             "KIP-618: an existing cluster must run preparing on every worker before enabled"),
     /** The planner only knows how to plan against Strimzi. */
     STRIMZI_MISSING("strimzi-installed", "Strimzi custom resources kafkaconnects.kafka.strimzi.io and kafkaconnectors.kafka.strimzi.io"),
+    /** A renamed MirrorMaker 2 source alias replaces its connectors, which start without offsets. */
+    MIRROR_ALIAS_RENAME("mm2-alias-rename",
+            "Strimzi KafkaMirrorMaker2Connectors names connectors <source>-><target>.<Type> and "
+                    + "AbstractConnectOperator.reconcileConnectors deletes those it no longer generates; Kafka Connect keys "
+                    + "source offsets by [connector name, partition] (OffsetUtils.processPartitionKey), MirrorMaker 2's "
+                    + "partition by {cluster: source alias, topic, partition} (MirrorUtils.wrapPartition), "
+                    + "MirrorSourceTask.initializeConsumer does not seek a partition without an offset and "
+                    + "MirrorConnectorConfig.sourceConsumerConfig defaults auto.offset.reset to earliest; "
+                    + "DefaultReplicationPolicy.formatRemoteTopic prefixes remote topics with the source alias; "
+                    + "Worker.taskTransactionalId is <group.id>-<connector>-<task>"),
     /** What the configuration says about an object does not match what exists. */
     CONFIGURATION("configuration", "flowform configuration language (README, Configuration language)"),
     /** An object carries the ownership marks of another environment or state lineage. */

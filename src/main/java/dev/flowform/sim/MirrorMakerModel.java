@@ -41,8 +41,7 @@ record MirrorMakerModel(String name, int replicas, String target, WorkerConfig.R
         connectSpec.put("bootstrapServers", targetEntry.getOrDefault("bootstrapServers", ""));
         connectSpec.put("config", obj(targetEntry.getOrDefault("config", Map.of())));
         WorkerConfig.Rendered rendered = WorkerConfig.render(connectSpec, v1 ? StrimziApi.V1 : StrimziApi.V1BETA2);
-        Map<String, Object> podShape = new LinkedHashMap<>(spec);
-        podShape.remove("mirrors");
+        Map<String, Object> podShape = podShape(spec);
         podShape.remove("replicas");
         String revision = WorkerConfig.revision(podShape, rendered);
         Map<String, Map<String, String>> connectors = new LinkedHashMap<>();
@@ -70,9 +69,25 @@ record MirrorMakerModel(String name, int replicas, String target, WorkerConfig.R
      * @return a fingerprint of everything that shapes its pods (all of the spec but {@code mirrors} and {@code replicas})
      */
     static String fingerprint(GenericKubernetesResource mm2) {
-        Map<String, Object> podShape = new LinkedHashMap<>(SimContext.spec(mm2));
-        podShape.remove("mirrors");
-        return WorkerConfig.fingerprint(podShape);
+        return WorkerConfig.fingerprint(podShape(SimContext.spec(mm2)));
+    }
+
+    /**
+     * @return what shapes the pods: the spec without {@code mirrors}, but with the cluster aliases the pods carry in
+     *         {@code KAFKA_MIRRORMAKER_2_CLUSTERS} (Strimzi {@code KafkaMirrorMaker2Cluster.getEnvVars}: in {@code v1}
+     *         the target and every mirror's source, in {@code v1beta2} {@code spec.clusters[]}, already part of the spec)
+     */
+    private static Map<String, Object> podShape(Map<String, Object> spec) {
+        Map<String, Object> shape = new LinkedHashMap<>(spec);
+        shape.remove("mirrors");
+        if (spec.get("target") instanceof Map<?, ?>) {
+            List<Object> aliases = new java.util.ArrayList<>();
+            for (Object o : JsonMaps.list(spec.get("mirrors"))) {
+                aliases.add(JsonMaps.str(obj(obj(o).get("source")), "alias"));
+            }
+            shape.put("mirrorSourceAliases", aliases);
+        }
+        return shape;
     }
 
     /**

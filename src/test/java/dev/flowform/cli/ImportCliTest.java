@@ -12,6 +12,8 @@ import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code flowform import} on the quickstart's seed: a brownfield configuration folder that declares only the
@@ -175,6 +177,89 @@ class ImportCliTest {
         assertThat(rollout.exitCode()).as("%s", rollout).isEqualTo(2);
         assertThat(rollout.out()).containsSubsequence("exactly.once.source.support = preparing", "WAIT_FOR_ROLL",
                 "exactly.once.source.support = enabled", "WAIT_FOR_ROLL", "read_committed");
+    }
+
+    /** Copies a KafkaMirrorMaker2 seed (the example's v1beta2 one, or the v1 one) into a folder with only the environment. */
+    private void mirrorMakerFolder(boolean v1) throws IOException {
+        dir = tmp.resolve(v1 ? "mm2-v1" : "mm2");
+        CliFiles.copy(v1 ? Path.of("src", "test", "resources", "mirrormaker2-v1", "seed")
+                : Path.of("examples", "mirrormaker2", "seed"), dir.resolve("seed"));
+        Files.writeString(dir.resolve("environment.flow.json"), ENVIRONMENT_ONLY.replace("demo", "mm2-demo")
+                .replace("replication", "mirror"));
+    }
+
+    @ParameterizedTest(name = "v1 layout: {0}")
+    @ValueSource(booleans = {false, true})
+    void a_kafka_mirror_maker_2_is_imported_whole_validates_and_plans_no_changes_then_the_rollout(boolean v1)
+            throws IOException {
+        mirrorMakerFolder(v1);
+        List<String> importArgs = List.of("--namespace", "mirror", "--out", dir.toString());
+
+        CliRunner.Result imported = run("import", importArgs.toArray(String[]::new));
+        assertThat(imported.exitCode()).as("%s", imported).isZero();
+        String file = Files.readString(dir.resolve("mm2.mirrormaker2.flow.json"));
+        assertThat(file).contains("\"replicas\": 2", "\"version\": \"3.9.0\"",
+                "\"bootstrap_servers\": \"dc2-kafka-bootstrap.kafka-dc2.svc:9092\"", "\"group.id\": \"mm2-cluster\"",
+                "\"offset.storage.topic\": \"mm2-cluster-offsets\"",
+                "\"config.providers.secrets.class\": \"io.strimzi.kafka.KubernetesSecretConfigProvider\"",
+                "\"bootstrap_servers\": \"dc1-kafka-bootstrap.kafka-dc1.svc:9092\"", "\"topics\": \"orders.*\"",
+                "\"groups\": \".*\"", "\"tasks_max\": 2", "\"source_connector\": {", "\"replication.factor\": \"3\"",
+                "\"checkpoint_connector\": {", "\"emit.checkpoints.interval.seconds\": \"60\"", "\"exactly_once\": false")
+                .doesNotContain("exactly.once.source.support\"", "groupId");
+        assertThat(cli.run("fmt", "--check", "--no-color", dir.resolve("mm2.mirrormaker2.flow.json").toString()).exitCode())
+                .isZero();
+        CliRunner.Result validate = cli.run("validate", "--dir", dir.toString(), "--no-color");
+        assertThat(validate.exitCode()).as("%s", validate).isZero();
+        CliRunner.Result plan = run("plan", "--detailed-exitcode");
+        assertThat(plan.exitCode()).as("%s", plan).isZero();
+        assertThat(plan.out()).contains("No changes.");
+
+        List<String> again = new ArrayList<>(importArgs);
+        again.addAll(List.of("--exactly-once", "--force"));
+        assertThat(run("import", again.toArray(String[]::new)).exitCode()).isZero();
+        CliRunner.Result rollout = run("plan", "--detailed-exitcode");
+        assertThat(rollout.exitCode()).as("%s", rollout).isEqualTo(2);
+        assertThat(rollout.out()).containsSubsequence("exactly.once.source.support = preparing", "WAIT_FOR_ROLL",
+                "exactly.once.source.support = enabled", "WAIT_FOR_ROLL", "UPDATE_CONNECTOR",
+                "source.consumer.isolation.level=read_committed", "exactly.once.support=required", "WAIT_FOR_CONNECTOR_READY");
+        assertThat(rollout.out()).doesNotContain("checkpointConnector.config.\"exactly.once.support\"");
+    }
+
+    @Test
+    void a_mirror_with_other_patterns_placeholders_and_a_secret_reference_round_trips_without_expanding_them()
+            throws IOException {
+        mirrorMakerFolder(false);
+        Path seed = dir.resolve("seed").resolve("mm2.yaml");
+        Files.writeString(seed, Files.readString(seed)
+                .replace("    topicsPattern: orders.*\n    groupsPattern: .*\n",
+                        "    topicsPattern: 'audit\\..*|orders\\..*'\n    groupsPattern: 'orders-.*'\n")
+                .replace("        sync.topic.acls.enabled: 'false'\n", "        sync.topic.acls.enabled: 'false'\n"
+                        + "        consumer.ssl.truststore.password: '${file:/opt/mm2/dc1.properties:truststore.password}'\n"
+                        + "        consumer.client.id: '${env:MM2_CLIENT_ID}'\n"
+                        + "        consumer.ssl.keystore.password: Literal-Secret-7731\n")
+                .replaceFirst("    config: \\{}\n", "    authentication:\n      type: scram-sha-512\n      username: mm2\n"
+                        + "      passwordSecret:\n        secretName: mm2-dc1\n        password: password\n"
+                        + "    config:\n      client.rack: '\\${secrets:mirror/dc1-rack:rack}'\n"));
+
+        CliRunner.Result imported = run("import", "--namespace", "mirror", "--out", dir.toString());
+
+        assertThat(imported.exitCode()).as("%s", imported).isZero();
+        String file = Files.readString(dir.resolve("mm2.mirrormaker2.flow.json"));
+        assertThat(file).contains("\"topics\": \"audit\\\\..*|orders\\\\..*\"", "\"groups\": \"orders-.*\"",
+                "\"consumer.ssl.truststore.password\": \"$${file:/opt/mm2/dc1.properties:truststore.password}\"",
+                "\"consumer.client.id\": \"$${env:MM2_CLIENT_ID}\"", "\"client.rack\": \"$${secrets:mirror/dc1-rack:rack}\"")
+                .doesNotContain("Literal-Secret-7731", "authentication");
+        assertThat(imported.err()).contains(
+                "Left out KafkaMirrorMaker2 mirror/mm2 spec.mirrors[sourceCluster=dc1].sourceConnector.config "
+                        + "consumer.ssl.keystore.password: it holds a literal credential",
+                "Left out KafkaMirrorMaker2 mirror/mm2 spec.clusters[alias=dc1].authentication: the mirrormaker2 block does "
+                        + "not model it; adopt leaves it as it is, with its reference to Secret mm2-dc1")
+                .doesNotContain("Literal-Secret-7731");
+        CliRunner.Result validate = cli.run("validate", "--dir", dir.toString(), "--no-color");
+        assertThat(validate.exitCode()).as("%s", validate).isZero();
+        CliRunner.Result plan = run("plan", "--detailed-exitcode");
+        assertThat(plan.exitCode()).as("%s", plan).isZero();
+        assertThat(plan.out()).contains("No changes.");
     }
 
     private static String connector(String name, String cluster, String className, String extraConfig) {

@@ -259,17 +259,26 @@ class MirrorMakerPlannerTest {
                 Map.of(), null, null, null, Map.of(), Map.of(), true, null)));
         Plan p = plan(renamed, new MirrorMakerWorld("enabled").toLive());
 
-        assertThat(p.steps()).isEmpty();
+        assertThat(p.isApplyable()).isTrue();
         assertThat(p.diagnostics()).singleElement().satisfies(d -> {
-            assertThat(d.summary()).isEqualTo("Alias renamed: the operator would delete and create connectors");
-            assertThat(d.detail()).contains("delete dc1->dc2.MirrorSourceConnector and dc1->dc2.MirrorCheckpointConnector",
-                    "create east->dc2.MirrorSourceConnector and east->dc2.MirrorCheckpointConnector");
+            assertThat(d.summary()).isEqualTo("Source alias renamed: its connectors are replaced");
+            assertThat(d.detail()).contains("delete dc1->dc2.* and create east->dc2.*");
         });
+        assertThat(p.changes()).extracting(c -> c.action() + " " + c.address()).contains(
+                "DELETE mirrormaker2.mm2.connector[\"dc1->dc2.MirrorSourceConnector\"]",
+                "DELETE mirrormaker2.mm2.connector[\"dc1->dc2.MirrorCheckpointConnector\"]",
+                "CREATE mirrormaker2.mm2.connector[\"east->dc2.MirrorSourceConnector\"]",
+                "CREATE mirrormaker2.mm2.connector[\"east->dc2.MirrorCheckpointConnector\"]");
         DesiredMirrorMaker2 target = new DesiredMirrorMaker2("mirrormaker2.mm2", "mm2", "replication", ManageMode.ADOPT, null,
                 null, null, "west", null, Map.of(), List.of(MirrorMakerWorld.mirror(true)), java.util.Set.of(), null)
                 .derived("replication");
         assertThat(plan(target, new MirrorMakerWorld("enabled").toLive()).diagnostics()).singleElement()
-                .satisfies(d -> assertThat(d.detail()).contains("create dc1->west.MirrorSourceConnector"));
+                .satisfies(d -> assertThat(d.summary()).isEqualTo("Target alias renamed with other changes"));
+        // a declared mirror without bootstrap servers that renames nothing cannot be added
+        DesiredMirrorMaker2 two = MirrorMakerWorld.block(ManageMode.ADOPT, List.of(MirrorMakerWorld.mirror(true),
+                new DesiredMirror("east", null, Map.of(), null, null, null, Map.of(), Map.of(), true, null)));
+        assertThat(plan(two, new MirrorMakerWorld("enabled").toLive()).diagnostics()).extracting(Diagnostic::summary)
+                .containsExactly("Mirror not found");
     }
 
     @Test

@@ -198,6 +198,18 @@ public final class AdoptionWriter {
         if (rule.isPresent()) {
             return rule.get().summary() + "; adopt leaves it as it is";
         }
+        return literalCredential(key, value);
+    }
+
+    /**
+     * @param key   a configuration key
+     * @param value its value
+     * @return why the value is not written (a literal credential under a credential key), or null when it may be
+     */
+    static String literalCredential(String key, String value) {
+        if (key.endsWith(".class")) {
+            return null; // a class name, e.g. config.providers.secrets.class, never a credential
+        }
         if (CREDENTIAL_KEY.matcher(key).matches() && !PLACEHOLDER.matcher(value).find()) {
             return "it holds a literal credential, which import never writes into configuration; adopt leaves it as it "
                     + "is (reference a Secret through a config provider instead, e.g. ${secrets:<namespace>/<secret>:<key>})";

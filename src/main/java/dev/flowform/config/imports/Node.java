@@ -22,6 +22,11 @@ final class Node {
         return put(key, new ConfigNode.BoolNode(value, GENERATED));
     }
 
+    /** @return this object with {@code key: value} (a whole number) added */
+    Node put(String key, long value) {
+        return put(key, new ConfigNode.NumberNode(java.math.BigDecimal.valueOf(value), Long.toString(value), GENERATED));
+    }
+
     /** @return this object with {@code key: value} (an object) added */
     Node put(String key, Node value) {
         return put(key, value.build());

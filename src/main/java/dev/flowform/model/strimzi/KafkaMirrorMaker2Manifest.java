@@ -88,12 +88,33 @@ public record KafkaMirrorMaker2Manifest(String apiVersion, Map<String, String> l
         s.put("target", target);
         List<Object> mirrors = new ArrayList<>();
         for (DesiredMirror m : d.mirrors()) {
-            Map<String, Object> mirror = new LinkedHashMap<>();
-            mirror.put("source", cluster(m.sourceAlias(), m.sourceBootstrap(), new LinkedHashMap<>(m.sourceClusterConfig())));
-            connectorsAndPatterns(mirror, m);
-            mirrors.add(mirror);
+            mirrors.add(mirrorEntry(m));
         }
         s.put("mirrors", mirrors);
+    }
+
+    /**
+     * @param m a mirror of the block
+     * @return its {@code spec.mirrors[]} entry in this manifest's layout: {@code v1} with its {@code source} cluster,
+     *         {@code v1beta2} naming {@code sourceCluster} and {@code targetCluster} (the source's entry of
+     *         {@code spec.clusters[]} is {@link #sourceClusterEntry})
+     */
+    public Map<String, Object> mirrorEntry(DesiredMirror m) {
+        if (!isV1()) {
+            return mirror(m);
+        }
+        Map<String, Object> mirror = new LinkedHashMap<>();
+        mirror.put("source", sourceClusterEntry(m));
+        connectorsAndPatterns(mirror, m);
+        return mirror;
+    }
+
+    /**
+     * @param m a mirror of the block
+     * @return its source cluster: {@code alias}, {@code bootstrapServers} (when declared), {@code config}
+     */
+    public static Map<String, Object> sourceClusterEntry(DesiredMirror m) {
+        return cluster(m.sourceAlias(), m.sourceBootstrap(), new LinkedHashMap<>(m.sourceClusterConfig()));
     }
 
     private void v1beta2Spec(Map<String, Object> s) {
@@ -105,7 +126,7 @@ public record KafkaMirrorMaker2Manifest(String apiVersion, Map<String, String> l
         clusters.add(cluster(d.targetAlias(), d.targetBootstrap(), worker));
         List<Object> mirrors = new ArrayList<>();
         for (DesiredMirror m : d.mirrors()) {
-            clusters.add(cluster(m.sourceAlias(), m.sourceBootstrap(), new LinkedHashMap<>(m.sourceClusterConfig())));
+            clusters.add(sourceClusterEntry(m));
             mirrors.add(mirror(m));
         }
         s.put("clusters", clusters);

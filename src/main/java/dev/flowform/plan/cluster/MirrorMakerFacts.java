@@ -33,11 +33,12 @@ import java.util.Map;
  * @param workerAttrs the same as attribute changes
  * @param mirrors     the mirrors that need edits
  * @param missing     source aliases declared but absent from the live spec
+ * @param set         the mirrors added, removed or renamed (null when the resource does not exist)
  * @param replicas    the number of workers after the plan
  */
 record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef ref, LiveMirrorMaker2 live, EosMode current,
                         Readiness roll, List<EosMode> path, List<FieldEdit> workerEdits, List<AttributeChange> workerAttrs,
-                        List<MirrorWork> mirrors, List<String> missing, int replicas) {
+                        List<MirrorWork> mirrors, List<String> missing, MirrorSet set, int replicas) {
 
     MirrorMakerFacts {
         path = List.copyOf(path);
@@ -61,7 +62,7 @@ record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef 
             StrimziApi api = scope.live().api() != null ? scope.live().api() : StrimziApi.V1BETA2;
             ObjectRef ref = new ObjectRef(api.kafkaApiVersion(), KafkaMirrorMaker2Manifest.KIND, dm.namespace(), dm.name());
             return new MirrorMakerFacts(scope, dm, ref, null, null, null, List.of(), List.of(), List.of(), List.of(),
-                    List.of(), replicas);
+                    List.of(), null, replicas);
         }
         EosMode current = live.workers().eosMode().orElse(null);
         Readiness roll = RollCheck.evaluate(live.workers(), live.workers().generation(), current);
@@ -72,14 +73,15 @@ record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef 
         List<String> missing = new ArrayList<>();
         for (DesiredMirror m : dm.mirrors()) {
             live.mirror(m.sourceAlias()).ifPresentOrElse(lm -> {
-                MirrorWork w = MirrorWork.of(dm, m, lm, live.v1Layout());
+                MirrorWork w = MirrorWork.of(dm, m, lm, live.v1Layout(), MirrorSet.sourceEntry(live, lm));
                 if (!w.isEmpty()) {
                     mirrors.add(w);
                 }
             }, () -> missing.add(m.sourceAlias()));
         }
         return new MirrorMakerFacts(scope, dm, live.ref(), live, current, roll,
-                current == null ? List.of() : ClusterFacts.eosPath(current, dm.eos()), edits, attrs, mirrors, missing, replicas);
+                current == null ? List.of() : ClusterFacts.eosPath(current, dm.eos()), edits, attrs, mirrors, missing,
+                MirrorSet.of(dm, live, live.ref()), replicas);
     }
 
     /** @return the resource address */
@@ -102,7 +104,8 @@ record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef 
 
     /** @return true when the plan writes to the object */
     boolean somethingChanges() {
-        return live == null || !path.isEmpty() || !workerEdits.isEmpty() || !mirrors.isEmpty();
+        return live == null || !path.isEmpty() || !workerEdits.isEmpty() || !mirrors.isEmpty() || !set.isEmpty()
+                || MirrorTargetRename.renamed(this);
     }
 
     /** @return true when the workers' mode goes up (mirrors after the rolls) */

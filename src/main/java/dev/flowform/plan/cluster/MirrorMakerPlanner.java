@@ -38,9 +38,11 @@ import java.util.TreeSet;
  * (rule 7: PodSet, pods, {@code strimzi.io/revision} and the configuration hash where the operator writes one); then
  * {@code source.consumer.isolation.level: read_committed} and {@code exactly.once.support: required} are set in
  * {@code sourceConnector.config} only (rules 3 and 4), followed by a wait until every connector and task of the
- * resource runs. Disabling runs in reverse (rule 5). A missing resource is created with its final mode. Refuses a
- * paused resource, one whose last reconcile failed, a mode it cannot read, an adopted resource that does not exist
- * and a declared mirror the live resource lacks. Pure.
+ * resource runs. Disabling runs in reverse (rule 5). A missing resource is created with its final mode. Mirrors
+ * added, removed or renamed are one patch ({@link MirrorSet}), written with the other mirror edits. Refuses a
+ * paused resource, one whose last reconcile failed, a mode it cannot read, an adopted resource that does not exist,
+ * a renamed target alias with other changes ({@link MirrorTargetRename}) and a mirror to add without bootstrap
+ * servers. Pure.
  */
 public final class MirrorMakerPlanner {
 
@@ -67,6 +69,10 @@ public final class MirrorMakerPlanner {
         diagnostics = new ArrayList<>(diagnostics);
         if (facts.live() != null) {
             diagnostics.addAll(MirrorMakerWarnings.of(facts.live(), dm));
+            diagnostics.addAll(MirrorMakerWarnings.renamed(facts.live(), dm, facts.set().renamed()));
+            if (MirrorTargetRename.renamed(facts) && diagnostics.stream().noneMatch(Diagnostic::isError)) {
+                diagnostics.add(MirrorTargetRename.warning(facts));
+            }
         }
         if (facts.live() != null && !MirrorCheck.failedTasks(facts.live()).isEmpty()) {
             diagnostics.add(Rule.CONNECTOR_FAILED.warning("FAILED while KafkaMirrorMaker2 is Ready", "KafkaMirrorMaker2 "
@@ -117,20 +123,14 @@ public final class MirrorMakerPlanner {
             return List.of(Rule.FAILED_RECONCILE.error("The last reconcile failed", who + ": " + failed.detail()
                     + ". Fix the cause first; the operator would not roll the workers.", dm.address()));
         }
-        List<String> renamed = renamedConnectors(f);
-        if (!renamed.isEmpty()) {
-            return List.of(Rule.CONFIGURATION.error("Alias renamed: the operator would delete and create connectors", who
-                    + ": the configuration names other cluster aliases than the resource (target " + dm.targetAlias()
-                    + " vs " + f.live().target() + "; mirrors " + f.missing() + "). Strimzi deletes every connector it no "
-                    + "longer generates and creates the new ones, so a rename means " + String.join("; ", renamed)
-                    + ", with new offsets and checkpoints. Rename the aliases in the resource itself if that is intended, "
-                    + "then adopt it again.", dm.address()));
+        if (MirrorTargetRename.renamed(f) && !MirrorTargetRename.refusal(f, who).isEmpty()) {
+            return MirrorTargetRename.refusal(f, who);
         }
-        if (!f.missing().isEmpty()) {
+        if (!f.set().unaddable().isEmpty()) {
             return List.of(Rule.CONFIGURATION.error("Mirror not found", who + " has no mirror from source alias(es) "
-                    + String.join(", ", f.missing()) + " (spec.mirrors[]." + (f.v1() ? "source.alias" : "sourceCluster")
-                    + "). flowform changes the mirrors a "
-                    + "KafkaMirrorMaker2 has; add the mirror to the resource first.", dm.address()));
+                    + String.join(", ", f.set().unaddable()) + " (spec.mirrors[]." + (f.v1() ? "source.alias" : "sourceCluster")
+                    + "), and the configuration declares no bootstrap_servers for it, which a new mirror needs. Declare "
+                    + "the source's bootstrap_servers to add it.", dm.address()));
         }
         return List.of();
     }
@@ -170,33 +170,6 @@ public final class MirrorMakerPlanner {
         return List.of();
     }
 
-    /**
-     * @return when the target alias differs, or a declared source alias is missing while the resource has a mirror the
-     *         configuration does not declare: the connectors Strimzi would delete and create, else empty
-     */
-    private static List<String> renamedConnectors(MirrorMakerFacts f) {
-        DesiredMirrorMaker2 dm = f.desired();
-        List<String> liveSources = f.live().mirrors().stream().map(LiveMirrorMaker2.Mirror::source).toList();
-        List<String> undeclared = liveSources.stream()
-                .filter(a -> dm.mirrors().stream().noneMatch(m -> m.sourceAlias().equals(a))).toList();
-        boolean targetRenamed = dm.targetAlias() != null && !dm.targetAlias().equals(f.live().target());
-        if (!targetRenamed && (f.missing().isEmpty() || undeclared.isEmpty())) {
-            return List.of();
-        }
-        List<String> out = new ArrayList<>();
-        for (String a : targetRenamed ? liveSources : undeclared) {
-            out.add("delete " + MirrorMaker2Names.sourceConnector(a, f.live().target()) + " and "
-                    + MirrorMaker2Names.checkpointConnector(a, f.live().target()));
-        }
-        for (DesiredMirror m : dm.mirrors()) {
-            if (targetRenamed || f.missing().contains(m.sourceAlias())) {
-                out.add("create " + MirrorMaker2Names.sourceConnector(m.sourceAlias(), dm.targetAlias()) + " and "
-                        + MirrorMaker2Names.checkpointConnector(m.sourceAlias(), dm.targetAlias()));
-            }
-        }
-        return out;
-    }
-
     /** Annotates the resource so that the operator restarts the first FAILED task of a RUNNING connector. */
     private static void restartFailedTask(MirrorMakerFacts f, List<Draft> chain, List<Change> changes) {
         for (LiveMirrorMaker2.ConnectorState c : f.live().connectors()) {
@@ -231,18 +204,28 @@ public final class MirrorMakerPlanner {
     }
 
     private static void existing(MirrorMakerFacts f, List<Draft> chain, List<Change> changes) {
-        changes.add(change(f));
         if (!f.roll().isComplete()) {
             chain.add(rollWait(f, f.current(), f.live().workers().generation(), "wait for the roll already in progress "
                     + "(generation " + f.live().workers().generation() + ", " + f.roll().detail() + ")"));
         }
+        if (MirrorTargetRename.renamed(f)) {
+            changes.addAll(MirrorTargetRename.changes(f));
+            chain.add(new Draft(StepKind.UPDATE_CONNECT_CLUSTER, f.address(), f.ref(), new StepPayload.PatchObject(
+                    MirrorTargetRename.edits(f)), "rename target alias " + f.live().target() + " to " + f.desired().targetAlias()));
+            chain.add(rollWait(f, f.current(), null, "wait until every " + f.desired().name() + "-mirrormaker2 pod has "
+                    + "restarted with the new cluster aliases (KAFKA_MIRRORMAKER_2_CLUSTERS)"));
+            connectorWait(f, chain);
+            return;
+        }
+        changes.add(change(f));
         if (!f.upgrade()) {
-            mirrorSteps(f, chain);
+            mirrorSteps(f, chain, f.current());
         }
         workerSteps(f, chain);
         if (f.upgrade()) {
-            mirrorSteps(f, chain);
+            mirrorSteps(f, chain, f.desired().eos());
         }
+        changes.addAll(f.set().connectorChanges());
     }
 
     /** The mode changes, each with its roll (the first carrying the other worker edits), or a plain worker update. */
@@ -269,12 +252,21 @@ public final class MirrorMakerPlanner {
         }
     }
 
-    private static void mirrorSteps(MirrorMakerFacts f, List<Draft> chain) {
-        if (f.mirrors().isEmpty()) {
+    /**
+     * The mirror edits as one patch: mirrors added, removed or renamed ({@link MirrorSet}), then settings. When the set
+     * of cluster aliases changes, the pods roll (Strimzi {@code KAFKA_MIRRORMAKER_2_CLUSTERS}) and the plan waits for it
+     * at {@code mode}, the workers' mode at that point; then for the connectors.
+     */
+    private static void mirrorSteps(MirrorMakerFacts f, List<Draft> chain, EosMode mode) {
+        MirrorSet set = f.set();
+        if (f.mirrors().isEmpty() && set.isEmpty()) {
             return;
         }
-        List<FieldEdit> edits = new ArrayList<>();
+        List<FieldEdit> edits = new ArrayList<>(set.edits());
         List<String> parts = new ArrayList<>();
+        set.renamed().forEach((from, to) -> parts.add("rename " + from + " to " + to));
+        set.added().forEach(a -> parts.add("add " + a));
+        set.removed().stream().filter(r -> !set.renamed().containsKey(r)).forEach(r -> parts.add("remove " + r));
         for (MirrorWork w : f.mirrors()) {
             edits.addAll(w.edits());
             for (FieldEdit e : w.edits()) {
@@ -282,8 +274,12 @@ public final class MirrorMakerPlanner {
                         : e.key() + "=" + (e.sensitive() ? dev.flowform.model.SecretKeys.MASK : String.valueOf(e.value()))));
             }
         }
-        chain.add(new Draft(StepKind.UPDATE_CONNECTOR, f.address(), f.ref(), new StepPayload.PatchObject(edits),
-                "mirrors " + String.join(", ", parts)));
+        chain.add(new Draft(set.rolls() ? StepKind.UPDATE_CONNECT_CLUSTER : StepKind.UPDATE_CONNECTOR, f.address(), f.ref(),
+                new StepPayload.PatchObject(edits), "mirrors " + String.join(", ", parts)));
+        if (set.rolls()) {
+            chain.add(rollWait(f, mode, null, "wait until every " + f.desired().name() + "-mirrormaker2 pod has restarted "
+                    + "with the new cluster aliases (KAFKA_MIRRORMAKER_2_CLUSTERS)"));
+        }
         connectorWait(f, chain);
     }
 
@@ -334,6 +330,11 @@ public final class MirrorMakerPlanner {
         if (on.isEmpty() && off.isEmpty() && !f.mirrors().isEmpty()) {
             reasons.add(ChangeReason.MIRROR_CONFIG.of());
         }
+        attrs.addAll(f.set().attrs());
+        f.set().renamed().forEach((from, to) -> reasons.add(ChangeReason.MIRROR_ALIAS_RENAMED.of(from, to)));
+        f.set().added().forEach(a -> reasons.add(ChangeReason.MIRROR_ADDED.of(a)));
+        f.set().removed().stream().filter(r -> !f.set().renamed().containsKey(r))
+                .forEach(r -> reasons.add(ChangeReason.MIRROR_REMOVED.of(r)));
         return new Change(f.address(), f.ref(), Action.UPDATE, attrs, reasons);
     }
 }

@@ -62,6 +62,40 @@ final class MirrorMakerWarnings {
         return out;
     }
 
+    /**
+     * What renaming a mirror's source alias costs (rule {@code mm2-alias-rename}): Strimzi deletes the old alias's
+     * connectors and creates new ones; the new source connector finds no offsets (Kafka Connect keys them by connector
+     * name, MirrorMaker 2's source partition by source alias), so it starts every source partition at the consumer's
+     * {@code auto.offset.reset}, {@code earliest} unless set, and copies what the source retains again: into new remote
+     * topics {@code <new alias>.<topic>} under the DefaultReplicationPolicy, as duplicates under the
+     * IdentityReplicationPolicy. Checkpoints start again, and exactly-once tasks get new transactional IDs.
+     *
+     * @param live    the live resource
+     * @param dm      the block
+     * @param renamed old source alias to new
+     * @return one warning per rename
+     */
+    static List<Diagnostic> renamed(LiveMirrorMaker2 live, DesiredMirrorMaker2 dm, Map<String, String> renamed) {
+        List<Diagnostic> out = new ArrayList<>();
+        renamed.forEach((from, to) -> {
+            String t = live.target();
+            boolean eos = dm.mirrors().stream().anyMatch(m -> m.sourceAlias().equals(to) && m.exactlyOnce());
+            out.add(Rule.MIRROR_ALIAS_RENAME.warning("Source alias renamed: its connectors are replaced", "KafkaMirrorMaker2 "
+                    + live.namespace() + "/" + live.name() + ": renaming source alias " + from + " to " + to + " makes "
+                    + "Strimzi delete " + from + "->" + t + ".* and create " + to + "->" + t + ".*. The new "
+                    + "MirrorSourceConnector finds no committed offsets (Kafka Connect keys them by connector name, and "
+                    + "MirrorMaker 2's source partition names the source alias), so it starts every source partition at "
+                    + "auto.offset.reset (MirrorMaker 2's default: earliest) and copies every retained record again: into "
+                    + "new remote topics " + to + ".<topic> under the DefaultReplicationPolicy (" + from + ".<topic> is no "
+                    + "longer written), or as duplicates into the same topics under the IdentityReplicationPolicy. "
+                    + "Consumer-group checkpoints start again in " + to + ".checkpoints.internal."
+                    + (eos ? " Its tasks write with new transactional IDs <group.id>-" + to + "->" + t
+                    + ".MirrorSourceConnector-<task>: grant Write and Describe on them before applying." : ""),
+                    dm.address()));
+        });
+        return out;
+    }
+
     /** @return the cluster entries: {@code spec.clusters[]}, or in {@code v1} the target and each mirror's source */
     private static List<?> clusters(LiveMirrorMaker2 live) {
         Map<String, Object> spec = live.workers().spec();

@@ -46,9 +46,12 @@ record MirrorWork(String source, List<FieldEdit> edits, List<AttributeChange> at
      * @param want the mirror as declared
      * @param live the live entry with the same source alias
      * @param v1   true when the live resource uses the {@code v1} layout (the mirror is selected by {@code source.alias})
+     * @param sourceEntry the live source cluster entry: {@code spec.mirrors[].source} in {@code v1}, the source's
+     *                    {@code spec.clusters[]} entry in {@code v1beta2}; empty when there is none
      * @return the work, with no edits when the entry already matches
      */
-    static MirrorWork of(DesiredMirrorMaker2 dm, DesiredMirror want, LiveMirrorMaker2.Mirror live, boolean v1) {
+    static MirrorWork of(DesiredMirrorMaker2 dm, DesiredMirror want, LiveMirrorMaker2.Mirror live, boolean v1,
+                         Map<String, Object> sourceEntry) {
         String selector = mirrorSelector(v1, want.sourceAlias());
         List<String> at = List.of("spec", "mirrors", selector);
         String shown = "spec.mirrors" + selector;
@@ -68,6 +71,7 @@ record MirrorWork(String source, List<FieldEdit> edits, List<AttributeChange> at
         w = w.field(join(at, "groupsPattern"), shown + ".groupsPattern", want.groups(), live.raw().get("groupsPattern"));
         Object tasks = live.raw().get("sourceConnector") instanceof Map<?, ?> sc ? sc.get("tasksMax") : null;
         w = w.field(join(at, "sourceConnector", "tasksMax"), shown + ".sourceConnector.tasksMax", want.tasksMax(), tasks);
+        w = w.sourceCluster(dm, want, sourceEntry, v1, own);
         boolean on = want.exactlyOnce() && w.edits.stream().anyMatch(e -> SOURCE_EOS.containsKey(e.key()) && !e.remove());
         boolean off = !want.exactlyOnce() && w.edits.stream()
                 .anyMatch(e -> e.remove() && e.key().equals(ConnectorRules.EXACTLY_ONCE_SUPPORT));
@@ -77,6 +81,31 @@ record MirrorWork(String source, List<FieldEdit> edits, List<AttributeChange> at
     /** @return true when the entry needs no edit */
     boolean isEmpty() {
         return edits.isEmpty();
+    }
+
+    /**
+     * Adds the edits of the declared source cluster: its bootstrap servers and {@code config} (under own, undeclared
+     * config keys removed). Strimzi passes them to the connectors as {@code source.cluster.*}
+     * ({@code prepareMirrorMaker2ConnectorConfig}), not to the pods, whose environment names only the aliases.
+     */
+    private MirrorWork sourceCluster(DesiredMirrorMaker2 dm, DesiredMirror want, Map<String, Object> entry, boolean v1,
+                                     boolean own) {
+        List<String> at = v1 ? List.of("spec", "mirrors", mirrorSelector(true, want.sourceAlias()), "source")
+                : List.of("spec", "clusters", "[alias=" + want.sourceAlias() + "]");
+        String shown = v1 ? "spec.mirrors" + mirrorSelector(true, want.sourceAlias()) + ".source"
+                : "spec.clusters[alias=" + want.sourceAlias() + "]";
+        MirrorWork w = field(join(at, "bootstrapServers"), shown + ".bootstrapServers", want.sourceBootstrap(),
+                entry.get("bootstrapServers"));
+        Map<String, String> have = new java.util.TreeMap<>();
+        if (entry.get("config") instanceof Map<?, ?> c) {
+            c.forEach((k, v) -> {
+                if (v != null) {
+                    have.put(String.valueOf(k), String.valueOf(v));
+                }
+            });
+        }
+        return w.config(join(at, "config"), shown + ".config", want.sourceClusterConfig(), List.of(), have, own,
+                dm::isSensitive);
     }
 
     /** Adds the edits that make the live config {@code have} hold {@code want} (and nothing else under own). */
