@@ -203,13 +203,14 @@ final class MirrorMakerReconciler {
         if (colon < 0) {
             return;
         }
-        if (ctx.runtime() instanceof dev.flowform.sim.connect.SimulatedConnectRuntime simulated) {
-            try {
-                simulated.restartTask(SimContext.key(mm2), value.substring(0, colon),
-                        Integer.parseInt(value.substring(colon + 1).trim()));
-            } catch (NumberFormatException e) {
-                LOG.log(Level.FINE, "ignoring " + Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION + "=" + value, e);
+        try {
+            RestResult r = ctx.runtime().restartTask(SimContext.key(mm2), value.substring(0, colon),
+                    Integer.parseInt(value.substring(colon + 1).trim()));
+            if (!r.ok()) {
+                LOG.fine(() -> "restart of task " + value + " returned " + r.status() + " (" + r.message() + ")");
             }
+        } catch (NumberFormatException e) {
+            LOG.log(Level.FINE, "ignoring " + Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION + "=" + value, e);
         }
         mm2.getMetadata().getAnnotations().remove(Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION);
         ctx.mm2().inNamespace(mm2.getMetadata().getNamespace()).resource(mm2).update();
