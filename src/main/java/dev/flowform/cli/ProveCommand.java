@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
  *
  * <p>For an environment on the embedded cluster with {@code kafka} clusters declared: starts those Kafka
  * clusters and one real Connect worker per worker pod, seeds the embedded cluster, waits until every
- * connector runs, then runs {@link ExactlyOnceProof}: records written and counted before the rollout
+ * connector runs (KafkaConnectors, and every KafkaMirrorMaker2's: {@link MirrorMakerFlows}), then runs
+ * {@link ExactlyOnceProof} on the first flow found: records written and counted before the rollout
  * (at-least-once: aborted records and duplicates reach the target), flowform's own {@code plan} and
  * {@code apply} (real rolling restarts, with progress), and the same writes with a worker crash after it.
  * Everything runs in this process, in a fresh folder, and is stopped at the end.
