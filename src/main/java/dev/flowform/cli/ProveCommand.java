@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
  *
  * <p>For an environment on the embedded cluster with {@code kafka} clusters declared: starts those Kafka
  * clusters and one real Connect worker per worker pod, seeds the embedded cluster, waits until every
- * connector runs, then runs {@link ExactlyOnceProof}: records written and counted before the rollout
+ * connector runs (KafkaConnectors, and every KafkaMirrorMaker2's: {@link MirrorMakerFlows}), then runs
+ * {@link ExactlyOnceProof} on the first flow found: records written and counted before the rollout
  * (at-least-once: aborted records and duplicates reach the target), flowform's own {@code plan} and
  * {@code apply} (real rolling restarts, with progress), and the same writes with a worker crash after it.
  * Everything runs in this process, in a fresh folder, and is stopped at the end.
@@ -124,10 +125,12 @@ public final class ProveCommand implements Callable<Integer> {
                 return 1;
             }
             out.printf("Every connector runs (%.1f s since start)%n", seconds(t0));
-            Optional<ExactlyOnceProof.Flow> flow = flowOf(cluster, ns);
+            Optional<ExactlyOnceProof.Flow> flow = flowOf(cluster, ns)
+                    .or(() -> MirrorMakerFlows.flowOf(ns, MirrorMakerFlows.list(cluster, ns)));
             if (flow.isEmpty()) {
                 term.error("No MirrorMaker 2 flow to prove", "No KafkaConnector of class " + SOURCE_CLASS
-                        + " with a single literal topic in \"topics\" in namespace " + ns + ".");
+                        + " with a single literal topic in \"topics\", and no KafkaMirrorMaker2 mirror with one in "
+                        + "\"topicsPattern\", in namespace " + ns + ".");
                 return 1;
             }
             report = new ExactlyOnceProof(kafka, flow.get(), pod -> crash(cluster, pod), out)
@@ -174,7 +177,8 @@ public final class ProveCommand implements Callable<Integer> {
     }
 
     /**
-     * Waits until every KafkaConnector of the namespace is Ready with its connector and all its tasks RUNNING.
+     * Waits until every KafkaConnector of the namespace is Ready with its connector and all its tasks RUNNING, and
+     * every KafkaMirrorMaker2 runs all its connectors ({@link MirrorMakerFlows#running}).
      *
      * @param cluster the embedded cluster
      * @param ns     the namespace
@@ -186,12 +190,17 @@ public final class ProveCommand implements Callable<Integer> {
         long nextNote = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (System.nanoTime() < deadline) {
             List<GenericKubernetesResource> items = connectors(cluster, ns);
+            List<GenericKubernetesResource> mm2s = MirrorMakerFlows.list(cluster, ns);
             long running = items.stream().filter(ProveCommand::running).count();
-            if (!items.isEmpty() && running == items.size()) {
+            long mm2Running = mm2s.stream().filter(MirrorMakerFlows::running).count();
+            if (items.size() + mm2s.size() > 0 && running == items.size() && mm2Running == mm2s.size()) {
                 return true;
             }
             if (System.nanoTime() > nextNote) {
-                out.printf("  %d of %d connectors running%n", running, items.size());
+                out.printf("  %d of %d connectors running%s%n", running, items.size(), mm2s.isEmpty() ? ""
+                        : ", " + mm2Running + " of " + mm2s.size() + " KafkaMirrorMaker2s with every connector running");
+                mm2s.stream().filter(m -> !MirrorMakerFlows.running(m))
+                        .forEach(m -> out.println("    " + MirrorMakerFlows.describe(m)));
                 out.flush();
                 nextNote = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             }

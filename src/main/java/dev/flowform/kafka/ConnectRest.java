@@ -4,9 +4,11 @@ import dev.flowform.sim.connect.ConnectorStatus;
 import dev.flowform.sim.connect.RestResult;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -63,7 +65,7 @@ final class ConnectRest {
      * @return the status and, for errors, Kafka's message
      */
     RestResult putConfig(String name, Map<String, String> config) {
-        return call("PUT", "/connectors/" + name + "/config", JSON.writeValueAsString(config));
+        return call("PUT", connectorPath(name) + "/config", JSON.writeValueAsString(config));
     }
 
     /**
@@ -74,7 +76,7 @@ final class ConnectRest {
      * @return the status and, for errors, Kafka's message
      */
     RestResult put(String name, String verb) {
-        return call("PUT", "/connectors/" + name + "/" + verb, null);
+        return call("PUT", connectorPath(name) + "/" + verb, null);
     }
 
     /**
@@ -84,7 +86,18 @@ final class ConnectRest {
      * @return the status and, for errors, Kafka's message
      */
     RestResult delete(String name) {
-        return call("DELETE", "/connectors/" + name, null);
+        return call("DELETE", connectorPath(name), null);
+    }
+
+    /**
+     * {@code POST /connectors/{name}/tasks/{task}/restart}.
+     *
+     * @param name connector name
+     * @param task task id
+     * @return the status and, for errors, Kafka's message
+     */
+    RestResult restartTask(String name, int task) {
+        return call("POST", connectorPath(name) + "/tasks/" + task + "/restart", null);
     }
 
     /**
@@ -94,7 +107,7 @@ final class ConnectRest {
      * @return the status; empty on 404 or when the worker does not answer
      */
     Optional<ConnectorStatus> status(String name) {
-        Response r = send("GET", "/connectors/" + name + "/status", null);
+        Response r = send("GET", connectorPath(name) + "/status", null);
         if (r == null || r.status != 200) {
             return Optional.empty();
         }
@@ -159,6 +172,14 @@ final class ConnectRest {
             Thread.currentThread().interrupt();
             return null;
         }
+    }
+
+    /**
+     * {@code /connectors/<name>} with the name percent-encoded as one path segment: MirrorMaker 2's connector names
+     * ({@code dc1->dc2.MirrorSourceConnector}) hold {@code >}, which a URI must not carry as it is (RFC 3986 section 2).
+     */
+    static String connectorPath(String name) {
+        return "/connectors/" + URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     private HttpRequest.Builder request(String path) {

@@ -48,6 +48,8 @@ public final class KafkaConnectRuntime implements ConnectRuntime {
      * commit offsets in their transactions and ignore it.
      */
     public static final long OFFSET_FLUSH_INTERVAL_MS = 10_000;
+    /** Kafka Connect's message when a follower could not forward a request to the leader. */
+    static final String FORWARD_IO_ERROR = "IO Error trying to forward REST request";
     /** How long a REST call is retried while the group rebalances (409) or the chosen worker went away. */
     private static final long RETRY_MS = 20_000;
 
@@ -155,6 +157,11 @@ public final class KafkaConnectRuntime implements ConnectRuntime {
     @Override
     public RestResult deleteConnector(String cluster, String name) {
         return withWorker(cluster, rest -> rest.delete(name));
+    }
+
+    @Override
+    public RestResult restartTask(String cluster, String name, int task) {
+        return withWorker(cluster, rest -> rest.restartTask(name, task));
     }
 
     @Override
@@ -271,7 +278,7 @@ public final class KafkaConnectRuntime implements ConnectRuntime {
                 if (last.status() == 0) {
                     continue; // that worker is starting or stopping: ask another
                 }
-                retry = last.status() == 409 || last.status() == 503;
+                retry = transientFailure(last);
                 break;
             }
             if ((!retry && last.status() != 0) || System.currentTimeMillis() > deadline) {
@@ -285,6 +292,22 @@ public final class KafkaConnectRuntime implements ConnectRuntime {
                 return last;
             }
         }
+    }
+
+    /**
+     * Tells a failure that another worker answers differently a moment later, which Strimzi's operator meets as a
+     * failed reconcile and retries: 409 while the group rebalances or the leader is not known ("Cannot complete
+     * request momentarily due to ..." and "... because of a conflicting operation (e.g. worker rebalance)", Kafka
+     * Connect's {@code HerderRequestHandler.completeOrForwardRequest}), 503 while a worker starts, and 500 "IO Error
+     * trying to forward REST request" ({@code RestClient.httpRequest}): a follower forwarded the call to a leader
+     * URL that stopped answering, which happens when the leader's pod is rolled, until the group has a new leader.
+     *
+     * @param r an answer
+     * @return true when the call should be sent again
+     */
+    static boolean transientFailure(RestResult r) {
+        return r.status() == 409 || r.status() == 503
+                || (r.status() == 500 && r.message() != null && r.message().startsWith(FORWARD_IO_ERROR));
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.flowform.model.strimzi.MirrorMaker2Names;
 import dev.flowform.model.strimzi.Strimzi;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +29,23 @@ record MirrorMakerModel(String name, int replicas, String target, WorkerConfig.R
                         Map<String, Map<String, String>> connectors) {
 
     private static final String MIRROR_PACKAGE = "org.apache.kafka.connect.mirror.";
+    private static final String BYTE_ARRAY_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter";
+    /**
+     * What Strimzi's {@code KafkaMirrorMaker2Configuration.DEFAULTS} give a MirrorMaker 2 worker when the target
+     * entry's {@code config} does not say: byte-array converters (records are copied as they are), the
+     * {@code mirrormaker2-cluster} group and storage topics ({@code v1beta2}; {@code v1} requires its own), and the
+     * file config provider.
+     */
+    static final Map<String, String> WORKER_DEFAULTS = Map.of(
+            "group.id", "mirrormaker2-cluster",
+            "offset.storage.topic", "mirrormaker2-cluster-offsets",
+            "config.storage.topic", "mirrormaker2-cluster-configs",
+            "status.storage.topic", "mirrormaker2-cluster-status",
+            "key.converter", BYTE_ARRAY_CONVERTER,
+            "value.converter", BYTE_ARRAY_CONVERTER,
+            "header.converter", BYTE_ARRAY_CONVERTER,
+            "config.providers", "file",
+            "config.providers.file.class", "org.apache.kafka.common.config.provider.FileConfigProvider");
 
     /** @return the model of {@code mm2} as read */
     static MirrorMakerModel of(GenericKubernetesResource mm2) {
@@ -40,7 +58,8 @@ record MirrorMakerModel(String name, int replicas, String target, WorkerConfig.R
         Map<String, Object> connectSpec = new LinkedHashMap<>(v1 ? targetEntry : Map.of());
         connectSpec.put("bootstrapServers", targetEntry.getOrDefault("bootstrapServers", ""));
         connectSpec.put("config", obj(targetEntry.getOrDefault("config", Map.of())));
-        WorkerConfig.Rendered rendered = WorkerConfig.render(connectSpec, v1 ? StrimziApi.V1 : StrimziApi.V1BETA2);
+        WorkerConfig.Rendered rendered = WorkerConfig.render(connectSpec, v1 ? StrimziApi.V1 : StrimziApi.V1BETA2,
+                WORKER_DEFAULTS);
         Map<String, Object> podShape = podShape(spec);
         podShape.remove("replicas");
         String revision = WorkerConfig.revision(podShape, rendered);
@@ -81,7 +100,7 @@ record MirrorMakerModel(String name, int replicas, String target, WorkerConfig.R
         Map<String, Object> shape = new LinkedHashMap<>(spec);
         shape.remove("mirrors");
         if (spec.get("target") instanceof Map<?, ?>) {
-            List<Object> aliases = new java.util.ArrayList<>();
+            List<Object> aliases = new ArrayList<>();
             for (Object o : JsonMaps.list(spec.get("mirrors"))) {
                 aliases.add(JsonMaps.str(obj(obj(o).get("source")), "alias"));
             }
@@ -148,6 +167,8 @@ record MirrorMakerModel(String name, int replicas, String target, WorkerConfig.R
         c.put("target.cluster.alias", JsonMaps.str(target, "alias"));
         c.put("source.cluster.bootstrap.servers", String.valueOf(source.getOrDefault("bootstrapServers", "")));
         c.put("target.cluster.bootstrap.servers", String.valueOf(target.getOrDefault("bootstrapServers", "")));
+        c.put("target.cluster.security.protocol", securityProtocol(target));
+        c.put("source.cluster.security.protocol", securityProtocol(source));
         SimContext.stringMap(obj(target.getOrDefault("config", Map.of()))).forEach((k, v) -> c.put("target.cluster." + k, v));
         SimContext.stringMap(obj(source.getOrDefault("config", Map.of()))).forEach((k, v) -> c.put("source.cluster." + k, v));
         c.putAll(SimContext.stringMap(obj(connector.getOrDefault("config", Map.of()))));
@@ -160,6 +181,18 @@ record MirrorMakerModel(String name, int replicas, String target, WorkerConfig.R
             c.put("groups", mirror.get("groupsPattern").toString());
         }
         return c;
+    }
+
+    /**
+     * The {@code security.protocol} Strimzi sets for a cluster entry ({@code addClusterToMirrorMaker2ConnectorConfig}):
+     * {@code SSL} with a {@code tls} section, else {@code PLAINTEXT}; {@code SASL_} before it for {@code plain} and
+     * {@code scram-sha-*} authentication. The entry's own {@code config} can override it.
+     */
+    private static String securityProtocol(Map<String, Object> cluster) {
+        boolean tls = cluster.get("tls") instanceof Map<?, ?>;
+        String auth = JsonMaps.str(obj(cluster.get("authentication")), "type");
+        boolean sasl = auth != null && (auth.equals("plain") || auth.startsWith("scram-sha-"));
+        return sasl ? (tls ? "SASL_SSL" : "SASL_PLAINTEXT") : tls ? "SSL" : "PLAINTEXT";
     }
 
     private static Map<String, Object> obj(Object o) {

@@ -37,8 +37,13 @@ import java.util.logging.Logger;
  */
 final class MirrorMakerReconciler {
     private static final Logger LOG = Logger.getLogger(MirrorMakerReconciler.class.getName());
-    /** How many times a status whose connectors are still starting is read again. */
-    private static final int STATUS_REFRESHES = 50;
+    /**
+     * How many times a status whose connectors are still starting is read again, at most one
+     * {@link #STATUS_REFRESH} apart: two minutes, Strimzi's periodic reconcile, which reads it again.
+     */
+    private static final int STATUS_REFRESHES = 120;
+    /** The longest pause between two reads of a status still moving (real Kafka Connect takes seconds). */
+    private static final Duration STATUS_REFRESH = Duration.ofSeconds(1);
 
     private final SimContext ctx;
     private final Kubelet kubelet;
@@ -203,13 +208,14 @@ final class MirrorMakerReconciler {
         if (colon < 0) {
             return;
         }
-        if (ctx.runtime() instanceof dev.flowform.sim.connect.SimulatedConnectRuntime simulated) {
-            try {
-                simulated.restartTask(SimContext.key(mm2), value.substring(0, colon),
-                        Integer.parseInt(value.substring(colon + 1).trim()));
-            } catch (NumberFormatException e) {
-                LOG.log(Level.FINE, "ignoring " + Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION + "=" + value, e);
+        try {
+            RestResult r = ctx.runtime().restartTask(SimContext.key(mm2), value.substring(0, colon),
+                    Integer.parseInt(value.substring(colon + 1).trim()));
+            if (!r.ok()) {
+                LOG.fine(() -> "restart of task " + value + " returned " + r.status() + " (" + r.message() + ")");
             }
+        } catch (NumberFormatException e) {
+            LOG.log(Level.FINE, "ignoring " + Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION + "=" + value, e);
         }
         mm2.getMetadata().getAnnotations().remove(Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION);
         ctx.mm2().inNamespace(mm2.getMetadata().getNamespace()).resource(mm2).update();
@@ -299,8 +305,10 @@ final class MirrorMakerReconciler {
             }
             connectors.add(StatusDocuments.connectorStatus(s));
             connectorFailed |= "FAILED".equals(s.state());
+            // a running MirrorSourceConnector without tasks has not listed the source topics yet (real Kafka Connect)
             moving |= !Set.of("RUNNING", "FAILED", "PAUSED", "STOPPED").contains(s.state())
-                    || s.tasks().stream().anyMatch(t -> !Set.of("RUNNING", "FAILED", "PAUSED").contains(t.state()));
+                    || s.tasks().stream().anyMatch(t -> !Set.of("RUNNING", "FAILED", "PAUSED").contains(t.state()))
+                    || ("RUNNING".equals(s.state()) && s.tasks().isEmpty() && name.endsWith(MirrorMaker2Names.SOURCE_CONNECTOR));
         }
         String failure = st.failure != null ? st.failure
                 : connectorFailed ? "One or more connectors are in FAILED state" : null;
@@ -313,7 +321,9 @@ final class MirrorMakerReconciler {
         status.put("connectors", connectors);
         ctx.writeMirrorMakerStatus(mm2, status);
         if (moving && st.refreshes++ < STATUS_REFRESHES && !ctx.loop().closed()) {
-            ctx.loop().schedule(SimContext.max(ctx.settings().connectorDelay(), SimContext.MIN_RETRY), () -> {
+            Duration pause = SimContext.max(SimContext.max(ctx.settings().connectorDelay(), SimContext.MIN_RETRY),
+                    st.refreshes > 10 ? STATUS_REFRESH : Duration.ZERO);
+            ctx.loop().schedule(pause, () -> {
                 if (!st.running) {
                     writeStatus(st);
                 }

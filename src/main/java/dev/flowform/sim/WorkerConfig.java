@@ -59,8 +59,19 @@ final class WorkerConfig {
      * @return the worker configuration
      */
     static Rendered render(Map<String, Object> spec, StrimziApi api) {
+        return render(spec, api, Map.of());
+    }
+
+    /**
+     * @param spec     the KafkaConnect {@code spec} (or what a KafkaMirrorMaker2's target entry becomes)
+     * @param api      the API version the object was read with (decides where the group id lives)
+     * @param defaults the operator's defaults for keys {@code spec.config} does not set (Strimzi's
+     *                 {@code AbstractConfiguration} puts its defaults first, the user's options over them)
+     * @return the worker configuration
+     */
+    static Rendered render(Map<String, Object> spec, StrimziApi api, Map<String, String> defaults) {
         Map<String, Object> config = JsonMaps.map(spec.get("config"));
-        Map<String, String> cfg = new TreeMap<>();
+        Map<String, String> cfg = new TreeMap<>(defaults);
         if (config != null) {
             config.forEach((k, v) -> cfg.put(k, v == null ? "" : v.toString()));
         }

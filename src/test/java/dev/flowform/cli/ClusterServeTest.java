@@ -14,11 +14,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code flowform cluster serve} end to end: the quickstart's embedded cluster served by a child process, read by
@@ -39,6 +42,8 @@ class ClusterServeTest {
 
     @TempDir
     Path tmp;
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private String server;
@@ -77,6 +82,7 @@ class ClusterServeTest {
             assertThat(after.out()).containsPattern("\"exactly\\.once\\.source\\.support\" += \"preparing\" -> \"enabled\"")
                     .contains("1 rolling restart");
 
+            awaitRollDone();
             kubectlPathsOnPodsAndConnectors();
 
             serve.signal("INT");
@@ -84,6 +90,44 @@ class ClusterServeTest {
         }
         String saved = Files.readString(state.resolve("demo").resolve("embedded-cluster.json"));
         assertThat(saved).contains("\"exactly.once.source.support\" : \"preparing\"", "\"note\" : \"from-kubectl\"");
+    }
+
+    /**
+     * Waits until the operator has finished the roll the {@code preparing} patch started: the KafkaConnect's status
+     * reports its generation and Ready, and pods 0 and 1 exist and are Ready. The pod paths below act on those pods,
+     * which the roll deletes and creates again one at a time (a PATCH in between is a 404).
+     */
+    private void awaitRollDone() {
+        Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            HttpResponse<String> kc = get(KC + "/mm2-connect");
+            if (kc.statusCode() != 200) {
+                return false;
+            }
+            JsonNode n = JSON.readTree(kc.body());
+            boolean ready = false;
+            for (JsonNode c : n.path("status").path("conditions")) {
+                ready |= "Ready".equals(c.path("type").asString()) && "True".equals(c.path("status").asString());
+            }
+            return ready && n.path("status").path("observedGeneration").asLong(-1) == n.path("metadata").path("generation").asLong()
+                    && podReady("mm2-connect-connect-0") && podReady("mm2-connect-connect-1");
+        });
+    }
+
+    private boolean podReady(String name) throws Exception {
+        HttpResponse<String> r = get("/api/v1/namespaces/replication/pods/" + name);
+        if (r.statusCode() != 200) {
+            return false;
+        }
+        for (JsonNode c : JSON.readTree(r.body()).path("status").path("conditions")) {
+            if ("Ready".equals(c.path("type").asString())) {
+                return "True".equals(c.path("status").asString());
+            }
+        }
+        return false;
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return http.send(request("GET", path, "application/json", null, null), HttpResponse.BodyHandlers.ofString());
     }
 
     private void discoveryAsKubectlReadsIt() throws Exception {

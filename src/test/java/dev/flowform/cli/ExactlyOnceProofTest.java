@@ -2,12 +2,9 @@ package dev.flowform.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * The data proof on real Kafka: {@code flowform prove} on {@code examples/real-kafka} (an adopted Connect
@@ -19,17 +16,11 @@ class ExactlyOnceProofTest {
 
     @Test
     void the_rollout_makes_the_flow_exactly_once_and_the_contrast_shows_why() {
-        CliContext ctx = CliRunner.unattended();
-        CommandLine cl = Main.commandLine(ctx);
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int code = cl.execute("prove", "--dir", Path.of("examples/real-kafka").toString(), "--no-color");
-        System.out.println(out);
-        System.out.println(err);
-        ProveCommand prove = cl.getSubcommands().get("prove").getCommand();
-        ExactlyOnceProof.Report r = prove.report;
+        RealKafkaExample.Proved run = RealKafkaExample.prove(Path.of("examples/real-kafka"));
+        int code = run.code();
+        String out = run.out();
+        String err = run.err();
+        ExactlyOnceProof.Report r = run.report();
         assertThat(r).as("the rollout ran; output:\n%s\n%s", out, err).isNotNull();
 
         // before: at-least-once shows the seed's warning: aborted records replicated as committed
@@ -58,6 +49,6 @@ class ExactlyOnceProofTest {
         // the switch replicated nothing again
         assertThat(r.t1again()).isEqualTo(r.t1());
         assertThat(code).isZero();
-        assertThat(out.toString()).contains("Apply complete!").contains("Result: exactly-once holds");
+        assertThat(out).contains("Apply complete!").contains("Result: exactly-once holds");
     }
 }

@@ -269,6 +269,11 @@ class RbacTest {
         }
 
         @Override
+        public RestResult restartTask(String cluster, String name, int task) {
+            return inner.restartTask(cluster, name, task);
+        }
+
+        @Override
         public Optional<ConnectorStatus> status(String cluster, String name) {
             return inner.status(cluster, name);
         }

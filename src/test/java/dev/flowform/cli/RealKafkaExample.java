@@ -12,6 +12,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine;
 
 /**
  * {@code examples/real-kafka} running for a test: its two Kafka clusters, real Connect workers behind an
@@ -50,6 +51,36 @@ final class RealKafkaExample implements AutoCloseable {
             throw new IllegalStateException("seeded connectors did not run: " + progress);
         }
         return ex;
+    }
+
+    /**
+     * Runs {@code flowform prove} in-process on a configuration folder, printing its output.
+     *
+     * @param dir the folder (an embedded environment with {@code kafka} clusters)
+     * @return the exit code, the output and the proof's counts (null when the rollout did not run)
+     */
+    static Proved prove(Path dir) {
+        CommandLine cl = Main.commandLine(CliRunner.unattended());
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute("prove", "--dir", dir.toString(), "--no-color");
+        System.out.println(out);
+        System.out.println(err);
+        ProveCommand prove = cl.getSubcommands().get("prove").getCommand();
+        return new Proved(code, out.toString(), err.toString(), prove.report);
+    }
+
+    /**
+     * One {@code flowform prove} run.
+     *
+     * @param code   its exit code
+     * @param out    standard output
+     * @param err    standard error
+     * @param report the counts, or null when the rollout did not run
+     */
+    record Proved(int code, String out, String err, ExactlyOnceProof.Report report) {
     }
 
     KubernetesClient client() {

@@ -70,6 +70,11 @@ class ConnectRuntimePortTest extends SimTestSupport {
         }
 
         @Override
+        public RestResult restartTask(String cluster, String name, int task) {
+            return delegate.restartTask(cluster, name, task);
+        }
+
+        @Override
         public Optional<ConnectorStatus> status(String cluster, String name) {
             return delegate.status(cluster, name);
         }

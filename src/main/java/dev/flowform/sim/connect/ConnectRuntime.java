@@ -82,6 +82,17 @@ public interface ConnectRuntime extends AutoCloseable {
     RestResult deleteConnector(String cluster, String name);
 
     /**
+     * {@code POST /connectors/{name}/tasks/{task}/restart}: restarts one task; a FAILED task runs again. Strimzi's
+     * operator calls it for the {@code strimzi.io/restart-connector-task} annotation.
+     *
+     * @param cluster {@code namespace/KafkaConnect name}
+     * @param name    the connector name
+     * @param task    the task id
+     * @return 204 on success, 404 when the connector or the task does not exist
+     */
+    RestResult restartTask(String cluster, String name, int task);
+
+    /**
      * {@code GET /connectors/{name}/status}.
      *
      * @param cluster {@code namespace/KafkaConnect name}

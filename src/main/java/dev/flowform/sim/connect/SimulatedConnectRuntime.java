@@ -205,6 +205,7 @@ public final class SimulatedConnectRuntime implements ConnectRuntime {
      * @param task    the task id
      * @return 204, or 404 when the connector does not exist
      */
+    @Override
     public RestResult restartTask(String cluster, String name, int task) {
         if (!connectors.getOrDefault(cluster, Map.of()).containsKey(name)) {
             return notFound(name);
