@@ -23,8 +23,8 @@ import java.util.function.IntFunction;
  * <p>A step is skipped instead of started when the run was stopped, when a step it depends on did not complete,
  * or, for a write, when a step of its chain failed: a failure stops launching new writes on its Connect cluster,
  * while the steps in flight finish and a lane whose write went through still waits for it, so the journal never
- * holds a connector written but not waited for because another connector failed. What the step runner throws (the journal could not write)
- * stops the run; it is returned once every step in flight has finished.
+ * holds a connector written but not waited for because another connector failed. What the step runner throws
+ * (the journal could not write) stops the run; it is returned once every step in flight has finished.
  */
 final class StepWalk {
 
