@@ -48,8 +48,9 @@ import java.util.function.Supplier;
  * <p>The simulator reports, for every generation flowform wrote, when its informer saw it and when it wrote
  * the Ready status ({@link StrimziSimulator.Observer}). A cluster's critical path is the length of
  * the union of those operator intervals (two rolls and four connector reconciles, which may overlap); the apply is compared with the slowest
- * cluster's. Wait latency is the time from a Ready status write to the journal entry of the step after the
- * wait (the applier starting it; for a chain's last wait, the wait's own completion).
+ * cluster's. Wait latency is the time from a Ready status write to the journal entry of the step after a roll
+ * wait (the applier starting it), or of a connector wait's own completion (its lane may end there: connectors
+ * run concurrently on Kafka 3.6 or newer).
  *
  * <p>The manual procedure does the same work one cluster after another: merge-patch, then read every 2 s
  * until the object reports Ready at the new generation.
@@ -353,7 +354,10 @@ final class ApplyBench {
                             + " (" + readies.size() + " reports)");
                 }
                 Instant ready = (Instant) match[4];
-                Instant next = i + 1 < chain.size() ? chain.get(i + 1).startedAt() : s.finishedAt();
+                // a roll wait is followed by the step that depends on it; a connector wait may be the end of its
+                // lane (connectors run concurrently on Kafka 3.6 or newer), so its own journaled completion counts
+                Instant next = i + 1 < chain.size() && s.kind().equals("WAIT_FOR_ROLL") ? chain.get(i + 1).startedAt()
+                        : s.finishedAt();
                 latencies.add(Duration.between(ready, next).toNanos() / 1e6);
             }
         }

@@ -22,7 +22,8 @@ import java.util.Set;
  * Writes {@code results.json} and {@code results.md} into the output folder and prints the markdown.
  *
  * <p>Arguments: {@code --project DIR --jar FLOWFORM_JAR --out DIR}, then optional {@code only=a,b}
- * (sections: plan, apply, startup, state), {@code runs=N} (measured runs, default 5), {@code warmup=N}
+ * (sections: plan, apply, startup, apply-flows, state; {@code apply-flows} takes {@code flows=1,200},
+ * {@code flows-runs=N} and {@code flows-parallelism=N}, see {@link FlowsBench}), {@code runs=N} (measured runs, default 5), {@code warmup=N}
  * (default 2), {@code quick} (smaller sizes, to try the harness), {@code baseline=JAR} (also measure the start-up
  * of another build).
  */
@@ -127,6 +128,11 @@ public final class BenchMain {
             new ApplyBench(options, report).run();
             loads.add(Machine.load());
         }
+        if (options.wants("apply-flows")) {
+            report.section(6);
+            new FlowsBench(options, report).run();
+            loads.add(Machine.load());
+        }
         if (options.wants("state")) {
             report.section(5);
             new StateBench(options, report).run();
@@ -173,7 +179,7 @@ public final class BenchMain {
                         baselineJar = Path.of(a.substring(9)).toAbsolutePath().normalize();
                     } else if (a.startsWith("warmup=")) {
                         warmup = Integer.parseInt(a.substring(7));
-                    } else if (a.matches("(plan-sizes|plan-namespaces|apply-sizes|apply-backends|probe-opts|manual)=.*")) {
+                    } else if (a.matches("(plan-sizes|plan-namespaces|apply-sizes|apply-backends|probe-opts|manual|flows|flows-runs|flows-parallelism|flows-kafka)=.*")) {
                         extra.put(a.substring(0, a.indexOf('=')), a.substring(a.indexOf('=') + 1));
                     } else if (!a.isBlank()) {
                         throw new IllegalArgumentException("unknown argument " + a);

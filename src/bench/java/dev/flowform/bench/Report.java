@@ -13,7 +13,7 @@ public final class Report {
     private final java.util.TreeMap<Integer, List<String>> markdown = new java.util.TreeMap<>();
     private int section;
 
-    /** @param number the section that following {@link #md} calls belong to (0: the preamble, 1-5: benchmarks, 9: epilogue) */
+    /** @param number the section that following {@link #md} calls belong to (0: the preamble, 1-6: benchmarks, 9: epilogue) */
     public void section(int number) {
         section = number;
     }

@@ -4,37 +4,32 @@ import dev.flowform.model.ObjectRef;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.Readiness;
 import dev.flowform.plan.Step;
-import dev.flowform.plan.StepGraph;
 import dev.flowform.plan.StepKind;
 import dev.flowform.plan.StepPayload;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Executes a plan's steps: the chains of different Connect clusters in parallel, the steps of one
- * chain strictly in order.
+ * Executes a plan's steps as the graph their {@code dependsOn} makes: a step starts once every step it depends on
+ * is done, so the chains of different Connect clusters run in parallel, and so do the connector lanes the planner
+ * makes on a cluster whose Kafka version allows it (3.6 or newer, KAFKA-15059), each after the roll they need.
  *
- * <p><b>Chains.</b> Steps linked by {@code dependsOn} (directly or not) form a chain; the planner
- * builds one chain per Connect cluster. Up to {@code parallelism} chains run at once (Terraform's
- * {@code -parallelism}, default 10); within a chain, a step starts only after the one before it.
+ * <p><b>Parallelism.</b> At most {@code parallelism} steps run at once over the whole plan (Terraform's
+ * {@code -parallelism}, default 10), whatever their cluster; among the steps ready to start, the cluster with the
+ * fewest steps running goes first ({@link StepWalk}). With a parallelism of 1 the steps run one at a time on the
+ * calling thread, chain after chain, each in plan order.
  *
  * <p><b>Per step.</b> Journal the intent (a wait records the exact generation it waits for), then
  * act (create / edit / delete through the {@link ClusterWriter}, or wait through the
  * {@link RolloutWatcher}), then journal done or failed with the detail. A failed step stops its
- * chain: every later step that depends on it is skipped; other chains go on. A wait step whose payload
- * names no generation waits for the generation that the previous write to the same object produced
+ * chain: every later step that depends on it is skipped, and so is every step of the same chain not yet started
+ * (the other connector lanes of the cluster), while the steps already running finish; other chains go on. A wait
+ * step whose payload names no generation waits for the generation that the previous write to the same object produced
  * (the "G our patch produced" of rule 7).
  *
  * <p><b>Stopping.</b> When the {@link StopSignal} is raised (Ctrl-C, a lost lock), a write in flight
@@ -51,7 +46,7 @@ public final class Applier {
     /** How the journal detail of a wait ended by a stop request starts. */
     public static final String STOPPED = "stopped while waiting";
 
-    /** Default number of chains applied at once (Terraform's {@code -parallelism} default). */
+    /** Default number of steps applied at once (Terraform's {@code -parallelism} default). */
     public static final int DEFAULT_PARALLELISM = 10;
 
     private final ClusterWriter writer;
@@ -85,7 +80,7 @@ public final class Applier {
      * @param listener    progress sink; called from several threads when chains run in parallel
      * @param clock       time source for durations
      * @param timeouts    how long each kind of wait may take
-     * @param parallelism how many chains may run at once, at least 1
+     * @param parallelism how many steps may run at once over the whole plan, at least 1
      * @param stop        raised to stop the run gracefully
      * @throws IllegalArgumentException when {@code parallelism} is below 1
      */
@@ -114,110 +109,34 @@ public final class Applier {
      */
     public ApplyResult apply(Plan plan) {
         List<Step> steps = plan.steps();
-        StepResult[] results = new StepResult[steps.size()];
-        List<List<Integer>> chains = StepGraph.chains(steps);
-        Set<Integer> notDone = ConcurrentHashMap.newKeySet();
         Map<String, Long> generations = new ConcurrentHashMap<>();
-        int threads = Math.min(parallelism, chains.size());
-        RuntimeException journalFailure = null;
-        if (threads <= 1) {
-            for (List<Integer> chain : chains) {
-                try {
-                    runChain(steps, chain, results, notDone, generations);
-                } catch (RuntimeException e) {
-                    journalFailure = first(journalFailure, e);
-                    stop.requestStop("the state could not be written: " + e.getMessage());
-                }
+        int total = steps.size();
+        StepWalk walk = new StepWalk(steps, parallelism, stop, new StepWalk.Runner() {
+            @Override
+            public StepResult run(int position) {
+                return runStep(steps.get(position), position + 1, total, generations);
             }
-        } else {
-            journalFailure = runParallel(steps, chains, results, notDone, generations, threads);
-        }
+
+            @Override
+            public StepResult skip(int position, String reason) {
+                Step step = steps.get(position);
+                listener.stepSkipped(step, position + 1, total, reason);
+                return new StepResult(step, StepResult.Outcome.SKIPPED, reason, Duration.ZERO);
+            }
+        });
+        StepResult[] results = walk.run();
         for (int i = 0; i < results.length; i++) {
             if (results[i] == null) {
                 results[i] = new StepResult(steps.get(i), StepResult.Outcome.SKIPPED, "not started", Duration.ZERO);
             }
         }
-        if (journalFailure != null) {
-            throw journalFailure;
+        if (walk.failure() != null) {
+            throw walk.failure();
         }
         return new ApplyResult(Arrays.asList(results), stop.stopRequested(), stop.reason());
     }
 
-    private RuntimeException runParallel(List<Step> steps, List<List<Integer>> chains, StepResult[] results,
-                                         Set<Integer> notDone, Map<String, Long> generations, int threads) {
-        AtomicInteger n = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, "flowform-apply-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        RuntimeException failure = null;
-        try {
-            List<Future<?>> running = new ArrayList<>();
-            for (List<Integer> chain : chains) {
-                running.add(pool.submit(() -> {
-                    try {
-                        runChain(steps, chain, results, notDone, generations);
-                    } catch (RuntimeException e) {
-                        stop.requestStop("the state could not be written: " + e.getMessage());
-                        throw e;
-                    }
-                }));
-            }
-            for (Future<?> f : running) {
-                failure = first(failure, join(f));
-            }
-        } finally {
-            pool.shutdown();
-        }
-        return failure;
-    }
-
-    /** Waits for a chain without ever being interrupted itself; returns what it threw. */
-    private static RuntimeException join(Future<?> f) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    f.get();
-                    return null;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    return e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private static RuntimeException first(RuntimeException a, RuntimeException b) {
-        return a != null ? a : b;
-    }
-
-    private void runChain(List<Step> steps, List<Integer> chain, StepResult[] results, Set<Integer> notDone,
-                          Map<String, Long> generations) {
-        int total = steps.size();
-        for (int position : chain) {
-            Step step = steps.get(position);
-            int index = position + 1;
-            if (stop.check()) {
-                results[position] = skip(step, index, total, "the run was stopped: " + stop.reason(), notDone);
-                continue;
-            }
-            Integer failedDep = step.dependsOn().stream().filter(notDone::contains).findFirst().orElse(null);
-            if (failedDep != null) {
-                results[position] = skip(step, index, total, "step " + failedDep + " did not complete", notDone);
-                continue;
-            }
-            results[position] = runStep(step, index, total, notDone, generations);
-        }
-    }
-
-    private StepResult runStep(Step planned, int index, int total, Set<Integer> notDone, Map<String, Long> generations) {
+    private StepResult runStep(Step planned, int index, int total, Map<String, Long> generations) {
         Step step = planned;
         String early = null;
         try {
@@ -263,14 +182,7 @@ public final class Applier {
             journal.failed(handle, detail);
         }
         listener.stepFailed(step, index, total, detail, took);
-        notDone.add(step.id());
         return new StepResult(step, StepResult.Outcome.FAILED, detail, took);
-    }
-
-    private StepResult skip(Step step, int index, int total, String reason, Set<Integer> notDone) {
-        notDone.add(step.id());
-        listener.stepSkipped(step, index, total, reason);
-        return new StepResult(step, StepResult.Outcome.SKIPPED, reason, Duration.ZERO);
     }
 
     private record Outcome(boolean ok, String detail) {

@@ -54,7 +54,8 @@ public final class ApplyCommand implements Callable<Integer> {
     Duration lockTimeout;
 
     @Option(names = {"--parallelism", "-parallelism"}, paramLabel = "N", defaultValue = "10",
-            description = "How many Connect clusters to apply at once (default: ${DEFAULT-VALUE}); each cluster's steps stay in order.")
+            description = "How many steps to run at once (default: ${DEFAULT-VALUE}): Connect clusters in parallel, and the "
+                    + "connectors of one cluster on Kafka 3.6 or newer; the rest of a cluster's steps stay in order.")
     int parallelism;
 
     @Option(names = {"--json", "-json"},

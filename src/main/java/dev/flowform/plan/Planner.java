@@ -161,20 +161,31 @@ public final class Planner {
     }
 
     /**
-     * Numbers the kept steps of one cluster's chain after those already in {@code steps}, each depending on the
-     * one before, and adds the changes of the resources that keep a mutation, and the cluster's transactional IDs
-     * when any step is kept.
+     * Numbers the kept steps of one cluster's chain after those already in {@code steps} and links them: a step on
+     * the spine depends on the spine step before it, or on the last step of every lane opened since; a lane's step
+     * depends on the one before it in its lane, or, first in its lane, on the spine step before it ({@link Draft}).
+     * Adds the changes of the resources that keep a mutation, and the cluster's transactional IDs when any step is
+     * kept.
      */
     private static void number(ClusterPlan cp, Predicate<String> targeted, List<Step> steps, List<Change> changes,
                                List<TransactionalId> txIds) {
         List<Draft> kept = keep(cp.chain(), cp.address(), targeted);
         Set<String> owners = new HashSet<>();
-        Integer previous = null;
+        List<Integer> spine = List.of();
+        Map<String, Integer> laneTails = new java.util.LinkedHashMap<>();
         for (Draft d : kept) {
             int id = steps.size() + 1;
-            steps.add(new Step(id, d.kind(), d.address(), d.object(), previous == null ? List.of() : List.of(previous),
-                    d.payload(), d.summary()));
-            previous = id;
+            List<Integer> deps;
+            if (d.lane() != null) {
+                Integer tail = laneTails.get(d.lane());
+                deps = tail != null ? List.of(tail) : spine;
+                laneTails.put(d.lane(), id);
+            } else {
+                deps = laneTails.isEmpty() ? spine : laneTails.values().stream().sorted().toList();
+                laneTails.clear();
+                spine = List.of(id);
+            }
+            steps.add(new Step(id, d.kind(), d.address(), d.object(), deps, d.payload(), d.summary()));
             if (d.kind().isMutation()) {
                 owners.add(d.address());
             }

@@ -6,8 +6,9 @@ import java.util.List;
 /**
  * One ordered action of a plan.
  *
- * <p>The steps of one Connect cluster form a chain (each depends on the one before); chains of
- * different clusters are independent.
+ * <p>The steps of one Connect cluster form a chain (each depends on the one before), except that on Kafka 3.6
+ * or newer each connector's steps form a lane that depends on the step before the connectors, so lanes may run
+ * concurrently ({@link StepGraph#forks}); chains of different clusters are independent.
  *
  * @param id        1-based position in the plan
  * @param kind      what kind of work

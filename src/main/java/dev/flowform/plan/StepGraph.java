@@ -9,8 +9,9 @@ import java.util.Map;
 /**
  * The dependency graph of a plan's steps, read from {@link Step#dependsOn()}. Pure: no I/O.
  *
- * <p>The planner links the steps of one Connect cluster into a chain, each depending on the one before, and
- * leaves the chains of different clusters independent (Terraform's graph walk runs independent resources in
+ * <p>The planner links the steps of one Connect cluster into a chain, each depending on the one before (on Kafka
+ * 3.6 or newer with one lane per connector after the roll they need, see {@link #forks}), and leaves the chains of
+ * different clusters independent (Terraform's graph walk runs independent resources in
  * parallel the same way). The applier runs each chain on its own worker; resuming an interrupted run puts the
  * waits it carries over at the head of the chain they belong to.
  */
@@ -48,6 +49,61 @@ public final class StepGraph {
             byRoot.computeIfAbsent(root(parent, i), k -> new ArrayList<>()).add(i);
         }
         return new ArrayList<>(byRoot.values());
+    }
+
+    /**
+     * One place where a plan forks into connector lanes that run concurrently: the steps of several KafkaConnectors
+     * that all start after the same step ({@code dev.flowform.plan.cluster.StepSequencer} makes them on Kafka 3.6 or
+     * newer).
+     *
+     * @param after the id of the step every lane starts after
+     * @param first the id of the lanes' first step
+     * @param last  the id of the lanes' last step
+     * @param lanes how many lanes (connectors)
+     */
+    public record Fork(int after, int first, int last, int lanes) {
+    }
+
+    /**
+     * Finds the forks into connector lanes: steps that two or more KafkaConnector steps depend on, each the head of a
+     * lane (the steps that follow on the same object, each depending on the one before).
+     *
+     * @param steps the plan's steps
+     * @return the forks in plan order; empty for a plan whose connector steps run one at a time
+     */
+    public static List<Fork> forks(List<Step> steps) {
+        Map<Integer, List<Step>> dependents = new LinkedHashMap<>();
+        for (Step s : steps) {
+            s.dependsOn().forEach(d -> dependents.computeIfAbsent(d, k -> new ArrayList<>()).add(s));
+        }
+        List<Fork> forks = new ArrayList<>();
+        for (Step gate : steps) {
+            List<Step> heads = dependents.getOrDefault(gate.id(), List.of()).stream()
+                    .filter(s -> "KafkaConnector".equals(s.object().kind()) && s.dependsOn().equals(List.of(gate.id())))
+                    .toList();
+            if (heads.size() < 2) {
+                continue;
+            }
+            int first = Integer.MAX_VALUE;
+            int last = 0;
+            for (Step s : heads) {
+                first = Math.min(first, s.id());
+                Step tail = s;
+                for (Step next = laneNext(tail, dependents); next != null; next = laneNext(tail, dependents)) {
+                    tail = next;
+                }
+                last = Math.max(last, tail.id());
+            }
+            forks.add(new Fork(gate.id(), first, last, heads.size()));
+        }
+        return forks;
+    }
+
+    /** @return the step after {@code s} in its lane: the only dependent on the same object depending on it alone */
+    private static Step laneNext(Step s, Map<Integer, List<Step>> dependents) {
+        return dependents.getOrDefault(s.id(), List.of()).stream()
+                .filter(d -> d.object().equals(s.object()) && d.dependsOn().equals(List.of(s.id())))
+                .findFirst().orElse(null);
     }
 
     private static int root(int[] parent, int i) {

@@ -200,8 +200,13 @@ public final class PlanMarkdown {
                     .append("` | ").append(inline(s.summary())).append(" | ").append(after).append(" |\n");
         }
         sb.append('\n');
+        List<String> concurrency = PlanRenderer.concurrency(steps);
         sb.append("Waits hold their chain until Strimzi reports the roll or the connector done; the steps of one "
-                + "Connect cluster run in order, different clusters in parallel.\n\n");
+                + "Connect cluster run in order" + (concurrency.isEmpty() ? "" : " (apart from the connector lanes below)")
+                + ", different clusters in parallel.\n\n");
+        for (String line : concurrency) {
+            sb.append(line).append("\n\n");
+        }
     }
 
     private static void transactionalIds(StringBuilder sb, List<TransactionalId> ids) {

@@ -9,6 +9,7 @@ import dev.flowform.plan.DriftEntry;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.PlanSummary;
 import dev.flowform.plan.Step;
+import dev.flowform.plan.StepGraph;
 import dev.flowform.plan.TransactionalId;
 import java.util.List;
 import java.util.Map;
@@ -67,8 +68,24 @@ public final class PlanRenderer {
             sb.append(String.format("  %2d. %-" + kindWidth + "s  %-" + addrWidth + "s  %s%n",
                     st.id(), st.kind().name(), st.address(), st.summary()));
         }
+        for (String sentence : concurrency(plan.steps())) {
+            sb.append('\n').append(String.join("\n", Text.wrap(sentence, 100))).append('\n');
+        }
         renderTransactionalIds(sb, plan, style);
         return sb.toString();
+    }
+
+    /**
+     * @param steps a plan's steps
+     * @return one sentence per fork into connector lanes ({@link StepGraph#forks}), saying which steps run
+     *         concurrently and why that is safe; empty when every connector step runs one at a time
+     */
+    static List<String> concurrency(List<Step> steps) {
+        return StepGraph.forks(steps).stream().map(f -> "Steps " + f.first() + "-" + f.last() + " (" + f.lanes()
+                + " connectors, each with its wait) run concurrently after step " + f.after() + ", at most --parallelism "
+                + "steps at a time: the Connect cluster runs Kafka 3.6 or newer, where writing several connector "
+                + "configurations at once no longer fails zombie fencing (KAFKA-15059). Below 3.6 they run one at a "
+                + "time.").toList();
     }
 
     /** @return {@code N to add, M to change, K to destroy, R rolling restarts.}, the counts of the summary line */

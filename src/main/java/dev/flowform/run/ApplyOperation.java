@@ -50,7 +50,7 @@ public final class ApplyOperation {
      * @param autoApprove  apply without asking
      * @param stepTimeout  limit for every wait, or null for the defaults per step kind ({@link StepTimeouts})
      * @param lockTimeout  how long to wait for a held cluster lease (zero: fail at once)
-     * @param parallelism  how many Connect clusters to apply at once (at least 1)
+     * @param parallelism  how many steps to run at once over the whole plan (at least 1)
      * @param version      flowform's version, recorded with the run
      */
     public record Request(PlanOptions options, Path planFile, boolean autoApprove, Duration stepTimeout,

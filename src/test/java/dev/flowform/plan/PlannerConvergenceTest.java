@@ -10,6 +10,8 @@ import dev.flowform.apply.Fabric8RolloutWatcher;
 import dev.flowform.apply.Journal;
 import dev.flowform.apply.Sleeper;
 import dev.flowform.apply.StepResult;
+import dev.flowform.apply.StepTimeouts;
+import dev.flowform.apply.StopSignal;
 import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.live.Fabric8ClusterReader;
 import dev.flowform.live.StrimziResources;
@@ -65,6 +67,9 @@ class PlannerConvergenceTest {
     private static final Duration WAIT_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration BUDGET = Duration.ofMinutes(3);
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final int LANES_IN_FLIGHT = 4;
+    /** Cases whose plan had connector lanes that ran concurrently. */
+    private static final java.util.concurrent.atomic.AtomicInteger CONCURRENT = new java.util.concurrent.atomic.AtomicInteger();
 
     @TempDir
     Path tmp;
@@ -100,13 +105,15 @@ class PlannerConvergenceTest {
 
         System.out.println("PlannerConvergenceTest: sample by roll " + count(sample, i -> i.c().roll()) + ", by source "
                 + count(sample, i -> i.c().source()) + ", by annotation " + count(sample, i -> i.c().annotation())
-                + ", by desired EOS " + count(sample, i -> i.c().desiredEos()) + ", by replicas " + count(sample, i -> i.c().replicas()));
+                + ", by desired EOS " + count(sample, i -> i.c().desiredEos()) + ", by replicas " + count(sample, i -> i.c().replicas())
+                + ", with concurrent connector lanes " + CONCURRENT.get());
         assertThat(sample).hasSizeGreaterThanOrEqualTo(200);
         assertThat(count(sample, i -> i.c().roll())).containsKeys(World.Roll.ROLLED, World.Roll.IN_PROGRESS, World.Roll.NOT_READY);
         assertThat(count(sample, i -> i.c().api())).containsKeys(StrimziApi.V1BETA2, StrimziApi.V1);
         assertThat(count(sample, i -> i.c().annotation())).containsKeys(true, false);
         assertThat(count(sample, i -> i.c().source())).hasSize(StateSpace.Source.values().length);
         assertThat(failures).isEmpty();
+        assertThat(CONCURRENT.get()).as("cases applied with concurrent connector lanes").isPositive();
         assertThat(took).isLessThan(BUDGET);
     }
 
@@ -211,9 +218,13 @@ class PlannerConvergenceTest {
             return "not applyable in the simulator: " + plan.diagnostics().stream().filter(d -> d.isError())
                     .map(d -> d.summary()).toList();
         }
+        // connector lanes (Kafka 3.6 or newer) run concurrently, as `apply --parallelism` runs them
         Applier applier = new Applier(new Fabric8ClusterWriter(client, Sleeper.SYSTEM),
                 new Fabric8RolloutWatcher(client, Clock.systemUTC(), Duration.ofSeconds(10)), Journal.NONE, QUIET,
-                Clock.systemUTC(), WAIT_TIMEOUT);
+                Clock.systemUTC(), StepTimeouts.of(WAIT_TIMEOUT), LANES_IN_FLIGHT, StopSignal.never());
+        if (!StepGraph.forks(plan.steps()).isEmpty()) {
+            CONCURRENT.incrementAndGet();
+        }
         ApplyResult result = applier.apply(plan);
         if (!result.succeeded()) {
             StepResult failed = result.results().stream().filter(r -> r.outcome() == StepResult.Outcome.FAILED)

@@ -35,6 +35,9 @@ class PlannerSafetyTest {
     private static final PlanRequest REQUEST = new PlanRequest("test", new StateRef("lineage-1", 7),
             Instant.parse("2026-11-30T12:00:00Z"));
 
+    /** How many orders of a plan's concurrent lanes are executed symbolically besides the plan's own. */
+    private static final int INTERLEAVINGS = 24;
+
     private final Map<String, LongAdder> seen = new ConcurrentHashMap<>();
 
     @Test
@@ -62,7 +65,7 @@ class PlannerSafetyTest {
                 "rule:" + Rule.KAFKA_VERSION_WORKER.id(), "rule:" + Rule.KAFKA_VERSION_MM2.id(),
                 "rule:" + Rule.KAFKA_VERSION_FENCING.id(), "rule:" + Rule.REVERSE_DISABLE.id(),
                 "rule:" + Rule.CONNECTOR_FAILED.id(), "rule:" + Rule.REPLICAS_ZERO.id(), "rule:" + Rule.CONFIGURATION.id(),
-                "converged")) {
+                "converged", "concurrent-lanes", "interleaving")) {
             assertThat(seen).as("outcome %s", outcome).containsKey(outcome);
         }
     }
@@ -89,19 +92,26 @@ class PlannerSafetyTest {
         if (!plan.isApplyable() && plan.diagnostics().stream().noneMatch(Diagnostic::isError)) {
             v.add("not applyable without an error");
         }
-        for (int i = 0; i < plan.steps().size(); i++) {
-            Step s = plan.steps().get(i);
-            List<Integer> expected = i == 0 ? List.of() : List.of(plan.steps().get(i - 1).id());
-            if (s.id() != i + 1 || !s.dependsOn().equals(expected)) {
-                v.add("step " + s.id() + " is not chained to the one before: " + s.dependsOn());
-            }
-        }
+        checkLinks(c, plan, v);
         oracle(c, plan, v);
 
         World after = world.copy();
         SymbolicApply sym = new SymbolicApply(after, "test", c.enableAnnotation());
         v.addAll(sym.run(plan));
         outcomes(c, plan);
+        List<List<Step>> orders = Interleavings.of(plan.steps(), INTERLEAVINGS);
+        World other = null;
+        for (List<Step> order : orders.subList(1, orders.size())) {
+            other = world.copy();
+            for (String violation : new SymbolicApply(other, "test", c.enableAnnotation()).run(order)) {
+                v.add(violation + " (in the order " + order.stream().map(Step::id).toList() + ")");
+            }
+            count("interleaving");
+        }
+        if (other != null && plan.isApplyable() && v.isEmpty()
+                && Planner.plan(desired, other.toLive(), request).hasChanges()) {
+            v.add("planning again after the last interleaving of the plan's lanes still has steps");
+        }
 
         if (plan.isApplyable() && v.isEmpty()) {
             Plan again = Planner.plan(desired, after.toLive(), request);
@@ -113,6 +123,41 @@ class PlannerSafetyTest {
             }
         }
         return v;
+    }
+
+    /**
+     * The links between the steps: ids in order, each depending only on earlier steps. Below Kafka 3.6, or without a
+     * version, one chain, each step on the one before (KAFKA-15059). From 3.6 connector lanes may run concurrently,
+     * but never beside a step on the KafkaConnect, and the steps on one object stay in order.
+     */
+    private void checkLinks(StateSpace.Case c, Plan plan, List<String> v) {
+        List<Step> steps = plan.steps();
+        Optional<KafkaVersion> version = KafkaVersion.parse(c.version());
+        boolean lanesAllowed = version.isPresent() && !version.get().isBefore(3, 6);
+        for (int i = 0; i < steps.size(); i++) {
+            Step s = steps.get(i);
+            List<Integer> expected = i == 0 ? List.of() : List.of(steps.get(i - 1).id());
+            if (s.id() != i + 1 || s.dependsOn().stream().anyMatch(d -> d >= s.id())) {
+                v.add("step " + s.id() + " depends on a later step or is out of order: " + s.dependsOn());
+            }
+            if (!lanesAllowed && !s.dependsOn().equals(expected)) {
+                v.add("step " + s.id() + " is not chained to the one before below Kafka 3.6: " + s.dependsOn());
+            }
+        }
+        Map<Integer, java.util.Set<Integer>> ancestors = Interleavings.ancestors(steps);
+        for (Step a : steps) {
+            for (Step b : steps) {
+                boolean mustOrder = "KafkaConnect".equals(a.object().kind()) || "KafkaConnect".equals(b.object().kind())
+                        || a.object().equals(b.object());
+                if (a.id() < b.id() && mustOrder && !Interleavings.ordered(ancestors, a, b)) {
+                    v.add("steps " + a.id() + " and " + b.id() + " may run concurrently but act on " + a.object() + " and "
+                            + b.object());
+                }
+            }
+        }
+        if (!StepGraph.forks(steps).isEmpty()) {
+            count("concurrent-lanes");
+        }
     }
 
     /** What the test's oracle knows independently of the planner. */

@@ -76,7 +76,12 @@ final class SymbolicApply {
 
     /** Runs every step; returns the violations (empty when the plan is safe). */
     List<String> run(Plan plan) {
-        for (Step s : plan.steps()) {
+        return run(plan.steps());
+    }
+
+    /** Runs the steps in this order (one the step graph allows, see {@link Interleavings}); returns the violations. */
+    List<String> run(List<Step> order) {
+        for (Step s : order) {
             step(s);
         }
         if (specPatched && pendingRoll) {

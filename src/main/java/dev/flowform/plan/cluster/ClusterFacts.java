@@ -11,6 +11,7 @@ import dev.flowform.model.ObjectRef;
 import dev.flowform.model.StrimziApi;
 import dev.flowform.model.strimzi.KafkaConnectManifest;
 import dev.flowform.model.strimzi.Strimzi;
+import dev.flowform.plan.KafkaVersion;
 import dev.flowform.plan.Readiness;
 import dev.flowform.plan.rules.RollCheck;
 import dev.flowform.plan.cluster.ClusterIdentity.IdentityEdit;
@@ -19,6 +20,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What one Connect cluster and the flows on it are, computed once from the desired and the live state before
@@ -144,6 +146,20 @@ record ClusterFacts(PlanScope scope, DesiredConnectCluster desired, List<Desired
         boolean workNeedsEnabled = work().stream().anyMatch(ConnectorWork::requiresEos);
         return (existing.current() == EosMode.PREPARING && existing.path().equals(List.of(EosMode.ENABLED)))
                 || (existing.path().isEmpty() && workNeedsEnabled);
+    }
+
+    /**
+     * The Kafka version the workers run, read as {@link VersionGuard} reads it: the configuration's {@code version},
+     * else the live {@code spec.version}, else the version the workers report in {@code status.connectorPlugins}.
+     *
+     * @return the version; empty when none is known (the operator's default) or it cannot be read
+     */
+    Optional<KafkaVersion> kafkaVersion() {
+        if (desired.version() != null || existing == null) {
+            return KafkaVersion.parse(desired.version());
+        }
+        LiveConnectCluster c = existing.cluster();
+        return KafkaVersion.parse(c.version() != null ? c.version() : c.reportedKafkaVersion());
     }
 
     /** @return true when the workers' mode goes up (connectors after the rolls), false when it stays or goes down */

@@ -13,7 +13,8 @@ import java.util.Map;
  * The plan of one Connect cluster and the flows on it, before the planner numbers the steps of all clusters.
  *
  * @param address          the cluster's resource address
- * @param chain            its steps in order; each depends on the one before
+ * @param chain            its steps in order; each depends on the one before, or, in a lane ({@link Draft#lane()}),
+ *                         as {@link Draft} says
  * @param changes          object changes of the cluster and its connectors
  * @param transactionalIds IDs that need ACLs once the chain has run
  * @param flowOf           address of each desired connector to the address of its flow (for {@code --target})

@@ -5,13 +5,40 @@ import dev.flowform.plan.StepKind;
 import dev.flowform.plan.StepPayload;
 
 /**
- * A step of a cluster's chain before the planner numbers it and links it to the one before.
+ * A step of a cluster's plan before the planner numbers it and links it to the steps it depends on.
+ *
+ * <p>A draft without a lane is on the cluster's spine: it depends on the spine step before it, or on the last
+ * step of every lane opened since. A draft with a lane depends on the step before it in the same lane, or, as
+ * the lane's first step, on the spine step before it; drafts of different lanes are independent, so the applier
+ * may run them concurrently.
  *
  * @param kind    what kind of work
  * @param address the resource it belongs to (used by {@code --target})
  * @param object  the Kubernetes object
  * @param payload the data to execute it
  * @param summary one human line
+ * @param lane    the lane it runs in (a connector's address), or null for the spine
  */
-public record Draft(StepKind kind, String address, ObjectRef object, StepPayload payload, String summary) {
+public record Draft(StepKind kind, String address, ObjectRef object, StepPayload payload, String summary, String lane) {
+
+    /**
+     * A draft on the spine.
+     *
+     * @param kind    what kind of work
+     * @param address the resource it belongs to
+     * @param object  the Kubernetes object
+     * @param payload the data to execute it
+     * @param summary one human line
+     */
+    public Draft(StepKind kind, String address, ObjectRef object, StepPayload payload, String summary) {
+        this(kind, address, object, payload, summary, null);
+    }
+
+    /**
+     * @param newPayload the payload instead of this one
+     * @return this draft, in the same lane, with {@code newPayload}
+     */
+    public Draft withPayload(StepPayload newPayload) {
+        return new Draft(kind, address, object, newPayload, summary, lane);
+    }
 }

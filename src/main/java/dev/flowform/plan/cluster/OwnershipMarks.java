@@ -102,7 +102,7 @@ final class OwnershipMarks {
                     : p instanceof StepPayload.SetWorkerEos se ? new StepPayload.SetWorkerEos(se.mode(), concat(se.edits(), edits))
                     : null;
             if (marked != null) {
-                chain.set(i, new Draft(d.kind(), d.address(), d.object(), marked, d.summary()));
+                chain.set(i, d.withPayload(marked));
                 return true;
             }
         }

@@ -35,6 +35,12 @@ import java.util.TreeSet;
  *   <li>connector creations and updates come after the last roll when the mode goes up (rule 3), before the
  *       workers when it goes down (rule 5); each is followed by a wait for it to run (rule 8) unless the cluster
  *       has no worker.</li>
+ *   <li>on Kafka 3.6 or newer, each connector's steps form a lane of their own (its write, then its wait), all
+ *       depending on the step before them, so the applier runs the connectors of one cluster concurrently, each
+ *       still waited for; a step after them depends on every lane. Below 3.6, or when the version is not known
+ *       (the operator's default, which flowform cannot read), they stay one chain: before Kafka 3.6.0 a round of
+ *       zombie fencing fails while a rebalance is pending, which several connector configurations written at once
+ *       cause, so exactly-once tasks fail to start (KAFKA-15059, fixed by apache/kafka#13819 in 3.6.0).</li>
  * </ul>
  * Pure.
  */
@@ -43,11 +49,22 @@ final class StepSequencer {
     private static final String MIRROR_PACKAGE = "org.apache.kafka.connect.mirror.";
 
     private final ClusterFacts facts;
+    private final boolean concurrentConnectors;
     private final List<Draft> chain = new ArrayList<>();
     private final List<Change> changes = new ArrayList<>();
 
     private StepSequencer(ClusterFacts facts) {
         this.facts = facts;
+        this.concurrentConnectors = concurrentConnectors(facts);
+    }
+
+    /**
+     * @param facts a cluster's facts
+     * @return true when the cluster's connectors may be written concurrently: its Kafka version is known and 3.6 or
+     *         newer (KAFKA-15059, fixed in 3.6.0)
+     */
+    static boolean concurrentConnectors(ClusterFacts facts) {
+        return facts.kafkaVersion().map(v -> !v.isBefore(3, 6)).orElse(false);
     }
 
     /**
@@ -177,20 +194,21 @@ final class StepSequencer {
                             .filter(w.desired()::isSensitive).toList());
                     chain.add(new Draft(StepKind.CREATE_CONNECTOR, w.address(), w.ref(),
                             new StepPayload.CreateObject(w.manifest(), sensitive), "create "
-                            + w.desired().role().connectorClass().substring(MIRROR_PACKAGE.length()) + " " + w.ref().name()));
+                            + w.desired().role().connectorClass().substring(MIRROR_PACKAGE.length()) + " " + w.ref().name(),
+                            lane(w)));
                     waitForConnector(w);
                 }
                 case UPDATE -> {
                     changes.add(new Change(w.address(), w.ref(), Action.UPDATE, w.diff().attrs(), updateReason(w)));
                     chain.add(new Draft(StepKind.UPDATE_CONNECTOR, w.address(), w.ref(),
-                            new StepPayload.PatchObject(w.diff().edits()), editSummary(w.diff().edits())));
+                            new StepPayload.PatchObject(w.diff().edits()), editSummary(w.diff().edits()), lane(w)));
                     waitForConnector(w);
                 }
                 case DELETE -> {
                     changes.add(new Change(w.address(), w.ref(), Action.DELETE, List.of(),
                             ChangeReason.NO_FLOW.of(facts.scope().environment())));
                     chain.add(new Draft(StepKind.DELETE_CONNECTOR, w.address(), w.ref(), new StepPayload.DeleteObject(),
-                            "delete KafkaConnector " + w.ref().name()));
+                            "delete KafkaConnector " + w.ref().name(), lane(w)));
                 }
                 default -> throw new IllegalStateException("no step for " + w.action());
             }
@@ -203,7 +221,12 @@ final class StepSequencer {
         }
         chain.add(new Draft(StepKind.WAIT_FOR_CONNECTOR_READY, w.address(), w.ref(),
                 new StepPayload.WaitForConnector(w.expectedState(), null), "wait until " + w.ref().name()
-                + (w.expectedState().equals("STOPPED") ? " is " : " and its tasks are ") + w.expectedState()));
+                + (w.expectedState().equals("STOPPED") ? " is " : " and its tasks are ") + w.expectedState(), lane(w)));
+    }
+
+    /** @return the connector's lane when the cluster's connectors run concurrently, else null (the chain) */
+    private String lane(ConnectorWork w) {
+        return concurrentConnectors ? w.address() : null;
     }
 
     private static Change.Reason updateReason(ConnectorWork w) {

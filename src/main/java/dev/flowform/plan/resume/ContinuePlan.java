@@ -4,9 +4,11 @@ import dev.flowform.diag.Diagnostic;
 import dev.flowform.model.LiveConnector;
 import dev.flowform.model.LiveState;
 import dev.flowform.model.ObjectRef;
+import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.Step;
 import dev.flowform.plan.StepGraph;
+import dev.flowform.plan.StepPayload;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -51,7 +53,7 @@ final class ContinuePlan {
         Map<String, Integer> lastCarriedByCluster = new LinkedHashMap<>();
         for (Step c : carried) {
             int id = out.size() + 1;
-            String key = clusterKey(c.object(), live);
+            String key = clusterKey(c, live);
             Integer previous = lastCarriedByCluster.get(key);
             out.add(new Step(id, c.kind(), c.address(), c.object(), previous == null ? List.of() : List.of(previous),
                     c.payload(), c.summary()));
@@ -65,11 +67,11 @@ final class ContinuePlan {
             for (int position : chain) {
                 Step s = fresh.steps().get(position);
                 if ("KafkaConnect".equals(s.object().kind())) {
-                    key = clusterKey(s.object(), live);
+                    key = clusterKey(s, live);
                     break;
                 }
             }
-            chainKeyOfHead.put(head.id(), key != null ? key : clusterKey(head.object(), live));
+            chainKeyOfHead.put(head.id(), key != null ? key : clusterKey(head, live));
         }
         for (Step s : fresh.steps()) {
             List<Integer> deps = new ArrayList<>();
@@ -85,12 +87,27 @@ final class ContinuePlan {
         return fresh.withSteps(out).withDiagnostics(diagnostics);
     }
 
-    /** @return {@code namespace/connect-cluster} the object belongs to */
-    private static String clusterKey(ObjectRef ref, LiveState live) {
+    /**
+     * @return {@code namespace/connect-cluster} the step's object belongs to: a KafkaConnector's cluster from the live
+     *         connector, else from the {@code strimzi.io/cluster} label of the manifest the step creates it with (the
+     *         first step of a connector lane that a crash left uncreated)
+     */
+    private static String clusterKey(Step step, LiveState live) {
+        ObjectRef ref = step.object();
         if ("KafkaConnector".equals(ref.kind())) {
-            String cluster = live.connector(ref.namespace(), ref.name()).map(LiveConnector::connectCluster).orElse(null);
+            String cluster = live.connector(ref.namespace(), ref.name()).map(LiveConnector::connectCluster)
+                    .orElseGet(() -> createdOn(step));
             return ref.namespace() + "/" + (cluster == null ? "connector " + ref.name() : cluster);
         }
         return ref.namespace() + "/" + ref.name();
+    }
+
+    /** @return the {@code strimzi.io/cluster} label of the object a create step makes, or null */
+    private static String createdOn(Step step) {
+        if (step.payload() instanceof StepPayload.CreateObject c && c.manifest().get("metadata") instanceof Map<?, ?> md
+                && md.get("labels") instanceof Map<?, ?> labels && labels.get(Strimzi.CLUSTER_LABEL) != null) {
+            return labels.get(Strimzi.CLUSTER_LABEL).toString();
+        }
+        return null;
     }
 }

@@ -149,12 +149,13 @@ public final class Resume {
             if (w.kind().isMutation() || prior.state(w.id()) == StepState.DONE) {
                 continue;
             }
-            Step before = w.dependsOn().isEmpty() ? null : byId.get(w.dependsOn().get(0));
+            List<Step> before = w.dependsOn().stream().map(byId::get).filter(Objects::nonNull).toList();
             boolean reached;
-            if (before == null) {
+            if (before.isEmpty()) {
                 reached = prior.state(w.id()) != StepState.NOT_STARTED;
             } else {
-                reached = prior.state(before.id()) == StepState.DONE || confirmed.contains(before);
+                // every step it waits after is done: with concurrent connector lanes, others may still have been running
+                reached = before.stream().allMatch(b -> prior.state(b.id()) == StepState.DONE || confirmed.contains(b));
             }
             if (reached) {
                 carriedWait(w, live, prior.runId()).ifPresent(carried::add);

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flowform.model.DesiredState;
 import dev.flowform.model.LiveState;
 import dev.flowform.model.ManageMode;
+import dev.flowform.model.ObjectRef;
+import dev.flowform.plan.FieldEdit;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.PlanRequest;
 import dev.flowform.plan.Planner;
@@ -162,6 +164,60 @@ class ResumeTest {
 
         assertThat(a.notice().summary()).isEqualTo("Apply interrupted after step 1 of 6: SET_WORKER_EOS connect_cluster.mm2-connect");
         assertThat(a.carried()).extracting(Step::kind).containsExactly(StepKind.WAIT_FOR_ROLL);
+    }
+
+    private static Step connectorStep(int id, StepKind kind, String name, List<Integer> deps, StepPayload payload) {
+        return new Step(id, kind, "kafka_connector." + name, new ObjectRef("kafka.strimzi.io/v1beta2", "KafkaConnector",
+                "replication", name), deps, payload, kind + " " + name);
+    }
+
+    private static StepPayload patch(String key, String value) {
+        return new StepPayload.PatchObject(List.of(FieldEdit.set(List.of("spec", "config", key), value, false)));
+    }
+
+    /**
+     * After the roll, three connector lanes (Kafka 3.9): source updated and its wait running, checkpoint updated and
+     * its wait not yet journaled, heartbeat's update journaled but not on the cluster, when the process died.
+     */
+    @Test
+    void a_crash_in_the_middle_of_concurrent_connector_lanes_carries_each_reached_wait_and_gates_the_rest() {
+        ObjectRef kc = new ObjectRef("kafka.strimzi.io/v1beta2", "KafkaConnect", "replication", "mm2-connect");
+        StepPayload.WaitForConnector running = new StepPayload.WaitForConnector("RUNNING", null);
+        List<Step> steps = List.of(
+                new Step(1, StepKind.WAIT_FOR_ROLL, "connect_cluster.mm2-connect", kc, List.of(),
+                        new StepPayload.WaitForRoll(dev.flowform.model.EosMode.DISABLED, null), "wait"),
+                connectorStep(2, StepKind.UPDATE_CONNECTOR, "dc1-to-dc2-source", List.of(1), patch("lane", "source")),
+                connectorStep(3, StepKind.WAIT_FOR_CONNECTOR_READY, "dc1-to-dc2-source", List.of(2), running),
+                connectorStep(4, StepKind.UPDATE_CONNECTOR, "dc1-to-dc2-checkpoint", List.of(1), patch("lane", "checkpoint")),
+                connectorStep(5, StepKind.WAIT_FOR_CONNECTOR_READY, "dc1-to-dc2-checkpoint", List.of(4), running),
+                connectorStep(6, StepKind.UPDATE_CONNECTOR, "dc1-to-dc2-heartbeat", List.of(1), patch("lane", "heartbeat")),
+                connectorStep(7, StepKind.WAIT_FOR_CONNECTOR_READY, "dc1-to-dc2-heartbeat", List.of(6), running));
+        Plan plan = new Plan(Plan.FORMAT_VERSION, "test", Instant.EPOCH, null, Map.of(), List.of(), steps, List.of());
+        Map<Integer, Resume.StepState> states = Map.of(1, Resume.StepState.DONE, 2, Resume.StepState.DONE,
+                3, Resume.StepState.STARTED, 4, Resume.StepState.DONE, 6, Resume.StepState.STARTED);
+        LiveState live = withSourceConfig(Map.of("lane", "source"));
+
+        Resume.Analysis a = Resume.analyze(prior(plan, states, true), live, HASH);
+
+        assertThat(a.open()).extracting(Step::id).containsExactly(3, 6);
+        assertThat(a.confirmed()).as("the heartbeat's update did not reach the cluster").isEmpty();
+        assertThat(a.carried()).extracting(Step::object).extracting(ObjectRef::name)
+                .containsExactly("dc1-to-dc2-source", "dc1-to-dc2-checkpoint");
+
+        // what the planner plans again from the live cluster: the heartbeat's update, and a new connector's create
+        Map<String, Object> manifest = Map.of("metadata", Map.of("name", "extra", "namespace", "replication",
+                "labels", Map.of("strimzi.io/cluster", "mm2-connect")));
+        List<Step> rest = List.of(
+                connectorStep(1, StepKind.UPDATE_CONNECTOR, "dc1-to-dc2-heartbeat", List.of(), patch("lane", "heartbeat")),
+                connectorStep(2, StepKind.WAIT_FOR_CONNECTOR_READY, "dc1-to-dc2-heartbeat", List.of(1), running),
+                connectorStep(3, StepKind.CREATE_CONNECTOR, "extra", List.of(), new StepPayload.CreateObject(manifest,
+                        java.util.Set.of())),
+                connectorStep(4, StepKind.WAIT_FOR_CONNECTOR_READY, "extra", List.of(3), running));
+        Plan fresh = new Plan(Plan.FORMAT_VERSION, "test", Instant.EPOCH, null, Map.of(), List.of(), rest, List.of());
+        Plan next = Resume.continuePlan(fresh, a, live);
+
+        assertThat(next.steps()).extracting(Step::dependsOn).containsExactly(List.of(), List.of(1), List.of(2),
+                List.of(3), List.of(2), List.of(5));
     }
 
     @SuppressWarnings("unchecked")
