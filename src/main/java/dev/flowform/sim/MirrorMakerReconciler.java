@@ -70,7 +70,8 @@ final class MirrorMakerReconciler {
             Set<String> revisions = new TreeSet<>();
             pods(ns, name).forEach(p -> revisions.add(String.valueOf(SimContext.annotation(p, Strimzi.REVISION_ANNOTATION))));
             if (SimContext.settled(mm2) && text != null && revisions.size() == 1) {
-                state(ns, name).adopted = new Adopted(MirrorMakerModel.fingerprint(mm2), revisions.iterator().next(), text);
+                state(ns, name).adopted = new Adopted(MirrorMakerModel.fingerprint(mm2, rolls()), revisions.iterator().next(),
+                        text);
             }
         }
     }
@@ -133,7 +134,7 @@ final class MirrorMakerReconciler {
             if (mm2 == null || !SimContext.settled(mm2) || SimContext.paused(mm2)) {
                 return;
             }
-            st.model = MirrorMakerModel.of(mm2);
+            st.model = MirrorMakerModel.of(mm2, rolls());
             st.generation = SimContext.generation(mm2);
         }
         st.refreshes = 0;
@@ -179,11 +180,13 @@ final class MirrorMakerReconciler {
                 return;
             }
             restartTask(mm2);
-            st.model = MirrorMakerModel.of(mm2);
-            if (st.adopted != null && st.adopted.fingerprint().equals(MirrorMakerModel.fingerprint(mm2))) {
-                st.model = st.model.adopting(st.adopted.revision(), st.adopted.fileText());
+            st.model = MirrorMakerModel.of(mm2, rolls());
+            if (st.adopted != null && st.adopted.fingerprint().equals(MirrorMakerModel.fingerprint(mm2, rolls()))) {
+                st.model = rolls() ? st.model.adopting(st.adopted.revision(), st.adopted.fileText())
+                        : st.model.withRevision(st.adopted.revision());
             }
             writeConfigMap(mm2, st.model);
+            st.manualRoll = manualRollRequested(st) ? podUids(st) : Set.of();
             writePodSet(mm2, st.model);
             rollNext(st);
         } catch (KubernetesClientException e) {
@@ -233,11 +236,11 @@ final class MirrorMakerReconciler {
             for (int i = 0; i < m.replicas(); i++) {
                 String podName = MirrorMaker2Names.podName(st.name, i);
                 Pod p = byName.get(podName);
-                if (p == null || !runs(p, m)) {
+                if (p == null || !runs(p, m) || st.manualRoll.contains(p.getMetadata().getUid())) {
                     if (p != null) {
                         kubelet.delete(p);
                     }
-                    Pod created = createPod(st.ns, m.podTemplate(i, image(st), false), m);
+                    Pod created = createPod(st.ns, m.podTemplate(i, image(st), !rolls()), m);
                     kubelet.start(st.ns, podName, created.getMetadata().getUid());
                     st.waitingPod = podName;
                     return;
@@ -249,6 +252,9 @@ final class MirrorMakerReconciler {
                     st.waitingPod = podName;
                     return;
                 }
+            }
+            if (!st.manualRoll.isEmpty()) {
+                endManualRoll(st);
             }
             updatePodSetStatus(st.ns, st.name, m);
             connectors(st);
@@ -337,9 +343,54 @@ final class MirrorMakerReconciler {
         }
     }
 
+    /**
+     * @return true when the pod runs the model: its revision, and (Strimzi 0.49+ and before 0.46) its configuration hash;
+     *         Strimzi 0.46-0.48 compare the revision only, which a worker configuration change leaves alone (PR 11926)
+     */
     private boolean runs(Pod p, MirrorMakerModel m) {
         return m.revision().equals(SimContext.annotation(p, Strimzi.REVISION_ANNOTATION))
-                && m.rendered().configurationHash().equals(SimContext.annotation(p, Strimzi.CONFIG_HASH_ANNOTATION));
+                && (!rolls() || m.rendered().configurationHash().equals(SimContext.annotation(p, Strimzi.CONFIG_HASH_ANNOTATION)));
+    }
+
+    /** @return false when the simulated operator is a Strimzi 0.46-0.48 one ({@link SimSettings#rollsMirrorMakerOnConfigChange}) */
+    private boolean rolls() {
+        return ctx.settings().rollsMirrorMakerOnConfigChange();
+    }
+
+    /**
+     * A StrimziPodSet of a KafkaMirrorMaker2 changed: when it carries {@code strimzi.io/manual-rolling-update="true"},
+     * the next reconciliation rolls its pods (Strimzi docs, proc-manual-rolling-update-strimzipodset.adoc; the real
+     * operator's next one is at most {@code STRIMZI_FULL_RECONCILIATION_INTERVAL_MS} away, here the reconcile delay).
+     *
+     * @param ps the PodSet as the informer delivered it
+     */
+    void onPodSetEvent(GenericKubernetesResource ps) {
+        String cluster = SimContext.label(ps, Strimzi.CLUSTER_LABEL);
+        if (cluster != null && !ctx.faults().operatorPaused()
+                && "true".equals(SimContext.annotation(ps, Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION))) {
+            schedule(state(ps.getMetadata().getNamespace(), cluster), ctx.settings().reconcileDelay());
+        }
+    }
+
+    private boolean manualRollRequested(State st) {
+        GenericKubernetesResource ps = ctx.sps().inNamespace(st.ns).withName(MirrorMaker2Names.podSetName(st.name)).get();
+        return ps != null && "true".equals(SimContext.annotation(ps, Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION));
+    }
+
+    private Set<String> podUids(State st) {
+        Set<String> uids = new TreeSet<>();
+        pods(st.ns, st.name).forEach(p -> uids.add(p.getMetadata().getUid()));
+        return uids;
+    }
+
+    /** Every pod of the manual rolling update was replaced: the operator removes the annotation. */
+    private void endManualRoll(State st) {
+        st.manualRoll = Set.of();
+        GenericKubernetesResource ps = ctx.sps().inNamespace(st.ns).withName(MirrorMaker2Names.podSetName(st.name)).get();
+        if (ps != null && ps.getMetadata().getAnnotations() != null
+                && ps.getMetadata().getAnnotations().remove(Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION) != null) {
+            ctx.sps().inNamespace(st.ns).resource(ps).update();
+        }
     }
 
     private void writeConfigMap(GenericKubernetesResource mm2, MirrorMakerModel m) {
@@ -365,7 +416,7 @@ final class MirrorMakerReconciler {
         String ns = mm2.getMetadata().getNamespace();
         List<Object> templates = new ArrayList<>();
         for (int i = 0; i < m.replicas(); i++) {
-            templates.add(m.podTemplate(i, image(mm2), false));
+            templates.add(m.podTemplate(i, image(mm2), !rolls()));
         }
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("selector", Map.of("matchLabels", m.selectorLabels()));
@@ -411,12 +462,12 @@ final class MirrorMakerReconciler {
 
     private String image(State st) {
         GenericKubernetesResource mm2 = ctx.mm2().inNamespace(st.ns).withName(st.name).get();
-        return mm2 == null ? "quay.io/strimzi/kafka:0.49.0-kafka-3.9.0" : image(mm2);
+        return mm2 == null ? "quay.io/strimzi/kafka:" + ctx.settings().strimziVersion() + "-kafka-3.9.0" : image(mm2);
     }
 
-    private static String image(GenericKubernetesResource mm2) {
+    private String image(GenericKubernetesResource mm2) {
         Object v = SimContext.spec(mm2).get("version");
-        return "quay.io/strimzi/kafka:0.49.0-kafka-" + (v == null ? "3.9.0" : v);
+        return "quay.io/strimzi/kafka:" + ctx.settings().strimziVersion() + "-kafka-" + (v == null ? "3.9.0" : v);
     }
 
     private List<Pod> pods(String ns, String name) {
@@ -454,6 +505,8 @@ final class MirrorMakerReconciler {
         String failure;
         int refreshes;
         Adopted adopted;
+        /** UIDs of the pods a manual rolling update still has to replace; empty when none was requested. */
+        Set<String> manualRoll = Set.of();
 
         State(String ns, String name) {
             this.ns = ns;

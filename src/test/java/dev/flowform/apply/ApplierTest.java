@@ -132,6 +132,16 @@ class ApplierTest {
                                         Progress progress) {
             return new Readiness.Complete("RUNNING");
         }
+
+        /** What each forced-roll wait was asked for: the object and the annotate time the applier passed. */
+        final List<String> forced = Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public Readiness awaitForcedRoll(ObjectRef ref, java.time.Instant annotatedAt, EosMode expectedMode,
+                                         Duration timeout, Progress progress) {
+            forced.add(ref.kind() + " " + ref.name() + " since " + annotatedAt + " " + expectedMode.value());
+            return new Readiness.Complete("3/3 pods restarted by the forced roll");
+        }
     }
 
     /** A journal in memory: step kind, payload and outcome per row. */

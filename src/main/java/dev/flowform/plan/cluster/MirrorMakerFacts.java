@@ -12,6 +12,7 @@ import dev.flowform.plan.AttributeChange;
 import dev.flowform.plan.FieldEdit;
 import dev.flowform.plan.Json;
 import dev.flowform.plan.Readiness;
+import dev.flowform.plan.rules.ForcedRoll;
 import dev.flowform.plan.rules.RollCheck;
 
 import java.util.ArrayList;
@@ -34,10 +35,12 @@ import java.util.Map;
  * @param mirrors     the mirrors that need edits
  * @param missing     source aliases declared but absent from the live spec
  * @param replicas    the number of workers after the plan
+ * @param forcedRoll  true when the operator will not roll the pods on a worker configuration change (Strimzi
+ *                    0.46-0.48, {@link ForcedRoll#affected}): every worker step is followed by a forced roll
  */
 record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef ref, LiveMirrorMaker2 live, EosMode current,
                         Readiness roll, List<EosMode> path, List<FieldEdit> workerEdits, List<AttributeChange> workerAttrs,
-                        List<MirrorWork> mirrors, List<String> missing, int replicas) {
+                        List<MirrorWork> mirrors, List<String> missing, int replicas, boolean forcedRoll) {
 
     MirrorMakerFacts {
         path = List.copyOf(path);
@@ -61,10 +64,11 @@ record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef 
             StrimziApi api = scope.live().api() != null ? scope.live().api() : StrimziApi.V1BETA2;
             ObjectRef ref = new ObjectRef(api.kafkaApiVersion(), KafkaMirrorMaker2Manifest.KIND, dm.namespace(), dm.name());
             return new MirrorMakerFacts(scope, dm, ref, null, null, null, List.of(), List.of(), List.of(), List.of(),
-                    List.of(), replicas);
+                    List.of(), replicas, false);
         }
         EosMode current = live.workers().eosMode().orElse(null);
-        Readiness roll = RollCheck.evaluate(live.workers(), live.workers().generation(), current);
+        boolean forced = ForcedRoll.affected(live.workers());
+        Readiness roll = RollCheck.evaluate(live.workers(), live.workers().generation(), current, !forced);
         List<FieldEdit> edits = new ArrayList<>();
         List<AttributeChange> attrs = new ArrayList<>();
         workerConfig(dm, live, edits, attrs);
@@ -79,7 +83,8 @@ record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef 
             }, () -> missing.add(m.sourceAlias()));
         }
         return new MirrorMakerFacts(scope, dm, live.ref(), live, current, roll,
-                current == null ? List.of() : ClusterFacts.eosPath(current, dm.eos()), edits, attrs, mirrors, missing, replicas);
+                current == null ? List.of() : ClusterFacts.eosPath(current, dm.eos()), edits, attrs, mirrors, missing, replicas,
+                forced);
     }
 
     /** @return the resource address */

@@ -6,6 +6,7 @@ import dev.flowform.model.LiveState;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.Step;
+import dev.flowform.plan.StepKind;
 import dev.flowform.plan.StepGraph;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,8 +35,9 @@ final class ContinuePlan {
         List<Step> carried = new ArrayList<>();
         for (Step c : analysis.carried()) {
             // covered when the fresh plan's first step on that object already is the same kind of wait
-            boolean covered = fresh.steps().stream().filter(s -> s.object().equals(c.object())).findFirst()
-                    .map(s -> s.kind() == c.kind()).orElse(false);
+            // a carried forced roll is never covered: the fresh plan's forced rolls are those of later worker steps
+            boolean covered = c.kind() != StepKind.FORCE_ROLL && fresh.steps().stream()
+                    .filter(s -> s.object().equals(c.object())).findFirst().map(s -> s.kind() == c.kind()).orElse(false);
             boolean targeted = fresh.targets().isEmpty() || fresh.targets().contains(c.address());
             if (!covered && targeted && !fresh.isRefreshOnly()) {
                 carried.add(c);
@@ -91,6 +93,6 @@ final class ContinuePlan {
             String cluster = live.connector(ref.namespace(), ref.name()).map(LiveConnector::connectCluster).orElse(null);
             return ref.namespace() + "/" + (cluster == null ? "connector " + ref.name() : cluster);
         }
-        return ref.namespace() + "/" + ref.name();
+        return ref.namespace() + "/" + CarriedForcedRoll.owner(ref);
     }
 }
