@@ -79,7 +79,9 @@ public final class MirrorMakerPlanner {
                     + "connector, not a FAILED task). " + (facts.somethingChanges() ? "The planned changes restart the tasks."
                     : "The plan asks the operator to restart the first failed task (" + Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION
                     + "); check the task's trace if it fails again."), facts.address()));
-            if (diagnostics.stream().noneMatch(Diagnostic::isError) && !facts.somethingChanges()) {
+            // after a failed reconcile the operator's own problem comes first (rule failed-reconcile): no restart step
+            if (diagnostics.stream().noneMatch(Diagnostic::isError) && !facts.somethingChanges()
+                    && !(facts.roll() instanceof Readiness.Failed)) {
                 restartFailedTask(facts, chain, changes);
             }
         }

@@ -35,9 +35,12 @@ final class ContinuePlan {
         List<Step> carried = new ArrayList<>();
         for (Step c : analysis.carried()) {
             // covered when the fresh plan's first step on that object already is the same kind of wait
-            // a carried forced roll is never covered: the fresh plan's forced rolls are those of later worker steps
-            boolean covered = c.kind() != StepKind.FORCE_ROLL && fresh.steps().stream()
-                    .filter(s -> s.object().equals(c.object())).findFirst().map(s -> s.kind() == c.kind()).orElse(false);
+            // a carried forced roll is covered only when the fresh plan's first step on that resource rolls its pods
+            // already (a roll the operator was asked for, or the one before enabled); later ones follow later steps
+            boolean covered = forced(c) ? fresh.steps().stream().filter(s -> s.address().equals(c.address())).findFirst()
+                    .map(ContinuePlan::forced).orElse(false)
+                    : fresh.steps().stream().filter(s -> s.object().equals(c.object())).findFirst()
+                    .map(s -> s.kind() == c.kind()).orElse(false);
             boolean targeted = fresh.targets().isEmpty() || fresh.targets().contains(c.address());
             if (!covered && targeted && !fresh.isRefreshOnly()) {
                 carried.add(c);
@@ -85,6 +88,10 @@ final class ContinuePlan {
             out.add(new Step(s.id() + shift, s.kind(), s.address(), s.object(), deps, s.payload(), s.summary()));
         }
         return fresh.withSteps(out).withDiagnostics(diagnostics);
+    }
+
+    private static boolean forced(Step s) {
+        return s.kind() == StepKind.FORCE_ROLL || s.kind() == StepKind.WAIT_FOR_FORCED_ROLL;
     }
 
     /** @return {@code namespace/connect-cluster} the object belongs to */
