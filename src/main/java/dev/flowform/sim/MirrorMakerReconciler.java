@@ -186,7 +186,8 @@ final class MirrorMakerReconciler {
                         : st.model.withRevision(st.adopted.revision());
             }
             writeConfigMap(mm2, st.model);
-            st.manualRoll = manualRollRequested(st) ? podUids(st) : Set.of();
+            st.manualRoll = ManualRollingUpdate.requested(ctx, st.ns, st.name)
+                    ? ManualRollingUpdate.uids(pods(st.ns, st.name)) : Set.of();
             writePodSet(mm2, st.model);
             rollNext(st);
         } catch (KubernetesClientException e) {
@@ -254,7 +255,8 @@ final class MirrorMakerReconciler {
                 }
             }
             if (!st.manualRoll.isEmpty()) {
-                endManualRoll(st);
+                st.manualRoll = Set.of();
+                ManualRollingUpdate.end(ctx, st.ns, st.name);
             }
             updatePodSetStatus(st.ns, st.name, m);
             connectors(st);
@@ -369,27 +371,6 @@ final class MirrorMakerReconciler {
         if (cluster != null && !ctx.faults().operatorPaused()
                 && "true".equals(SimContext.annotation(ps, Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION))) {
             schedule(state(ps.getMetadata().getNamespace(), cluster), ctx.settings().reconcileDelay());
-        }
-    }
-
-    private boolean manualRollRequested(State st) {
-        GenericKubernetesResource ps = ctx.sps().inNamespace(st.ns).withName(MirrorMaker2Names.podSetName(st.name)).get();
-        return ps != null && "true".equals(SimContext.annotation(ps, Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION));
-    }
-
-    private Set<String> podUids(State st) {
-        Set<String> uids = new TreeSet<>();
-        pods(st.ns, st.name).forEach(p -> uids.add(p.getMetadata().getUid()));
-        return uids;
-    }
-
-    /** Every pod of the manual rolling update was replaced: the operator removes the annotation. */
-    private void endManualRoll(State st) {
-        st.manualRoll = Set.of();
-        GenericKubernetesResource ps = ctx.sps().inNamespace(st.ns).withName(MirrorMaker2Names.podSetName(st.name)).get();
-        if (ps != null && ps.getMetadata().getAnnotations() != null
-                && ps.getMetadata().getAnnotations().remove(Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION) != null) {
-            ctx.sps().inNamespace(st.ns).resource(ps).update();
         }
     }
 

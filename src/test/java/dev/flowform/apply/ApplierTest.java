@@ -213,6 +213,29 @@ class ApplierTest {
     }
 
     @Test
+    void a_forced_roll_annotates_the_pod_set_and_its_wait_gets_the_time_of_the_annotation() {
+        ObjectRef mm2 = new ObjectRef("kafka.strimzi.io/v1beta2", "KafkaMirrorMaker2", "ns", "mm2");
+        ObjectRef podSet = new ObjectRef("core.strimzi.io/v1beta2", "StrimziPodSet", "ns", "mm2-mirrormaker2");
+        List<Step> steps = List.of(
+                new Step(1, StepKind.FORCE_ROLL, "mirrormaker2.mm2", podSet, List.of(), new StepPayload.PatchObject(List.of(
+                        FieldEdit.set(List.of("metadata", "annotations", "strimzi.io/manual-rolling-update"), "true", false))),
+                        "annotate"),
+                new Step(2, StepKind.WAIT_FOR_FORCED_ROLL, "mirrormaker2.mm2", mm2, List.of(1),
+                        new StepPayload.WaitForRoll(EosMode.PREPARING, null), "wait"));
+        FakeWriter writer = new FakeWriter();
+        FakeWatcher watcher = new FakeWatcher();
+        Instant at = Instant.parse("2026-12-01T12:00:00Z");
+        ApplyResult r = new Applier(writer, watcher, new MemoryJournal(), new ApplyOrderTest.RecordingListener(),
+                Clock.fixed(at, java.time.ZoneOffset.UTC), new StepTimeouts(LIMIT, LIMIT), 1, new StopSignal())
+                .apply(new Plan(Plan.FORMAT_VERSION, "test", Instant.EPOCH, null, Map.of(), List.of(), steps, List.of()));
+
+        assertThat(r.succeeded()).as("%s", r.results()).isTrue();
+        assertThat(writer.calls).containsExactly("patch mm2-mirrormaker2");
+        assertThat(watcher.forced).containsExactly("KafkaMirrorMaker2 mm2 since " + at + " preparing");
+        assertThat(watcher.generations).as("not a plain roll wait").isEmpty();
+    }
+
+    @Test
     void a_wait_journals_the_generation_the_write_before_it_produced() {
         MemoryJournal journal = new MemoryJournal();
         FakeWatcher watcher = new FakeWatcher();
