@@ -47,14 +47,17 @@ class MirrorMakerSafetyTest {
         for (boolean noRoll : new boolean[] {false, true}) {
             for (Connector connector : Connector.values()) {
                 // the full product with a running connector and the operator rolling by itself; otherwise the mode
-                // derived or enabled, and the other connector states with the pods on the spec's mode or disabled
+                // derived or enabled, and the other connector states with the pods on the spec's mode or disabled,
+                // settled or after a failed reconcile
                 boolean full = connector == Connector.RUNNING;
                 EosMode[] declaredModes = full && !noRoll ? ALL_DECLARED : full ? new EosMode[] {null, EosMode.ENABLED}
                         : new EosMode[] {null};
                 EosMode[] podModes = full ? new EosMode[] {null, EosMode.DISABLED, EosMode.PREPARING, EosMode.ENABLED}
                         : new EosMode[] {null, EosMode.DISABLED};
+                MirrorMakerWorld.Roll[] rolls = full ? MirrorMakerWorld.Roll.values()
+                        : new MirrorMakerWorld.Roll[] {MirrorMakerWorld.Roll.ROLLED, MirrorMakerWorld.Roll.NOT_READY};
                 for (String mode : new String[] {null, "disabled", "preparing", "enabled", "bogus"}) {
-                    for (MirrorMakerWorld.Roll roll : MirrorMakerWorld.Roll.values()) {
+                    for (MirrorMakerWorld.Roll roll : rolls) {
                         for (EosMode podsRun : podModes) {
                             for (int source = 0; source < 3; source++) {
                                 for (boolean eos : new boolean[] {true, false}) {
@@ -77,7 +80,7 @@ class MirrorMakerSafetyTest {
                 }
             }
         }
-        assertThat(cases).isEqualTo(5 * 4 * 4 * 3 * 2 * 4 + 5 * 4 * 4 * 3 * 2 * 2 + 2 * 4 * (5 * 4 * 2 * 3 * 2));
+        assertThat(cases).isEqualTo(5 * 4 * 4 * 3 * 2 * 4 + 5 * 4 * 4 * 3 * 2 * 2 + 2 * 4 * (5 * 2 * 2 * 3 * 2));
         assertThat(failures).isEmpty();
         assertThat(outcomes).contains("refused", "set-preparing", "set-enabled", "set-disabled", "wait-in-progress",
                 "connector-required", "connector-required-removed", "no-changes", "forced-roll", "task-restart");
