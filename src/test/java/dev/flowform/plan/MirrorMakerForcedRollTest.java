@@ -68,6 +68,8 @@ class MirrorMakerForcedRollTest {
         Plan p = MirrorMakerPlannerTest.plan(MirrorMakerWorld.adopt(eos), w.toLive());
         assertThat(p.isApplyable()).as(p.diagnostics().toString()).isTrue();
         assertThat(MirrorMakerPlannerTest.shape(p)).isEqualTo(expected);
+        assertThat((long) p.summary().rolls()).as("one restart per forced roll")
+                .isEqualTo(expected.stream().filter(s -> s.startsWith("FORCE_ROLL")).count());
         boolean forces = expected.stream().anyMatch(s -> s.contains("FORCED"));
         assertThat(p.diagnostics().stream().anyMatch(d -> d.detail().contains("(rule mm2-forced-roll;"))).isEqualTo(forces);
         for (Step s : p.steps()) {
