@@ -6,6 +6,7 @@ import dev.flowform.model.DesiredMirrorMaker2;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveMirrorMaker2;
 import dev.flowform.model.ManageMode;
+import dev.flowform.model.ObjectRef;
 import dev.flowform.model.TaskStatus;
 import dev.flowform.model.strimzi.MirrorMaker2Names;
 import dev.flowform.model.strimzi.Strimzi;
@@ -302,8 +303,8 @@ public final class MirrorMakerPlanner {
             return;
         }
         String podSet = MirrorMaker2Names.podSetName(f.desired().name());
-        dev.flowform.model.ObjectRef ref = f.live().workers().podSet() != null ? f.live().workers().podSet().ref()
-                : new dev.flowform.model.ObjectRef(f.live().workers().api().coreApiVersion(), Strimzi.STRIMZI_POD_SET_KIND,
+        ObjectRef ref = f.live().workers().podSet() != null ? f.live().workers().podSet().ref()
+                : new ObjectRef(f.live().workers().api().coreApiVersion(), Strimzi.STRIMZI_POD_SET_KIND,
                 f.desired().namespace(), podSet);
         chain.add(new Draft(StepKind.FORCE_ROLL, f.address(), ref, new StepPayload.PatchObject(List.of(FieldEdit.set(
                 List.of("metadata", "annotations", Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION), ForcedRoll.REQUESTED, false))),

@@ -3,7 +3,10 @@ package dev.flowform.plan.cluster;
 import dev.flowform.diag.Diagnostic;
 import dev.flowform.model.DesiredMirror;
 import dev.flowform.model.DesiredMirrorMaker2;
+import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveMirrorMaker2;
+import dev.flowform.model.strimzi.MirrorMaker2Names;
+import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.plan.Rule;
 import dev.flowform.plan.rules.ConnectorRules;
 import dev.flowform.plan.rules.ForcedRoll;
@@ -74,14 +77,14 @@ final class MirrorMakerWarnings {
                 .orElse("");
         return Rule.MM2_FORCED_ROLL.warning("The operator does not roll KafkaMirrorMaker2 pods on a configuration change",
                 "KafkaMirrorMaker2 " + live.namespace() + "/" + live.name() + ": ConfigMap "
-                        + dev.flowform.model.strimzi.MirrorMaker2Names.configMapName(live.name()) + " holds the worker "
-                        + "configuration but no pod carries " + dev.flowform.model.strimzi.Strimzi.CONFIG_HASH_ANNOTATION
+                        + MirrorMaker2Names.configMapName(live.name()) + " holds the worker "
+                        + "configuration but no pod carries " + Strimzi.CONFIG_HASH_ANNOTATION
                         + version + ". That is Strimzi 0.46 to 0.48, which never roll these pods when the worker "
-                        + "configuration changes (fixed in 0.49.0 by PR 11926), so a new " + dev.flowform.model.EosMode.CONFIG_KEY
+                        + "configuration changes (fixed in 0.49.0 by PR 11926), so a new " + EosMode.CONFIG_KEY
                         + " would not reach the workers while the resource says Ready. After each worker configuration "
                         + "step the plan annotates StrimziPodSet "
-                        + dev.flowform.model.strimzi.MirrorMaker2Names.podSetName(live.name()) + " "
-                        + dev.flowform.model.strimzi.Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION + "=\"true\" and waits until "
+                        + MirrorMaker2Names.podSetName(live.name()) + " "
+                        + Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION + "=\"true\" and waits until "
                         + "every pod has restarted after it. Upgrading the operator to 0.49 or later removes the need.",
                 dm.address());
     }

@@ -4,12 +4,14 @@ import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveMirrorMaker2;
 import dev.flowform.model.LiveState;
 import dev.flowform.model.ObjectRef;
+import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.plan.Step;
 import dev.flowform.plan.StepKind;
 import dev.flowform.plan.StepPayload;
 import dev.flowform.plan.rules.ForcedRoll;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,7 +48,7 @@ final class CarriedForcedRoll {
     static List<Step> of(List<Step> steps, Map<Integer, Step> byId, Resume.PriorRun prior, List<Step> confirmed,
                          LiveState live, long runId) {
         List<Step> out = new ArrayList<>();
-        Set<String> seen = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         for (int i = steps.size() - 1; i >= 0; i--) {
             Step annotate = steps.get(i);
             if (annotate.kind() != StepKind.FORCE_ROLL || seen.contains(annotate.address())) {
@@ -97,10 +99,13 @@ final class CarriedForcedRoll {
         return null;
     }
 
-    /** @return the resource name a StrimziPodSet {@code <name>-mirrormaker2} belongs to, else the object's name */
+    /**
+     * @param ref an object of a plan step
+     * @return the resource name a StrimziPodSet {@code <name>-mirrormaker2} belongs to, else the object's name
+     */
     static String owner(ObjectRef ref) {
-        String suffix = dev.flowform.model.strimzi.Strimzi.MIRROR_MAKER_2_SUFFIX;
-        if (dev.flowform.model.strimzi.Strimzi.STRIMZI_POD_SET_KIND.equals(ref.kind()) && ref.name().endsWith(suffix)) {
+        String suffix = Strimzi.MIRROR_MAKER_2_SUFFIX;
+        if (Strimzi.STRIMZI_POD_SET_KIND.equals(ref.kind()) && ref.name().endsWith(suffix)) {
             return ref.name().substring(0, ref.name().length() - suffix.length());
         }
         return ref.name();
