@@ -57,6 +57,8 @@ public final class Applier {
     private final StepTimeouts timeouts;
     private final int parallelism;
     private final StopSignal stop;
+    /** When this run annotated each resource's PodSet for a forced roll, by address; what its forced-roll wait checks. */
+    private final Map<String, Instant> forcedAt = new ConcurrentHashMap<>();
 
     /**
      * An applier that runs chains one after another and cannot be stopped.
@@ -213,6 +215,9 @@ public final class Applier {
             return new Outcome(true, "created " + step.object() + " (generation " + g + ")");
         }
         if (p instanceof StepPayload.PatchObject po) {
+            if (step.kind() == StepKind.FORCE_ROLL) {
+                forcedAt.put(step.address(), clock.instant());
+            }
             long g = writer.patch(step.object(), po.edits());
             generations.put(key, g);
             if (step.kind() == StepKind.TRANSFER_OWNERSHIP) {
@@ -233,8 +238,11 @@ public final class Applier {
             return new Outcome(true, "deleted " + step.object());
         }
         if (p instanceof StepPayload.WaitForRoll w) {
-            Readiness r = stop.interruptibly(() -> watcher.awaitRoll(step.object(), w.generation(), w.expectedMode(),
-                    timeouts.forKind(step.kind()), (state, elapsed) -> listener.stepProgress(step, index, total, state, elapsed)));
+            RolloutWatcher.Progress progress = (state, elapsed) -> listener.stepProgress(step, index, total, state, elapsed);
+            Readiness r = stop.interruptibly(() -> step.kind() == StepKind.WAIT_FOR_FORCED_ROLL
+                    ? watcher.awaitForcedRoll(step.object(), forcedAt.get(step.address()), w.expectedMode(),
+                    timeouts.forKind(step.kind()), progress)
+                    : watcher.awaitRoll(step.object(), w.generation(), w.expectedMode(), timeouts.forKind(step.kind()), progress));
             return outcome(r);
         }
         if (p instanceof StepPayload.WaitForConnector w) {

@@ -12,6 +12,7 @@ import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.plan.rules.ConnectorCheck;
 import dev.flowform.plan.Readiness;
 import dev.flowform.plan.rules.MirrorCheck;
+import dev.flowform.plan.rules.ForcedRoll;
 import dev.flowform.plan.rules.RollCheck;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -27,6 +28,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -61,7 +63,7 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
     public Readiness awaitRoll(ObjectRef ref, long generation, EosMode expectedMode, Duration timeout, Progress progress)
             throws InterruptedException {
         try {
-            return roll(ref, generation, expectedMode, timeout, progress);
+            return roll(ref, generation, rollCheck(generation, expectedMode), timeout, progress);
         } catch (KubernetesClientException e) {
             throw translate(e, ref);
         }
@@ -126,8 +128,27 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
         }
     }
 
-    private Readiness roll(ObjectRef ref, long generation, EosMode expectedMode, Duration timeout, Progress progress)
-            throws InterruptedException {
+    @Override
+    public Readiness awaitForcedRoll(ObjectRef ref, Instant annotatedAt, EosMode expectedMode, Duration timeout,
+                                     Progress progress) throws InterruptedException {
+        try {
+            return roll(ref, 0, w -> ForcedRoll.evaluate(w, annotatedAt, expectedMode), timeout, progress);
+        } catch (KubernetesClientException e) {
+            throw translate(e, ref);
+        }
+    }
+
+    /**
+     * Rule 7 for {@code generation}; for a KafkaMirrorMaker2 whose pods carry no configuration hash (Strimzi 0.46-0.48,
+     * {@link ForcedRoll#affected}) without the pods' hash, since a forced roll restarts them.
+     */
+    private static Function<LiveConnectCluster, Readiness> rollCheck(long generation, EosMode expectedMode) {
+        return w -> RollCheck.evaluate(w, generation, expectedMode,
+                !(Strimzi.KAFKA_MIRROR_MAKER_2_KIND.equals(w.ref().kind()) && ForcedRoll.affected(w)));
+    }
+
+    private Readiness roll(ObjectRef ref, long generation, Function<LiveConnectCluster, Readiness> check, Duration timeout,
+                           Progress progress) throws InterruptedException {
         StrimziApi api = StrimziApi.fromApiVersion(ref.apiVersion());
         StrimziApi podSetApi = StrimziResources.detect(client, StrimziApi.CORE_GROUP, "StrimziPodSet");
         String ns = ref.namespace();
@@ -151,10 +172,10 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
                 if (k == null) {
                     return new Readiness.InProgress(c.kind() + " " + ns + "/" + name + " not found yet", 0, 1);
                 }
-                return RollCheck.evaluate(c.map(k, ps == null ? null : first(ps.getStore().list()), pods.getStore().list(),
-                        first(cm.getStore().list())), generation, expectedMode);
+                return check.apply(c.map(k, ps == null ? null : first(ps.getStore().list()), pods.getStore().list(),
+                        first(cm.getStore().list())));
             };
-            Supplier<Readiness> direct = () -> directRoll(c, podSetApi, ns, name, generation, expectedMode);
+            Supplier<Readiness> direct = () -> directRoll(c, podSetApi, ns, name, check);
             return loop(signal, fromCache, direct, timeout, progress,
                     () -> c.mirrorMaker() ? operatorHint(c.resource(), c.kind(), ns, name, generation)
                             : rollHint(api, podSetApi, ns, name, generation));
@@ -304,8 +325,8 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
         }
     }
 
-    private Readiness directRoll(Component c, StrimziApi podSetApi, String ns, String name, long generation,
-                                 EosMode expectedMode) {
+    private Readiness directRoll(Component c, StrimziApi podSetApi, String ns, String name,
+                                 Function<LiveConnectCluster, Readiness> check) {
         try {
             GenericKubernetesResource k = client.genericKubernetesResources(c.resource()).inNamespace(ns).withName(name).get();
             if (k == null) {
@@ -317,7 +338,7 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
                     .withLabels(Map.of(Strimzi.CLUSTER_LABEL, name, Strimzi.KIND_LABEL, c.kind()))
                     .list().getItems();
             ConfigMap cm = client.configMaps().inNamespace(ns).withName(c.configMap()).get();
-            return RollCheck.evaluate(c.map(k, ps, pods, cm), generation, expectedMode);
+            return check.apply(c.map(k, ps, pods, cm));
         } catch (KubernetesClientException e) {
             if (interrupted(e)) {
                 throw e;

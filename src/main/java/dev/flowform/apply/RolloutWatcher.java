@@ -33,6 +33,22 @@ public interface RolloutWatcher {
             throws InterruptedException;
 
     /**
+     * Waits until a forced roll of a KafkaMirrorMaker2 is over ({@link dev.flowform.plan.rules.ForcedRoll#evaluate}):
+     * the StrimziPodSet's {@code strimzi.io/manual-rolling-update} is gone, every pod was created no earlier than
+     * {@code annotatedAt} and is Ready, the ConfigMap holds {@code expectedMode} and the resource is Ready.
+     *
+     * @param ref          the KafkaMirrorMaker2
+     * @param annotatedAt  when the annotation was set, or null when not known (then its removal is the evidence)
+     * @param expectedMode the EOS mode the workers must run with
+     * @param timeout      give up after this long
+     * @param progress     called when the state changes and at least every 10 seconds
+     * @return complete, failed, paused or timed out
+     * @throws InterruptedException when the thread is interrupted (Ctrl-C)
+     */
+    Readiness awaitForcedRoll(ObjectRef ref, java.time.Instant annotatedAt, EosMode expectedMode, Duration timeout,
+                              Progress progress) throws InterruptedException;
+
+    /**
      * Waits until rule 8 holds for the KafkaConnector at {@code generation} (see {@link dev.flowform.plan.rules.ConnectorCheck}).
      *
      * @param ref           the KafkaConnector

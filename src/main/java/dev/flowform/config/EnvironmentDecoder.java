@@ -32,7 +32,7 @@ final class EnvironmentDecoder {
     private static final Blocks.Schema KUBERNETES = new Blocks.Schema("kubernetes",
             List.of("context", "kubeconfig"), List.of("embedded"), Map.of());
     private static final Blocks.Schema EMBEDDED = new Blocks.Schema("embedded",
-            List.of("seed", "reconcile_delay_ms", "pod_ready_delay_ms", "kafka"), List.of(), Map.of());
+            List.of("seed", "reconcile_delay_ms", "pod_ready_delay_ms", "kafka", "strimzi_version"), List.of(), Map.of());
     private static final Blocks.Schema EMBEDDED_KAFKA = new Blocks.Schema("kafka",
             List.of("bootstrap_servers", "topics"), List.of(), Map.of());
 
@@ -148,7 +148,14 @@ final class EnvironmentDecoder {
                         servers == null ? List.of() : servers, topics == null ? List.of() : topics));
             }
         }
-        return new EmbeddedTarget(new KubernetesTarget.Embedded(seed, reconcile, podReady, kafka), seedRange, seedText);
+        String strimziVersion = eArgs.string("strimzi_version");
+        if (strimziVersion != null && !strimziVersion.matches("\\d+\\.\\d+\\.\\d+")) {
+            sink.error("Invalid Strimzi version", "\"" + Names.abbreviate(strimziVersion) + "\" is not a Strimzi release: "
+                    + "write major.minor.patch, e.g. \"0.48.0\".", e.attributes().get("strimzi_version").value().range());
+            strimziVersion = null;
+        }
+        return new EmbeddedTarget(new KubernetesTarget.Embedded(seed, reconcile, podReady, kafka, strimziVersion), seedRange,
+                seedText);
     }
 
     private Path resolvePath(String text, Path baseDir, SourceRange range) {

@@ -25,12 +25,27 @@ public sealed interface KubernetesTarget {
      * @param podReadyDelayMs   simulated time for a restarted worker pod to become Ready, in milliseconds, or null for the default
      * @param kafka             real Kafka behind the embedded cluster: one embedded Kafka cluster per entry, and the
      *                          Connect workers as real processes; empty for the simulated Connect runtime
+     * @param strimziVersion    the Strimzi release the simulated operator plays ({@code major.minor.patch}), or null for
+     *                          the simulator's default; 0.46.x to 0.48.x reproduce KafkaMirrorMaker2 pods that are not
+     *                          rolled on a worker configuration change (Strimzi PR 11926)
      */
-    record Embedded(Path seedDir, Long reconcileDelayMs, Long podReadyDelayMs, List<EmbeddedKafka> kafka)
-            implements KubernetesTarget {
+    record Embedded(Path seedDir, Long reconcileDelayMs, Long podReadyDelayMs, List<EmbeddedKafka> kafka,
+                    String strimziVersion) implements KubernetesTarget {
         /** Copies {@code kafka}; null means none. */
         public Embedded {
             kafka = kafka == null ? List.of() : List.copyOf(kafka);
+        }
+
+        /**
+         * With the simulator's default Strimzi release.
+         *
+         * @param seedDir          see the record
+         * @param reconcileDelayMs see the record
+         * @param podReadyDelayMs  see the record
+         * @param kafka            see the record
+         */
+        public Embedded(Path seedDir, Long reconcileDelayMs, Long podReadyDelayMs, List<EmbeddedKafka> kafka) {
+            this(seedDir, reconcileDelayMs, podReadyDelayMs, kafka, null);
         }
 
         /**

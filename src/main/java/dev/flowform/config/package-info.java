@@ -45,7 +45,7 @@
  *   <li>{@code locals}: name to expression; several blocks merge; a name is defined once per module.</li>
  *   <li>{@code environment "NAME"} (root module only): {@code kubernetes} =
  *       {@code {"context": ..., "kubeconfig": ...}} or {@code {"embedded": {"seed": "./seed",
- *       "reconcile_delay_ms": n, "pod_ready_delay_ms": n}}} (the seed path is relative to the
+ *       "reconcile_delay_ms": n, "pod_ready_delay_ms": n, "strimzi_version": "0.48.0"}}} (the seed path is relative to the
  *       declaring file and must be an existing folder when the environment is used),
  *       {@code namespace} (required), {@code variables} (an object of root variable values),
  *       {@code expected_server}. All literal.</li>

@@ -117,7 +117,8 @@ public final class LiveMapper {
             }
         }
         return new LivePodSet(ref(ps), generation(ps), longOrNull(status.get("observedGeneration")), revisions,
-                intOrNull(status.get("pods")), intOrNull(status.get("readyPods")), intOrNull(status.get("currentPods")));
+                intOrNull(status.get("pods")), intOrNull(status.get("readyPods")), intOrNull(status.get("currentPods")),
+                strings(ps.getMetadata().getAnnotations()));
     }
 
     /** @return the model record of a worker pod */
@@ -132,6 +133,10 @@ public final class LiveMapper {
             }
         }
         String env = null;
+        String image = null;
+        if (p.getSpec() != null && p.getSpec().getContainers() != null && !p.getSpec().getContainers().isEmpty()) {
+            image = p.getSpec().getContainers().get(0).getImage();
+        }
         if (p.getSpec() != null && p.getSpec().getContainers() != null) {
             for (Container c : p.getSpec().getContainers()) {
                 if (c.getEnv() != null) {
@@ -144,7 +149,7 @@ public final class LiveMapper {
             }
         }
         return new LivePod(p.getMetadata().getName(), p.getMetadata().getUid(), ann.get(Strimzi.REVISION_ANNOTATION), ann.get(Strimzi.CONFIG_HASH_ANNOTATION),
-                ready, p.getMetadata().getDeletionTimestamp() != null, env);
+                ready, p.getMetadata().getDeletionTimestamp() != null, env, image, p.getMetadata().getCreationTimestamp());
     }
 
     /** @return the object's identity */

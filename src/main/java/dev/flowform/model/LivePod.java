@@ -11,6 +11,9 @@ package dev.flowform.model;
  * @param terminating           {@code metadata.deletionTimestamp} is set
  * @param connectConfiguration  env var {@code KAFKA_CONNECT_CONFIGURATION} of the Connect container
  *                              (Strimzi 0.45 and older), or null
+ * @param image                 the first container's image (Strimzi's own is {@code quay.io/strimzi/kafka:<strimzi
+ *                              version>-kafka-<kafka version>}), or null
+ * @param created               {@code metadata.creationTimestamp} as written (RFC 3339, whole seconds), or null
  */
 public record LivePod(
         String name,
@@ -19,5 +22,23 @@ public record LivePod(
         String configurationHash,
         boolean ready,
         boolean terminating,
-        String connectConfiguration) {
+        String connectConfiguration,
+        String image,
+        String created) {
+
+    /**
+     * A pod whose image and creation time are not known.
+     *
+     * @param name                 pod name
+     * @param uid                  {@code metadata.uid}
+     * @param revision             {@code strimzi.io/revision}, or null
+     * @param configurationHash    {@code strimzi.io/configuration-hash}, or null
+     * @param ready                condition Ready is True
+     * @param terminating          {@code metadata.deletionTimestamp} is set
+     * @param connectConfiguration env var {@code KAFKA_CONNECT_CONFIGURATION}, or null
+     */
+    public LivePod(String name, String uid, String revision, String configurationHash, boolean ready, boolean terminating,
+                   String connectConfiguration) {
+        this(name, uid, revision, configurationHash, ready, terminating, connectConfiguration, null, null);
+    }
 }

@@ -12,6 +12,7 @@ import java.util.Map;
  * @param pods               {@code status.pods}, or null
  * @param readyPods          {@code status.readyPods}, or null
  * @param currentPods        {@code status.currentPods} (pods on the current revision), or null
+ * @param annotations        {@code metadata.annotations} (e.g. {@code strimzi.io/manual-rolling-update}), sorted
  */
 public record LivePodSet(
         ObjectRef ref,
@@ -20,8 +21,27 @@ public record LivePodSet(
         Map<String, String> podRevisions,
         Integer pods,
         Integer readyPods,
-        Integer currentPods) {
+        Integer currentPods,
+        Map<String, String> annotations) {
+    /** Copies the maps. */
     public LivePodSet {
         podRevisions = Maps.copy(podRevisions);
+        annotations = Maps.sorted(annotations == null ? Map.of() : annotations);
+    }
+
+    /**
+     * A PodSet without annotations.
+     *
+     * @param ref                the object
+     * @param generation         {@code metadata.generation}
+     * @param observedGeneration {@code status.observedGeneration}, or null
+     * @param podRevisions       pod name to its template's {@code strimzi.io/revision}
+     * @param pods               {@code status.pods}, or null
+     * @param readyPods          {@code status.readyPods}, or null
+     * @param currentPods        {@code status.currentPods}, or null
+     */
+    public LivePodSet(ObjectRef ref, long generation, Long observedGeneration, Map<String, String> podRevisions,
+                      Integer pods, Integer readyPods, Integer currentPods) {
+        this(ref, generation, observedGeneration, podRevisions, pods, readyPods, currentPods, Map.of());
     }
 }

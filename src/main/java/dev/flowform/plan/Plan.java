@@ -127,7 +127,27 @@ public record Plan(
                 default -> { }
             }
         }
-        int rolls = (int) steps.stream().filter(s -> s.kind().causesRoll()).count();
+        int rolls = (int) steps.stream().filter(s -> s.kind().causesRoll() || s.kind() == StepKind.FORCE_ROLL
+                && !afterRollingStep(s)).count();
         return new PlanSummary(add, change, destroy, rolls);
+    }
+
+    /**
+     * @return true when the mutation before {@code forced} in its chain is a step that rolls the workers: the forced
+     *         roll is then that step's roll (Strimzi 0.46-0.48 KafkaMirrorMaker2), not one more
+     */
+    private boolean afterRollingStep(Step forced) {
+        Step cur = forced;
+        while (!cur.dependsOn().isEmpty()) {
+            int id = cur.dependsOn().get(0);
+            cur = steps.stream().filter(s -> s.id() == id).findFirst().orElse(null);
+            if (cur == null) {
+                return false;
+            }
+            if (cur.kind().isMutation()) {
+                return cur.kind().causesRoll();
+            }
+        }
+        return false;
     }
 }

@@ -88,6 +88,12 @@ public enum Rule {
     /** Rule 8: a FAILED connector or task. */
     CONNECTOR_FAILED("connector-failed",
             "Strimzi KafkaConnectorStatus connectorStatus (Ready has missed failed tasks, strimzi#6624)"),
+    /** Strimzi 0.46-0.48 never roll MirrorMaker 2 pods when the worker configuration changes. */
+    MM2_FORCED_ROLL("mm2-forced-roll",
+            "Strimzi PR 11926 (first in 0.49.0): KafkaMirrorMaker2 pods of 0.46.0-0.48.x lack "
+                    + Strimzi.CONFIG_HASH_ANNOTATION + " and are never rolled when the worker configuration changes; "
+                    + "Strimzi docs proc-manual-rolling-update-strimzipodset.adoc: " + Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION
+                    + "=\"true\" on the StrimziPodSet rolls every pod at the next reconciliation, then is removed"),
     /** The worker setting must be one of Kafka's three values. */
     UNKNOWN_EOS_MODE("eos-mode-value",
             "Kafka DistributedConfig: exactly.once.source.support is disabled, preparing or enabled"),

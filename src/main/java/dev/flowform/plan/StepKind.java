@@ -26,11 +26,21 @@ public enum StepKind {
     /** Delete a KafkaConnector flowform manages. */
     DELETE_CONNECTOR,
     /** Wait until a KafkaConnector and all its tasks run at the new generation (rule 8). */
-    WAIT_FOR_CONNECTOR_READY;
+    WAIT_FOR_CONNECTOR_READY,
+    /**
+     * Annotate a KafkaMirrorMaker2's StrimziPodSet {@code strimzi.io/manual-rolling-update: "true"} so that the
+     * operator rolls every pod (Strimzi 0.46-0.48 do not roll them on a worker configuration change, PR 11926).
+     */
+    FORCE_ROLL,
+    /**
+     * Wait until a forced roll is over: the annotation is gone, every pod was created after it was set, every pod is
+     * Ready and the KafkaMirrorMaker2 is Ready ({@link dev.flowform.plan.rules.ForcedRoll}).
+     */
+    WAIT_FOR_FORCED_ROLL;
 
     /** @return true for steps that change the cluster (as opposed to waits) */
     public boolean isMutation() {
-        return this != WAIT_FOR_ROLL && this != WAIT_FOR_CONNECTOR_READY;
+        return this != WAIT_FOR_ROLL && this != WAIT_FOR_CONNECTOR_READY && this != WAIT_FOR_FORCED_ROLL;
     }
 
     /** @return true for steps whose patch makes Strimzi restart every worker */

@@ -246,7 +246,8 @@ public final class ClusterConnection implements AutoCloseable {
 
     /**
      * The simulated operator's timings for an embedded environment: {@code override} when given, else the demo's
-     * (five times faster with {@value #SIM_FAST_ENV}{@code =1}) with the environment block's delays.
+     * (five times faster with {@value #SIM_FAST_ENV}{@code =1}) with the environment block's delays; the block's
+     * {@code strimzi_version} applies to both.
      *
      * @param e        the environment's embedded block
      * @param override timings that win over everything (tests), or null
@@ -255,13 +256,13 @@ public final class ClusterConnection implements AutoCloseable {
      */
     public static SimSettings embeddedSettings(KubernetesTarget.Embedded e, SimSettings override, Map<String, String> env) {
         if (override != null) {
-            return override;
+            return e.strimziVersion() == null ? override : override.withStrimziVersion(e.strimziVersion());
         }
         SimSettings demo = "1".equals(env.get(SIM_FAST_ENV)) ? fastDemo() : SimSettings.demo();
         return new SimSettings(
                 e.reconcileDelayMs() == null ? demo.reconcileDelay() : Duration.ofMillis(e.reconcileDelayMs()),
                 e.podReadyDelayMs() == null ? demo.podReadyDelay() : Duration.ofMillis(e.podReadyDelayMs()),
-                demo.connectorDelay(), demo.stuckTimeout());
+                demo.connectorDelay(), demo.stuckTimeout(), e.strimziVersion());
     }
 
     private static EmbeddedCluster startEmbedded(KubernetesTarget.Embedded e, Path envStateDir, RunContext ctx,

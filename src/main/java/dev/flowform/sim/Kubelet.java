@@ -5,6 +5,7 @@ import dev.flowform.sim.OperatorLoop.Task;
 import dev.flowform.sim.connect.ConnectRuntimeException;
 import dev.flowform.sim.connect.SimulatedConnectRuntime;
 import dev.flowform.sim.connect.WorkerSpec;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -269,12 +270,25 @@ final class Kubelet {
         String text = SimContext.envConfiguration(p);
         if (text == null) {
             String hash = SimContext.annotation(p, Strimzi.CONFIG_HASH_ANNOTATION);
-            text = hash == null ? null : ctx.book().workerConfigs.get(hash);
+            text = hash == null ? mountedConfig(p) : ctx.book().workerConfigs.get(hash);
         }
         Map<String, String> properties = new LinkedHashMap<>(WorkerConfig.parse(text));
         String ip = p.getStatus() == null ? null : p.getStatus().getPodIP();
         properties.put(SimulatedConnectRuntime.ADVERTISED_HOST, ip != null ? ip : podIps.computeIfAbsent(k, x -> nextIp()));
         return new WorkerSpec(k, p.getMetadata().getNamespace() + "/" + SimContext.label(p, Strimzi.CLUSTER_LABEL), properties);
+    }
+
+    /**
+     * @return the worker file of ConfigMap {@code <strimzi.io/name>-config} as the container reads it when it starts (a pod
+     *         without a configuration hash: Strimzi 0.46-0.48 KafkaMirrorMaker2), or null
+     */
+    private String mountedConfig(Pod p) {
+        String component = SimContext.label(p, Strimzi.NAME_LABEL);
+        if (component == null || !Strimzi.KAFKA_MIRROR_MAKER_2_KIND.equals(SimContext.label(p, Strimzi.KIND_LABEL))) {
+            return null;
+        }
+        ConfigMap cm = ctx.client().configMaps().inNamespace(p.getMetadata().getNamespace()).withName(component + "-config").get();
+        return cm == null || cm.getData() == null ? null : cm.getData().get(Strimzi.CONNECT_PROPERTIES_KEY);
     }
 
     private String nextIp() {

@@ -47,8 +47,19 @@ record MirrorMakerModel(String name, int replicas, String target, WorkerConfig.R
             "config.providers", "file",
             "config.providers.file.class", "org.apache.kafka.common.config.provider.FileConfigProvider");
 
-    /** @return the model of {@code mm2} as read */
+    /** @return the model of {@code mm2} as read, as Strimzi 0.49+ derives it (the pods carry the configuration hash) */
     static MirrorMakerModel of(GenericKubernetesResource mm2) {
+        return of(mm2, true);
+    }
+
+    /**
+     * @param mm2       a KafkaMirrorMaker2
+     * @param hashOnPods false for Strimzi 0.46-0.48: the pods carry no configuration hash and their revision does not
+     *                   depend on the worker configuration (it lives in the ConfigMap the pods mount), so a change of it
+     *                   alone does not roll them (Strimzi PR 11926)
+     * @return its model
+     */
+    static MirrorMakerModel of(GenericKubernetesResource mm2, boolean hashOnPods) {
         Map<String, Object> spec = SimContext.spec(mm2);
         boolean v1 = spec.get("target") instanceof Map<?, ?>;
         Map<String, Object> targetEntry = v1 ? obj(spec.get("target"))
@@ -62,7 +73,8 @@ record MirrorMakerModel(String name, int replicas, String target, WorkerConfig.R
                 WORKER_DEFAULTS);
         Map<String, Object> podShape = podShape(spec);
         podShape.remove("replicas");
-        String revision = WorkerConfig.revision(podShape, rendered);
+        String revision = hashOnPods ? WorkerConfig.revision(podShape, rendered)
+                : Strimzi.sha1Prefix("pod-revision\n" + JsonMaps.canonicalJson(withoutClusters(podShape)));
         Map<String, Map<String, String>> connectors = new LinkedHashMap<>();
         for (Object o : JsonMaps.list(spec.get("mirrors"))) {
             Map<String, Object> m = obj(o);
@@ -88,7 +100,7 @@ record MirrorMakerModel(String name, int replicas, String target, WorkerConfig.R
      * @return a fingerprint of everything that shapes its pods (all of the spec but {@code mirrors} and {@code replicas})
      */
     static String fingerprint(GenericKubernetesResource mm2) {
-        return WorkerConfig.fingerprint(podShape(SimContext.spec(mm2)));
+        return fingerprint(mm2, true);
     }
 
     /**
@@ -107,6 +119,36 @@ record MirrorMakerModel(String name, int replicas, String target, WorkerConfig.R
             shape.put("mirrorSourceAliases", aliases);
         }
         return shape;
+    }
+
+    /**
+     * @param mm2        a KafkaMirrorMaker2
+     * @param hashOnPods false to leave out the cluster entries too (Strimzi 0.46-0.48: they reach the pods only through
+     *                   the ConfigMap, so they do not shape the pods)
+     * @return a fingerprint of what shapes its pods
+     */
+    static String fingerprint(GenericKubernetesResource mm2, boolean hashOnPods) {
+        Map<String, Object> podShape = podShape(SimContext.spec(mm2));
+        return WorkerConfig.fingerprint(hashOnPods ? podShape : withoutClusters(podShape));
+    }
+
+    /** @return the pod-shaping spec without the cluster entries and replicas, whose settings go to the ConfigMap */
+    private static Map<String, Object> withoutClusters(Map<String, Object> podShape) {
+        Map<String, Object> copy = new LinkedHashMap<>(podShape);
+        copy.remove("clusters");
+        copy.remove("target");
+        copy.remove("connectCluster");
+        copy.remove("replicas");
+        copy.remove("mirrors");
+        return copy;
+    }
+
+    /**
+     * @param adoptedRevision the revision the pods of a seeded resource run
+     * @return this model with only the revision taken over (its ConfigMap text stays the rendered one)
+     */
+    MirrorMakerModel withRevision(String adoptedRevision) {
+        return new MirrorMakerModel(name, replicas, target, rendered, adoptedRevision, connectors);
     }
 
     /**

@@ -75,7 +75,8 @@ final class MirrorMakerReconciler {
             Set<String> revisions = new TreeSet<>();
             pods(ns, name).forEach(p -> revisions.add(String.valueOf(SimContext.annotation(p, Strimzi.REVISION_ANNOTATION))));
             if (SimContext.settled(mm2) && text != null && revisions.size() == 1) {
-                state(ns, name).adopted = new Adopted(MirrorMakerModel.fingerprint(mm2), revisions.iterator().next(), text);
+                state(ns, name).adopted = new Adopted(MirrorMakerModel.fingerprint(mm2, rolls()), revisions.iterator().next(),
+                        text);
             }
         }
     }
@@ -138,7 +139,7 @@ final class MirrorMakerReconciler {
             if (mm2 == null || !SimContext.settled(mm2) || SimContext.paused(mm2)) {
                 return;
             }
-            st.model = MirrorMakerModel.of(mm2);
+            st.model = MirrorMakerModel.of(mm2, rolls());
             st.generation = SimContext.generation(mm2);
         }
         st.refreshes = 0;
@@ -184,11 +185,14 @@ final class MirrorMakerReconciler {
                 return;
             }
             restartTask(mm2);
-            st.model = MirrorMakerModel.of(mm2);
-            if (st.adopted != null && st.adopted.fingerprint().equals(MirrorMakerModel.fingerprint(mm2))) {
-                st.model = st.model.adopting(st.adopted.revision(), st.adopted.fileText());
+            st.model = MirrorMakerModel.of(mm2, rolls());
+            if (st.adopted != null && st.adopted.fingerprint().equals(MirrorMakerModel.fingerprint(mm2, rolls()))) {
+                st.model = rolls() ? st.model.adopting(st.adopted.revision(), st.adopted.fileText())
+                        : st.model.withRevision(st.adopted.revision());
             }
             writeConfigMap(mm2, st.model);
+            st.manualRoll = ManualRollingUpdate.requested(ctx, st.ns, st.name)
+                    ? ManualRollingUpdate.uids(pods(st.ns, st.name)) : Set.of();
             writePodSet(mm2, st.model);
             rollNext(st);
         } catch (KubernetesClientException e) {
@@ -239,11 +243,11 @@ final class MirrorMakerReconciler {
             for (int i = 0; i < m.replicas(); i++) {
                 String podName = MirrorMaker2Names.podName(st.name, i);
                 Pod p = byName.get(podName);
-                if (p == null || !runs(p, m)) {
+                if (p == null || !runs(p, m) || st.manualRoll.contains(p.getMetadata().getUid())) {
                     if (p != null) {
                         kubelet.delete(p);
                     }
-                    Pod created = createPod(st.ns, m.podTemplate(i, image(st), false), m);
+                    Pod created = createPod(st.ns, m.podTemplate(i, image(st), !rolls()), m);
                     kubelet.start(st.ns, podName, created.getMetadata().getUid());
                     st.waitingPod = podName;
                     return;
@@ -255,6 +259,10 @@ final class MirrorMakerReconciler {
                     st.waitingPod = podName;
                     return;
                 }
+            }
+            if (!st.manualRoll.isEmpty()) {
+                st.manualRoll = Set.of();
+                ManualRollingUpdate.end(ctx, st.ns, st.name);
             }
             updatePodSetStatus(st.ns, st.name, m);
             connectors(st);
@@ -347,9 +355,33 @@ final class MirrorMakerReconciler {
         }
     }
 
+    /**
+     * @return true when the pod runs the model: its revision, and (Strimzi 0.49+ and before 0.46) its configuration hash;
+     *         Strimzi 0.46-0.48 compare the revision only, which a worker configuration change leaves alone (PR 11926)
+     */
     private boolean runs(Pod p, MirrorMakerModel m) {
         return m.revision().equals(SimContext.annotation(p, Strimzi.REVISION_ANNOTATION))
-                && m.rendered().configurationHash().equals(SimContext.annotation(p, Strimzi.CONFIG_HASH_ANNOTATION));
+                && (!rolls() || m.rendered().configurationHash().equals(SimContext.annotation(p, Strimzi.CONFIG_HASH_ANNOTATION)));
+    }
+
+    /** @return false when the simulated operator is a Strimzi 0.46-0.48 one ({@link SimSettings#rollsMirrorMakerOnConfigChange}) */
+    private boolean rolls() {
+        return ctx.settings().rollsMirrorMakerOnConfigChange();
+    }
+
+    /**
+     * A StrimziPodSet of a KafkaMirrorMaker2 changed: when it carries {@code strimzi.io/manual-rolling-update="true"},
+     * the next reconciliation rolls its pods (Strimzi docs, proc-manual-rolling-update-strimzipodset.adoc; the real
+     * operator's next one is at most {@code STRIMZI_FULL_RECONCILIATION_INTERVAL_MS} away, here the reconcile delay).
+     *
+     * @param ps the PodSet as the informer delivered it
+     */
+    void onPodSetEvent(GenericKubernetesResource ps) {
+        String cluster = SimContext.label(ps, Strimzi.CLUSTER_LABEL);
+        if (cluster != null && !ctx.faults().operatorPaused()
+                && "true".equals(SimContext.annotation(ps, Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION))) {
+            schedule(state(ps.getMetadata().getNamespace(), cluster), ctx.settings().reconcileDelay());
+        }
     }
 
     private void writeConfigMap(GenericKubernetesResource mm2, MirrorMakerModel m) {
@@ -375,7 +407,7 @@ final class MirrorMakerReconciler {
         String ns = mm2.getMetadata().getNamespace();
         List<Object> templates = new ArrayList<>();
         for (int i = 0; i < m.replicas(); i++) {
-            templates.add(m.podTemplate(i, image(mm2), false));
+            templates.add(m.podTemplate(i, image(mm2), !rolls()));
         }
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("selector", Map.of("matchLabels", m.selectorLabels()));
@@ -421,12 +453,12 @@ final class MirrorMakerReconciler {
 
     private String image(State st) {
         GenericKubernetesResource mm2 = ctx.mm2().inNamespace(st.ns).withName(st.name).get();
-        return mm2 == null ? "quay.io/strimzi/kafka:0.49.0-kafka-3.9.0" : image(mm2);
+        return mm2 == null ? "quay.io/strimzi/kafka:" + ctx.settings().strimziVersion() + "-kafka-3.9.0" : image(mm2);
     }
 
-    private static String image(GenericKubernetesResource mm2) {
+    private String image(GenericKubernetesResource mm2) {
         Object v = SimContext.spec(mm2).get("version");
-        return "quay.io/strimzi/kafka:0.49.0-kafka-" + (v == null ? "3.9.0" : v);
+        return "quay.io/strimzi/kafka:" + ctx.settings().strimziVersion() + "-kafka-" + (v == null ? "3.9.0" : v);
     }
 
     private List<Pod> pods(String ns, String name) {
@@ -464,6 +496,8 @@ final class MirrorMakerReconciler {
         String failure;
         int refreshes;
         Adopted adopted;
+        /** UIDs of the pods a manual rolling update still has to replace; empty when none was requested. */
+        Set<String> manualRoll = Set.of();
 
         State(String ns, String name) {
             this.ns = ns;

@@ -17,8 +17,28 @@ import java.util.Objects;
  *                       {@link SimFaults#stuckPod(String)}) before the reconcile ends with
  *                       {@code NotReady}/{@code TimeoutException}; Strimzi waits
  *                       {@code operationTimeoutMs} (300000 ms) here
+ * @param strimziVersion the Strimzi release the simulated operator plays ({@value #DEFAULT_STRIMZI_VERSION} unless
+ *                       chosen): it names the pods' image, and 0.46.0 to 0.48.x reproduce the KafkaMirrorMaker2 pods
+ *                       without {@code strimzi.io/configuration-hash} that are never rolled on a worker configuration
+ *                       change (fixed by Strimzi PR 11926 in 0.49.0; {@link #rollsMirrorMakerOnConfigChange()})
  */
-public record SimSettings(Duration reconcileDelay, Duration podReadyDelay, Duration connectorDelay, Duration stuckTimeout) {
+public record SimSettings(Duration reconcileDelay, Duration podReadyDelay, Duration connectorDelay, Duration stuckTimeout,
+                          String strimziVersion) {
+
+    /** The Strimzi release simulated unless another is chosen. */
+    public static final String DEFAULT_STRIMZI_VERSION = "0.49.0";
+
+    /**
+     * Settings of the default Strimzi release ({@value #DEFAULT_STRIMZI_VERSION}).
+     *
+     * @param reconcileDelay see {@link #reconcileDelay()}
+     * @param podReadyDelay  see {@link #podReadyDelay()}
+     * @param connectorDelay see {@link #connectorDelay()}
+     * @param stuckTimeout   see {@link #stuckTimeout()}
+     */
+    public SimSettings(Duration reconcileDelay, Duration podReadyDelay, Duration connectorDelay, Duration stuckTimeout) {
+        this(reconcileDelay, podReadyDelay, connectorDelay, stuckTimeout, DEFAULT_STRIMZI_VERSION);
+    }
 
     /**
      * Validates the durations.
@@ -27,10 +47,15 @@ public record SimSettings(Duration reconcileDelay, Duration podReadyDelay, Durat
      * @param podReadyDelay  see {@link #podReadyDelay()}
      * @param connectorDelay see {@link #connectorDelay()}
      * @param stuckTimeout   see {@link #stuckTimeout()}
+     * @param strimziVersion see {@link #strimziVersion()}; null means {@value #DEFAULT_STRIMZI_VERSION}
      * @throws NullPointerException     when a duration is null
-     * @throws IllegalArgumentException when a duration is negative
+     * @throws IllegalArgumentException when a duration is negative, or the version is not {@code major.minor.patch}
      */
     public SimSettings {
+        strimziVersion = strimziVersion == null ? DEFAULT_STRIMZI_VERSION : strimziVersion;
+        if (!strimziVersion.matches("\\d+\\.\\d+\\.\\d+")) {
+            throw new IllegalArgumentException("Strimzi version must be major.minor.patch, got " + strimziVersion);
+        }
         for (Duration d : new Duration[] {reconcileDelay, podReadyDelay, connectorDelay, stuckTimeout}) {
             Objects.requireNonNull(d, "durations must not be null");
             if (d.isNegative()) {
@@ -65,7 +90,27 @@ public record SimSettings(Duration reconcileDelay, Duration podReadyDelay, Durat
      * @return a copy with {@link #stuckTimeout()} replaced
      */
     public SimSettings withStuckTimeout(Duration timeout) {
-        return new SimSettings(reconcileDelay, podReadyDelay, connectorDelay, timeout);
+        return new SimSettings(reconcileDelay, podReadyDelay, connectorDelay, timeout, strimziVersion);
+    }
+
+    /**
+     * @param version the Strimzi release to play, {@code major.minor.patch}
+     * @return a copy with {@link #strimziVersion()} replaced
+     */
+    public SimSettings withStrimziVersion(String version) {
+        return new SimSettings(reconcileDelay, podReadyDelay, connectorDelay, stuckTimeout, version);
+    }
+
+    /**
+     * @return false for Strimzi 0.46.0 to 0.48.x, whose KafkaMirrorMaker2 pods carry no {@code strimzi.io/configuration-hash}
+     *         and are not rolled when only the worker configuration (the ConfigMap) changes (Strimzi PR 11926); true
+     *         otherwise
+     */
+    public boolean rollsMirrorMakerOnConfigChange() {
+        String[] v = strimziVersion.split("\\.");
+        int major = Integer.parseInt(v[0]);
+        int minor = Integer.parseInt(v[1]);
+        return !(major == 0 && minor >= 46 && minor <= 48);
     }
 
     /**
@@ -73,6 +118,6 @@ public record SimSettings(Duration reconcileDelay, Duration podReadyDelay, Durat
      * @return a copy with {@link #podReadyDelay()} replaced
      */
     public SimSettings withPodReadyDelay(Duration delay) {
-        return new SimSettings(reconcileDelay, delay, connectorDelay, stuckTimeout);
+        return new SimSettings(reconcileDelay, delay, connectorDelay, stuckTimeout, strimziVersion);
     }
 }

@@ -347,6 +347,8 @@ public final class StrimziSimulator implements AutoCloseable {
                 obj -> loop.execute(() -> mirrorMakers.onDeleted(obj))), 0));
         informers.add(ctx.client().pods().inAnyNamespace().withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_MIRROR_MAKER_2_KIND)
                 .inform(handler((oldPod, pod) -> { }, pod -> loop.execute(() -> kubelet.gone(pod))), 0));
+        informers.add(ctx.sps().inAnyNamespace().withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_MIRROR_MAKER_2_KIND)
+                .inform(handler((oldPs, ps) -> loop.execute(() -> mirrorMakers.onPodSetEvent(ps)), ps -> { }), 0));
     }
 
     /** @return a handler calling {@code changed} for additions and updates and {@code deleted} for deletions */

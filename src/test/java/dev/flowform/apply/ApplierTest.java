@@ -132,6 +132,16 @@ class ApplierTest {
                                         Progress progress) {
             return new Readiness.Complete("RUNNING");
         }
+
+        /** What each forced-roll wait was asked for: the object and the annotate time the applier passed. */
+        final List<String> forced = Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public Readiness awaitForcedRoll(ObjectRef ref, java.time.Instant annotatedAt, EosMode expectedMode,
+                                         Duration timeout, Progress progress) {
+            forced.add(ref.kind() + " " + ref.name() + " since " + annotatedAt + " " + expectedMode.value());
+            return new Readiness.Complete("3/3 pods restarted by the forced roll");
+        }
     }
 
     /** A journal in memory: step kind, payload and outcome per row. */
@@ -200,6 +210,29 @@ class ApplierTest {
                 StepResult.Outcome.SKIPPED, StepResult.Outcome.DONE, StepResult.Outcome.DONE);
         assertThat(r.results().get(1).detail()).isEqualTo("step 1 did not complete");
         assertThat(journal.outcomes).contains("DONE 3", "DONE 4").anyMatch(o -> o.startsWith("FAILED 1: could not update"));
+    }
+
+    @Test
+    void a_forced_roll_annotates_the_pod_set_and_its_wait_gets_the_time_of_the_annotation() {
+        ObjectRef mm2 = new ObjectRef("kafka.strimzi.io/v1beta2", "KafkaMirrorMaker2", "ns", "mm2");
+        ObjectRef podSet = new ObjectRef("core.strimzi.io/v1beta2", "StrimziPodSet", "ns", "mm2-mirrormaker2");
+        List<Step> steps = List.of(
+                new Step(1, StepKind.FORCE_ROLL, "mirrormaker2.mm2", podSet, List.of(), new StepPayload.PatchObject(List.of(
+                        FieldEdit.set(List.of("metadata", "annotations", "strimzi.io/manual-rolling-update"), "true", false))),
+                        "annotate"),
+                new Step(2, StepKind.WAIT_FOR_FORCED_ROLL, "mirrormaker2.mm2", mm2, List.of(1),
+                        new StepPayload.WaitForRoll(EosMode.PREPARING, null), "wait"));
+        FakeWriter writer = new FakeWriter();
+        FakeWatcher watcher = new FakeWatcher();
+        Instant at = Instant.parse("2026-12-01T12:00:00Z");
+        ApplyResult r = new Applier(writer, watcher, new MemoryJournal(), new ApplyOrderTest.RecordingListener(),
+                Clock.fixed(at, java.time.ZoneOffset.UTC), new StepTimeouts(LIMIT, LIMIT), 1, new StopSignal())
+                .apply(new Plan(Plan.FORMAT_VERSION, "test", Instant.EPOCH, null, Map.of(), List.of(), steps, List.of()));
+
+        assertThat(r.succeeded()).as("%s", r.results()).isTrue();
+        assertThat(writer.calls).containsExactly("patch mm2-mirrormaker2");
+        assertThat(watcher.forced).containsExactly("KafkaMirrorMaker2 mm2 since " + at + " preparing");
+        assertThat(watcher.generations).as("not a plain roll wait").isEmpty();
     }
 
     @Test

@@ -101,6 +101,12 @@ class ConcurrentLanesApplierTest {
             return new Readiness.Complete("3/3 workers on the new revision");
         }
 
+        @Override
+        public Readiness awaitForcedRoll(ObjectRef ref, Instant annotatedAt, EosMode expectedMode, Duration timeout,
+                                         Progress progress) {
+            throw new AssertionError("no forced roll in a KafkaConnect plan");
+        }
+
         /** Holds each wait until {@code needTogether} waits are inside at once (or 5 s passed). */
         @Override
         public Readiness awaitConnector(ObjectRef ref, long generation, String expectedState, Duration timeout,

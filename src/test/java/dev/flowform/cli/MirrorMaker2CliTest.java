@@ -143,6 +143,38 @@ class MirrorMaker2CliTest {
         assertThat(again.out()).contains("No changes.");
     }
 
+    @Test
+    void on_strimzi_0_48_every_worker_step_is_followed_by_a_forced_roll_and_the_rollout_completes() throws Exception {
+        Path seed = dir.resolve("seed").resolve("mm2.yaml");
+        Files.writeString(seed, Files.readString(seed).lines().filter(l -> !l.contains("strimzi.io/configuration-hash"))
+                .collect(java.util.stream.Collectors.joining("\n", "", "\n")).replace("kafka:0.49.0-kafka", "kafka:0.48.0-kafka"));
+        Path main = dir.resolve("main.flow.json");
+        Files.writeString(main, Files.readString(main).replace("\"seed\": \"./seed\"",
+                "\"seed\": \"./seed\", \"strimzi_version\": \"0.48.0\""));
+        CliRunner cli = CliRunner.fast();
+
+        CliRunner.Result plan = cli.run(args("plan", "--detailed-exitcode"));
+        assertThat(plan.exitCode()).as("%s", plan).isEqualTo(2);
+        assertThat(plan.out() + plan.err()).contains("rule mm2-forced-roll", "PR 11926", "Strimzi 0.48.0");
+        assertThat(plan.out()).containsSubsequence(
+                "SET_WORKER_EOS", "exactly.once.source.support = preparing", "WAIT_FOR_ROLL",
+                "FORCE_ROLL", "strimzi.io/manual-rolling-update = \"true\" on StrimziPodSet mm2-mirrormaker2",
+                "WAIT_FOR_FORCED_ROLL", "SET_WORKER_EOS", "exactly.once.source.support = enabled", "WAIT_FOR_ROLL",
+                "FORCE_ROLL", "WAIT_FOR_FORCED_ROLL", "UPDATE_CONNECTOR", "exactly.once.support=required",
+                "WAIT_FOR_CONNECTOR_READY");
+
+        CliRunner.Result apply = cli.run(args("apply", "--auto-approve"));
+        assertThat(apply.exitCode()).as("%s", apply).isEqualTo(0);
+        assertThat(apply.out()).contains("2/2 pods restarted by the forced roll with exactly.once.source.support=preparing",
+                "2/2 pods restarted by the forced roll with exactly.once.source.support=enabled",
+                "2/2 connectors and their tasks RUNNING", "Apply complete!");
+        assertThat(config(liveMirror(), "sourceConnector")).containsEntry("exactly.once.support", "required");
+
+        CliRunner.Result again = cli.run(args("plan", "--detailed-exitcode"));
+        assertThat(again.exitCode()).as("%s", again).isEqualTo(0);
+        assertThat(again.out()).contains("No changes.");
+    }
+
     /** @return the mirror entry of the KafkaMirrorMaker2 as the embedded cluster persisted it */
     @SuppressWarnings("unchecked")
     private Map<String, Object> liveMirror() throws Exception {

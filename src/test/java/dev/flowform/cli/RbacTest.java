@@ -40,8 +40,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Kubernetes authorization sees it (verb, API group, resource/subresource, namespace). Everything plan requested
  * must be allowed by the plan-only Role, everything apply requested by the apply Role, and each Role may grant
  * nothing that was not requested beyond {@link #ALLOWED_EXTRA}. Removing any single grant makes the check report
- * exactly that grant as missing, so the check can fail. Slow tier: eight commands in-process, about 40 s on a busy
- * two-core machine.
+ * exactly that grant as missing, so the check can fail. A KafkaMirrorMaker2 on a simulated Strimzi 0.48 is planned and applied too,
+ * forced rolls included. Slow tier: ten commands in-process, about 45 s on a busy two-core machine.
  */
 @Tag("slow")
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
@@ -72,6 +72,7 @@ class RbacTest {
         crashedApplyThenResume();
         applyWhoseConnectorFails();
         createThenDestroyOwnedObjects();
+        mirrorMakerOnStrimzi048WithForcedRolls();
     }
 
     @Test
@@ -196,6 +197,33 @@ class RbacTest {
             Files.writeString(dir.resolve("main.flow.json"), config.formatted(kc, EmbeddedCluster.CONTEXT, connect));
             CliRunner.Result destroy = run(cluster, APPLY, 0, CliRunner.fast(), "apply", dir, "d", "--auto-approve");
             assertThat(destroy.out()).contains("DELETE_CONNECTOR");
+        }
+    }
+
+    /**
+     * The {@code examples/mirrormaker2} KafkaMirrorMaker2 on a simulated Strimzi 0.48 (pods without the configuration
+     * hash), moved to {@link #NAMESPACE}: plan, then apply with a forced roll after each worker step.
+     */
+    private static void mirrorMakerOnStrimzi048WithForcedRolls() throws IOException {
+        Path work = tmp.resolve("e");
+        Path seed = Files.createDirectories(work.resolve("seed"));
+        String yaml = Files.readString(Path.of("examples", "mirrormaker2", "seed", "mm2.yaml"));
+        Files.writeString(seed.resolve("mm2.yaml"), yaml.lines().filter(l -> !l.contains("strimzi.io/configuration-hash"))
+                .collect(java.util.stream.Collectors.joining("\n", "", "\n")).replace("kafka:0.49.0-kafka", "kafka:0.48.0-kafka")
+                .replace("namespace: mirror", "namespace: " + NAMESPACE).replace(".mirror.svc", "." + NAMESPACE + ".svc"));
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(seed)
+                .settings(SimSettings.fast().withStrimziVersion("0.48.0")).build())) {
+            Path dir = CliFiles.copy(Path.of("examples", "mirrormaker2"), work.resolve("conf"));
+            Path kubeconfig = cluster.writeKubeconfig(work.resolve("kubeconfig.yaml"));
+            String text = Files.readString(dir.resolve("main.flow.json"));
+            String embedded = "\"embedded\": {\n          \"seed\": \"./seed\"\n        }";
+            assertThat(text).contains(embedded, "\"namespace\": \"mirror\"");
+            Files.writeString(dir.resolve("main.flow.json"), text.replace(embedded, "\"kubeconfig\": \""
+                    + kubeconfig.toString().replace("\\", "\\\\") + "\", \"context\": \"" + EmbeddedCluster.CONTEXT + "\"")
+                    .replace("\"namespace\": \"mirror\"", "\"namespace\": \"" + NAMESPACE + "\""));
+            run(cluster, PLAN, 2, CliRunner.fast(), "plan", dir, "e", "--detailed-exitcode");
+            CliRunner.Result apply = run(cluster, APPLY, 0, CliRunner.fast(), "apply", dir, "e", "--auto-approve");
+            assertThat(apply.out()).contains("FORCE_ROLL", "pods restarted by the forced roll", "Apply complete!");
         }
     }
 

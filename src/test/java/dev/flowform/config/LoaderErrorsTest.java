@@ -362,6 +362,13 @@ class LoaderErrorsTest {
                           }
                         }""")
                         .expect("main.flow.json:3:72", "Seed folder not found", "missing\" does not exist"),
+                c("embedded Strimzi version that is no release").main("""
+                        {
+                          "environment": {
+                            "demo": {"namespace": "kafka", "kubernetes": {"embedded": {"strimzi_version": "0.48"}}}
+                          }
+                        }""")
+                        .expect("main.flow.json:3:83", "Invalid Strimzi version", "\"0.48\" is not a Strimzi release"),
                 c("embedded together with a context").main("""
                         {
                           "environment": {

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Golden plans of KafkaMirrorMaker2 situations ({@code src/test/resources/golden-plans/mm2-*}), rendered and encoded
- * as {@link GoldenPlansTest} does, in both layouts ({@code mm2-v1beta2-*}, {@code mm2-v1-*}); regenerate with {@code -Dgolden.update=true} and review the diff.
+ * as {@link GoldenPlansTest} does, in both layouts ({@code mm2-v1beta2-*}, {@code mm2-v1-*}), also with Strimzi 0.46-0.48's MirrorMaker 2 pods that the
+ * operator does not roll ({@code *-no-roll-*}: forced rolls); regenerate with {@code -Dgolden.update=true} and review the diff.
  */
 class MirrorMakerGoldenPlansTest {
 
@@ -67,6 +68,21 @@ class MirrorMakerGoldenPlansTest {
                 "dc1-kafka-bootstrap:9092", Map.of(), "orders.*", ".*", 2, Map.of("replication.factor", "3"),
                 Map.of("checkpoints.topic.replication.factor", "3"), true, null)), Set.of(), null).derived("replication"),
                 LiveState.empty(StrimziApi.V1)});
+        for (boolean v1 : new boolean[] {false, true}) {
+            String layout = v1 ? "mm2-v1-" : "mm2-v1beta2-";
+            cases.put(layout + "no-roll-eos-rollout", () -> {
+                MirrorMakerWorld w = new MirrorMakerWorld(null, v1);
+                w.noRoll = true;
+                return new Object[] {MirrorMakerWorld.adopt(true), w.toLive()};
+            });
+            cases.put(layout + "no-roll-disable-reverse-order", () -> {
+                MirrorMakerWorld w = new MirrorMakerWorld("enabled", v1);
+                w.noRoll = true;
+                w.sourceConfig().put("source.consumer.isolation.level", "read_committed");
+                w.sourceConfig().put("exactly.once.support", "required");
+                return new Object[] {MirrorMakerWorld.adopt(false), w.toLive()};
+            });
+        }
         return cases.entrySet().stream().map(e -> DynamicTest.dynamicTest(e.getKey(), () -> {
             Object[] s = e.getValue().get();
             check(e.getKey(), MirrorMakerWorld.desired((DesiredMirrorMaker2) s[0]), (LiveState) s[1]);

@@ -22,6 +22,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * worker mode declared or derived), each plan executed symbolically on the world and checked: {@code required} only
  * on the source connector and only once every worker runs {@code enabled}, never {@code enabled} while workers still
  * run {@code disabled}, never a worker mode below {@code enabled} while the source connector requires exactly-once,
+ * never a forced roll where the operator rolls by itself (and always one, Strimzi 0.46-0.48, where it does not: the
+ * pods keep their mode until then), over every state of the source connector (running, paused, failed, a failed task
+ * while Ready, missing),
  * no steps against a paused resource or one whose last reconcile failed, every refusal names its rule, and an
  * applyable plan converges (planning again gives no steps). Run for both layouts: {@code v1beta2}
  * ({@code spec.clusters[]}) and {@code v1} ({@code spec.target}, {@code spec.mirrors[].source}).
@@ -30,23 +33,46 @@ class MirrorMakerSafetyTest {
 
     private static final String SRC = "sourceConnector";
 
+    private static final EosMode[] ALL_DECLARED = {null, EosMode.DISABLED, EosMode.PREPARING, EosMode.ENABLED};
+
+    /** The source connector's state in the resource's status. */
+    enum Connector { RUNNING, PAUSED, FAILED_CONNECTOR, FAILED_TASK_WHILE_READY, MISSING }
+
     @ParameterizedTest(name = "v1 layout: {0}")
     @ValueSource(booleans = {false, true})
     void every_plan_is_safe_and_converges(boolean v1) {
         List<String> failures = new ArrayList<>();
         Set<String> outcomes = new TreeSet<>();
         int cases = 0;
-        for (String mode : new String[] {null, "disabled", "preparing", "enabled", "bogus"}) {
-            for (MirrorMakerWorld.Roll roll : MirrorMakerWorld.Roll.values()) {
-                for (EosMode podsRun : new EosMode[] {null, EosMode.DISABLED, EosMode.PREPARING, EosMode.ENABLED}) {
-                    for (int source = 0; source < 3; source++) {
-                        for (boolean eos : new boolean[] {true, false}) {
-                            for (EosMode declared : new EosMode[] {null, EosMode.DISABLED, EosMode.PREPARING, EosMode.ENABLED}) {
-                                cases++;
-                                String name = mode + "/" + roll + "/" + podsRun + "/src" + source + "/eos=" + eos + "/decl=" + declared;
-                                List<String> v = check(world(mode, roll, podsRun, source, v1), desired(eos, declared), outcomes);
-                                if (!v.isEmpty() && failures.size() < 20) {
-                                    failures.add(name + ": " + v);
+        for (boolean noRoll : new boolean[] {false, true}) {
+            for (Connector connector : Connector.values()) {
+                // the full product with a running connector and the operator rolling by itself; otherwise the mode
+                // derived or enabled, and the other connector states with the pods on the spec's mode or disabled,
+                // settled or after a failed reconcile
+                boolean full = connector == Connector.RUNNING;
+                EosMode[] declaredModes = full && !noRoll ? ALL_DECLARED : full ? new EosMode[] {null, EosMode.ENABLED}
+                        : new EosMode[] {null};
+                EosMode[] podModes = full ? new EosMode[] {null, EosMode.DISABLED, EosMode.PREPARING, EosMode.ENABLED}
+                        : new EosMode[] {null, EosMode.DISABLED};
+                MirrorMakerWorld.Roll[] rolls = full ? MirrorMakerWorld.Roll.values()
+                        : new MirrorMakerWorld.Roll[] {MirrorMakerWorld.Roll.ROLLED, MirrorMakerWorld.Roll.NOT_READY};
+                for (String mode : new String[] {null, "disabled", "preparing", "enabled", "bogus"}) {
+                    for (MirrorMakerWorld.Roll roll : rolls) {
+                        for (EosMode podsRun : podModes) {
+                            for (int source = 0; source < 3; source++) {
+                                for (boolean eos : new boolean[] {true, false}) {
+                                    for (EosMode declared : declaredModes) {
+                                        cases++;
+                                        String name = (noRoll ? "no-roll/" : "") + connector + "/" + mode + "/" + roll + "/"
+                                                + podsRun + "/src" + source + "/eos=" + eos + "/decl=" + declared;
+                                        MirrorMakerWorld w = world(mode, roll, podsRun, source, v1);
+                                        w.noRoll = noRoll;
+                                        connector(w, connector);
+                                        List<String> v = check(w, desired(eos, declared), outcomes);
+                                        if (!v.isEmpty() && failures.size() < 20) {
+                                            failures.add(name + ": " + v);
+                                        }
+                                    }
                                 }
                             }
                         }
@@ -54,10 +80,22 @@ class MirrorMakerSafetyTest {
                 }
             }
         }
-        assertThat(cases).isEqualTo(5 * 4 * 4 * 3 * 2 * 4);
+        assertThat(cases).isEqualTo(5 * 4 * 4 * 3 * 2 * 4 + 5 * 4 * 4 * 3 * 2 * 2 + 2 * 4 * (5 * 2 * 2 * 3 * 2));
         assertThat(failures).isEmpty();
         assertThat(outcomes).contains("refused", "set-preparing", "set-enabled", "set-disabled", "wait-in-progress",
-                "connector-required", "connector-required-removed", "no-changes");
+                "connector-required", "connector-required-removed", "no-changes", "forced-roll", "task-restart");
+    }
+
+    /** Puts the source connector of {@code w}'s status in {@code state}. */
+    private static void connector(MirrorMakerWorld w, Connector state) {
+        String name = w.connectors.get(0).get("name").toString();
+        switch (state) {
+            case RUNNING -> { }
+            case PAUSED -> w.connectors.set(0, MirrorMakerWorld.connector(name, "PAUSED", "PAUSED", "PAUSED"));
+            case FAILED_CONNECTOR -> w.connectors.set(0, MirrorMakerWorld.connector(name, "FAILED"));
+            case FAILED_TASK_WHILE_READY -> w.connectors.set(0, MirrorMakerWorld.connector(name, "RUNNING", "RUNNING", "FAILED"));
+            case MISSING -> w.connectors.remove(0);
+        }
     }
 
     private static MirrorMakerWorld world(String mode, MirrorMakerWorld.Roll roll, EosMode podsRun, int source, boolean v1) {
@@ -119,9 +157,42 @@ class MirrorMakerSafetyTest {
         return EosMode.parse((String) w.workerConfig().get(EosMode.CONFIG_KEY)).orElse(null);
     }
 
+    /**
+     * Executes the plan on the world as the operator would: a worker step rewrites the ConfigMap and (unless the world
+     * is a Strimzi 0.46-0.48 one) rolls the pods at its wait; there the pods restart only through a forced roll (the
+     * PodSet annotation, then its wait); a roll or a connector change restarts failed tasks, as does the restart
+     * annotation. In a no-roll world whose pods lag behind the spec unseen (an outside change), {@code required} on
+     * workers not running {@code enabled} is refused by Kafka Connect itself (DistributedHerder's preflight check) and
+     * is not counted as unsafe; a step that raises the workers to {@code enabled} is checked everywhere.
+     */
     @SuppressWarnings("unchecked")
     private static void execute(Plan p, MirrorMakerWorld w, List<String> v, Set<String> outcomes) {
+        boolean unseenLag = w.noRoll && w.podsRun != null;
         for (Step s : p.steps()) {
+            if (s.kind() == StepKind.FORCE_ROLL) {
+                outcomes.add("forced-roll");
+                if (!w.noRoll) {
+                    v.add("forced roll although the operator rolls the pods");
+                }
+                w.manualRoll = true;
+                continue;
+            }
+            if (s.kind() == StepKind.WAIT_FOR_FORCED_ROLL) {
+                if (!w.manualRoll) {
+                    v.add("forced-roll wait without the annotation");
+                }
+                w.manualRoll = false;
+                w.podsRun = null;
+                w.roll = MirrorMakerWorld.Roll.ROLLED;
+                restartTasks(w);
+                continue;
+            }
+            if (s.kind() == StepKind.ANNOTATE && s.payload() instanceof StepPayload.PatchObject po
+                    && po.edits().stream().anyMatch(e -> e.key().equals("strimzi.io/restart-connector-task"))) {
+                outcomes.add("task-restart");
+                restartTasks(w);
+                continue;
+            }
             if (s.payload() instanceof StepPayload.SetWorkerEos set) {
                 EosMode before = running(w);
                 outcomes.add("set-" + set.mode().value());
@@ -137,7 +208,10 @@ class MirrorMakerSafetyTest {
                 if (wait.generation() != null) {
                     outcomes.add("wait-in-progress");
                 }
-                w.podsRun = null;
+                if (!w.noRoll) {
+                    w.podsRun = null;
+                    restartTasks(w);
+                }
                 w.roll = MirrorMakerWorld.Roll.ROLLED;
             } else if (s.payload() instanceof StepPayload.PatchObject po) {
                 for (FieldEdit e : po.edits()) {
@@ -147,7 +221,8 @@ class MirrorMakerSafetyTest {
                     }
                     if (e.key().equals("exactly.once.support") && "required".equals(e.value())) {
                         outcomes.add("connector-required");
-                        if (running(w) != EosMode.ENABLED || !"enabled".equals(w.workerConfig().get(EosMode.CONFIG_KEY))) {
+                        if ((running(w) != EosMode.ENABLED && !unseenLag)
+                                || !"enabled".equals(w.workerConfig().get(EosMode.CONFIG_KEY))) {
                             v.add("required while the workers run " + running(w));
                         }
                     }
@@ -156,6 +231,19 @@ class MirrorMakerSafetyTest {
                     }
                 }
                 patch(w, po.edits());
+                restartTasks(w);
+            }
+        }
+    }
+
+    /** The operator restarts failed tasks of running connectors (a roll, a connector PUT, the restart annotation). */
+    @SuppressWarnings("unchecked")
+    private static void restartTasks(MirrorMakerWorld w) {
+        for (Map<String, Object> c : w.connectors) {
+            if (!"FAILED".equals(((Map<String, Object>) c.get("connector")).get("state"))) {
+                for (Object t : (List<Object>) c.get("tasks")) {
+                    ((Map<String, Object>) t).replaceAll((k, val) -> k.equals("state") && "FAILED".equals(val) ? "RUNNING" : val);
+                }
             }
         }
     }

@@ -45,6 +45,13 @@ final class MirrorMakerWorld {
     /** The mode the pods run; null means the spec's. */
     EosMode podsRun;
     int replicas = 2;
+    /**
+     * Strimzi 0.46-0.48: the pods carry no configuration hash (and what they run cannot be seen), and the operator does
+     * not roll them when the worker configuration changes; the ConfigMap always holds the spec's configuration.
+     */
+    boolean noRoll;
+    /** The PodSet carries {@code strimzi.io/manual-rolling-update: "true"}. */
+    boolean manualRoll;
     /** The API version and layout. */
     final StrimziApi api;
 
@@ -142,10 +149,12 @@ final class MirrorMakerWorld {
         for (int i = 0; i < replicas; i++) {
             String pod = MirrorMaker2Names.podName(NAME, i);
             revisions.put(pod, "rev" + generation);
-            pods.add(new LivePod(pod, "uid-" + i, "rev" + generation, hash, true, false, null));
+            pods.add(new LivePod(pod, "uid-" + i, "rev" + generation, noRoll ? null : hash, true, false, null,
+                    "quay.io/strimzi/kafka:" + (noRoll ? "0.48.0" : "0.49.0") + "-kafka-3.9.0", "2026-12-01T00:00:00Z"));
         }
         LivePodSet ps = new LivePodSet(new ObjectRef(api.coreApiVersion(), "StrimziPodSet", NS,
-                MirrorMaker2Names.podSetName(NAME)), 3, 3L, revisions, replicas, replicas, replicas);
+                MirrorMaker2Names.podSetName(NAME)), 3, 3L, revisions, replicas, replicas, replicas,
+                manualRoll ? Map.of(Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION, "true") : Map.of());
         boolean behind = roll == Roll.IN_PROGRESS;
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("observedGeneration", behind ? generation - 1 : generation);

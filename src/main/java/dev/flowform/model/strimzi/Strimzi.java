@@ -64,6 +64,14 @@ public final class Strimzi {
     public static final String MIRROR_MAKER_2_SUFFIX = "-mirrormaker2";
     /** Annotation that makes the operator restart one connector task of a KafkaMirrorMaker2 (Strimzi docs). */
     public static final String RESTART_CONNECTOR_TASK_ANNOTATION = "strimzi.io/restart-connector-task";
+    /**
+     * Annotation on a StrimziPodSet (value {@code "true"}) that makes the operator roll every pod of the PodSet at
+     * its next reconciliation and then remove the annotation (Strimzi 0.48 docs,
+     * {@code proc-manual-rolling-update-strimzipodset.adoc}; Connect and MirrorMaker 2 since PR 9153).
+     */
+    public static final String MANUAL_ROLLING_UPDATE_ANNOTATION = "strimzi.io/manual-rolling-update";
+    /** Kind of the object that owns a Strimzi component's pods. */
+    public static final String STRIMZI_POD_SET_KIND = "StrimziPodSet";
 
     private static final String CONNECT_SUFFIX = "-connect";
 

@@ -12,6 +12,7 @@ import dev.flowform.plan.AttributeChange;
 import dev.flowform.plan.FieldEdit;
 import dev.flowform.plan.Json;
 import dev.flowform.plan.Readiness;
+import dev.flowform.plan.rules.ForcedRoll;
 import dev.flowform.plan.rules.RollCheck;
 
 import java.util.ArrayList;
@@ -35,10 +36,13 @@ import java.util.Map;
  * @param missing     source aliases declared but absent from the live spec
  * @param set         the mirrors added, removed or renamed (null when the resource does not exist)
  * @param replicas    the number of workers after the plan
+ * @param forcedRoll  true when the operator will not roll the pods on a worker configuration change (Strimzi
+ *                    0.46-0.48, {@link ForcedRoll#affected}): every worker step is followed by a forced roll
  */
 record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef ref, LiveMirrorMaker2 live, EosMode current,
                         Readiness roll, List<EosMode> path, List<FieldEdit> workerEdits, List<AttributeChange> workerAttrs,
-                        List<MirrorWork> mirrors, List<String> missing, MirrorSet set, int replicas) {
+                        List<MirrorWork> mirrors, List<String> missing, MirrorSet set, int replicas,
+                        boolean forcedRoll) {
 
     MirrorMakerFacts {
         path = List.copyOf(path);
@@ -62,10 +66,11 @@ record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef 
             StrimziApi api = scope.live().api() != null ? scope.live().api() : StrimziApi.V1BETA2;
             ObjectRef ref = new ObjectRef(api.kafkaApiVersion(), KafkaMirrorMaker2Manifest.KIND, dm.namespace(), dm.name());
             return new MirrorMakerFacts(scope, dm, ref, null, null, null, List.of(), List.of(), List.of(), List.of(),
-                    List.of(), null, replicas);
+                    List.of(), null, replicas, false);
         }
         EosMode current = live.workers().eosMode().orElse(null);
-        Readiness roll = RollCheck.evaluate(live.workers(), live.workers().generation(), current);
+        boolean forced = ForcedRoll.affected(live.workers());
+        Readiness roll = RollCheck.evaluate(live.workers(), live.workers().generation(), current, !forced);
         List<FieldEdit> edits = new ArrayList<>();
         List<AttributeChange> attrs = new ArrayList<>();
         workerConfig(dm, live, edits, attrs);
@@ -81,7 +86,7 @@ record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef 
         }
         return new MirrorMakerFacts(scope, dm, live.ref(), live, current, roll,
                 current == null ? List.of() : ClusterFacts.eosPath(current, dm.eos()), edits, attrs, mirrors, missing,
-                MirrorSet.of(dm, live, live.ref()), replicas);
+                MirrorSet.of(dm, live, live.ref()), replicas, forced);
     }
 
     /** @return the resource address */

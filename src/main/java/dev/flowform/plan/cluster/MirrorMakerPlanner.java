@@ -6,6 +6,7 @@ import dev.flowform.model.DesiredMirrorMaker2;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveMirrorMaker2;
 import dev.flowform.model.ManageMode;
+import dev.flowform.model.ObjectRef;
 import dev.flowform.model.TaskStatus;
 import dev.flowform.model.strimzi.MirrorMaker2Names;
 import dev.flowform.model.strimzi.Strimzi;
@@ -21,6 +22,7 @@ import dev.flowform.plan.Rule;
 import dev.flowform.plan.StepKind;
 import dev.flowform.plan.StepPayload;
 import dev.flowform.plan.rules.ConnectorRules;
+import dev.flowform.plan.rules.ForcedRoll;
 import dev.flowform.plan.rules.MirrorCheck;
 
 import java.util.ArrayList;
@@ -74,6 +76,9 @@ public final class MirrorMakerPlanner {
                 diagnostics.add(MirrorTargetRename.warning(facts));
             }
         }
+        if (chain.stream().anyMatch(d -> d.kind() == StepKind.FORCE_ROLL || d.kind() == StepKind.WAIT_FOR_FORCED_ROLL)) {
+            diagnostics.add(MirrorMakerWarnings.forcedRoll(facts.live(), dm));
+        }
         if (facts.live() != null && !MirrorCheck.failedTasks(facts.live()).isEmpty()) {
             diagnostics.add(Rule.CONNECTOR_FAILED.warning("FAILED while KafkaMirrorMaker2 is Ready", "KafkaMirrorMaker2 "
                     + facts.desired().namespace() + "/" + facts.desired().name() + " reports Ready, but "
@@ -81,7 +86,9 @@ public final class MirrorMakerPlanner {
                     + "connector, not a FAILED task). " + (facts.somethingChanges() ? "The planned changes restart the tasks."
                     : "The plan asks the operator to restart the first failed task (" + Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION
                     + "); check the task's trace if it fails again."), facts.address()));
-            if (diagnostics.stream().noneMatch(Diagnostic::isError) && !facts.somethingChanges()) {
+            // after a failed reconcile the operator's own problem comes first (rule failed-reconcile): no restart step
+            if (diagnostics.stream().noneMatch(Diagnostic::isError) && !facts.somethingChanges()
+                    && !(facts.roll() instanceof Readiness.Failed)) {
                 restartFailedTask(facts, chain, changes);
             }
         }
@@ -204,6 +211,11 @@ public final class MirrorMakerPlanner {
     }
 
     private static void existing(MirrorMakerFacts f, List<Draft> chain, List<Change> changes) {
+        if (f.forcedRoll() && ForcedRoll.requested(f.live().workers())) {
+            chain.add(new Draft(StepKind.WAIT_FOR_FORCED_ROLL, f.address(), f.ref(), new StepPayload.WaitForRoll(f.current(),
+                    null), "wait for the forced roll already requested on " + MirrorMaker2Names.podSetName(f.desired().name())
+                    + " (" + Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION + ")"));
+        }
         if (!f.roll().isComplete()) {
             chain.add(rollWait(f, f.current(), f.live().workers().generation(), "wait for the roll already in progress "
                     + "(generation " + f.live().workers().generation() + ", " + f.roll().detail() + ")"));
@@ -231,6 +243,12 @@ public final class MirrorMakerPlanner {
     /** The mode changes, each with its roll (the first carrying the other worker edits), or a plain worker update. */
     private static void workerSteps(MirrorMakerFacts f, List<Draft> chain) {
         List<FieldEdit> pending = f.workerEdits();
+        if (f.forcedRoll() && f.current() == EosMode.PREPARING && f.path().contains(EosMode.ENABLED)
+                && !ForcedRoll.requested(f.live().workers())) {
+            // without a configuration hash the pods do not show what they run: make sure every one runs preparing
+            // before enabled is set (rule 2); an interrupted or outside change may have left them on disabled
+            forceRoll(f, EosMode.PREPARING, chain);
+        }
         for (int i = 0; i < f.path().size(); i++) {
             EosMode mode = f.path().get(i);
             List<FieldEdit> edits = new ArrayList<>();
@@ -242,14 +260,42 @@ public final class MirrorMakerPlanner {
                     EosMode.CONFIG_KEY + " = " + mode.value() + " in the worker configuration of KafkaMirrorMaker2 "
                             + f.desired().name() + (i == 0 && !pending.isEmpty() ? " (with " + pending.size()
                             + " more worker setting(s))" : "")));
-            chain.add(rollWait(f, mode, null, "wait until every " + f.desired().name() + "-mirrormaker2 pod has restarted "
-                    + "with " + EosMode.CONFIG_KEY + "=" + mode.value()));
+            chain.add(rollWait(f, mode, null, f.forcedRoll() ? "wait until the operator has written "
+                    + EosMode.CONFIG_KEY + "=" + mode.value() + " to " + MirrorMaker2Names.configMapName(f.desired().name())
+                    : "wait until every " + f.desired().name() + "-mirrormaker2 pod has restarted with "
+                    + EosMode.CONFIG_KEY + "=" + mode.value()));
+            forceRoll(f, mode, chain);
         }
         if (f.path().isEmpty() && !pending.isEmpty()) {
             chain.add(new Draft(StepKind.UPDATE_CONNECT_CLUSTER, f.address(), f.ref(), new StepPayload.PatchObject(pending),
                     pending.size() + " worker setting(s) of KafkaMirrorMaker2 " + f.desired().name()));
-            chain.add(rollWait(f, f.current(), null, "wait until every worker has restarted with the new configuration"));
+            chain.add(rollWait(f, f.current(), null, f.forcedRoll() ? "wait until the operator has written the new "
+                    + "configuration to " + MirrorMaker2Names.configMapName(f.desired().name())
+                    : "wait until every worker has restarted with the new configuration"));
+            forceRoll(f, f.current(), chain);
         }
+    }
+
+    /**
+     * On Strimzi 0.46-0.48 ({@link MirrorMakerFacts#forcedRoll()}): annotates the StrimziPodSet
+     * {@code strimzi.io/manual-rolling-update: "true"}, then waits until every pod was re-created after it, is Ready,
+     * the annotation is gone and the resource is Ready ({@link ForcedRoll#evaluate}). Nothing otherwise.
+     */
+    private static void forceRoll(MirrorMakerFacts f, EosMode mode, List<Draft> chain) {
+        if (!f.forcedRoll()) {
+            return;
+        }
+        String podSet = MirrorMaker2Names.podSetName(f.desired().name());
+        ObjectRef ref = f.live().workers().podSet() != null ? f.live().workers().podSet().ref()
+                : new ObjectRef(f.live().workers().api().coreApiVersion(), Strimzi.STRIMZI_POD_SET_KIND,
+                f.desired().namespace(), podSet);
+        chain.add(new Draft(StepKind.FORCE_ROLL, f.address(), ref, new StepPayload.PatchObject(List.of(FieldEdit.set(
+                List.of("metadata", "annotations", Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION), ForcedRoll.REQUESTED, false))),
+                Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION + " = \"" + ForcedRoll.REQUESTED + "\" on StrimziPodSet " + podSet
+                        + " (Strimzi 0.46-0.48 do not roll it on a worker configuration change)"));
+        chain.add(new Draft(StepKind.WAIT_FOR_FORCED_ROLL, f.address(), f.ref(), new StepPayload.WaitForRoll(mode, null),
+                "wait until every " + podSet + " pod has restarted after the annotation with " + EosMode.CONFIG_KEY + "="
+                        + mode.value()));
     }
 
     /**

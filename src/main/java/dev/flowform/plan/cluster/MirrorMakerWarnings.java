@@ -3,9 +3,13 @@ package dev.flowform.plan.cluster;
 import dev.flowform.diag.Diagnostic;
 import dev.flowform.model.DesiredMirror;
 import dev.flowform.model.DesiredMirrorMaker2;
+import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveMirrorMaker2;
+import dev.flowform.model.strimzi.MirrorMaker2Names;
+import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.plan.Rule;
 import dev.flowform.plan.rules.ConnectorRules;
+import dev.flowform.plan.rules.ForcedRoll;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -94,6 +98,29 @@ final class MirrorMakerWarnings {
                     dm.address()));
         });
         return out;
+    }
+
+    /**
+     * @param live the live resource (its pods show the behaviour, {@link ForcedRoll#affected})
+     * @param dm   the block
+     * @return the warning that says why the plan forces rolls: Strimzi 0.46-0.48 never roll the pods on a worker
+     *         configuration change, so the mode would not reach the workers although the resource says Ready
+     */
+    static Diagnostic forcedRoll(LiveMirrorMaker2 live, DesiredMirrorMaker2 dm) {
+        String version = ForcedRoll.strimziVersion(live.workers()).map(v -> "; its pods run the image of Strimzi " + v)
+                .orElse("");
+        return Rule.MM2_FORCED_ROLL.warning("The operator does not roll KafkaMirrorMaker2 pods on a configuration change",
+                "KafkaMirrorMaker2 " + live.namespace() + "/" + live.name() + ": ConfigMap "
+                        + MirrorMaker2Names.configMapName(live.name()) + " holds the worker "
+                        + "configuration but no pod carries " + Strimzi.CONFIG_HASH_ANNOTATION
+                        + version + ". That is Strimzi 0.46 to 0.48, which never roll these pods when the worker "
+                        + "configuration changes (fixed in 0.49.0 by PR 11926), so a new " + EosMode.CONFIG_KEY
+                        + " would not reach the workers while the resource says Ready. After each worker configuration "
+                        + "step the plan annotates StrimziPodSet "
+                        + MirrorMaker2Names.podSetName(live.name()) + " "
+                        + Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION + "=\"true\" and waits until "
+                        + "every pod has restarted after it. Upgrading the operator to 0.49 or later removes the need.",
+                dm.address());
     }
 
     /** @return the cluster entries: {@code spec.clusters[]}, or in {@code v1} the target and each mirror's source */

@@ -7,6 +7,7 @@ import dev.flowform.model.ObjectRef;
 import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.Step;
+import dev.flowform.plan.StepKind;
 import dev.flowform.plan.StepGraph;
 import dev.flowform.plan.StepPayload;
 import java.util.ArrayList;
@@ -36,7 +37,11 @@ final class ContinuePlan {
         List<Step> carried = new ArrayList<>();
         for (Step c : analysis.carried()) {
             // covered when the fresh plan's first step on that object already is the same kind of wait
-            boolean covered = fresh.steps().stream().filter(s -> s.object().equals(c.object())).findFirst()
+            // a carried forced roll is covered only when the fresh plan's first step on that resource rolls its pods
+            // already (a roll the operator was asked for, or the one before enabled); later ones follow later steps
+            boolean covered = forced(c) ? fresh.steps().stream().filter(s -> s.address().equals(c.address())).findFirst()
+                    .map(ContinuePlan::forced).orElse(false)
+                    : fresh.steps().stream().filter(s -> s.object().equals(c.object())).findFirst()
                     .map(s -> s.kind() == c.kind()).orElse(false);
             boolean targeted = fresh.targets().isEmpty() || fresh.targets().contains(c.address());
             if (!covered && targeted && !fresh.isRefreshOnly()) {
@@ -87,6 +92,10 @@ final class ContinuePlan {
         return fresh.withSteps(out).withDiagnostics(diagnostics);
     }
 
+    private static boolean forced(Step s) {
+        return s.kind() == StepKind.FORCE_ROLL || s.kind() == StepKind.WAIT_FOR_FORCED_ROLL;
+    }
+
     /**
      * @return {@code namespace/connect-cluster} the step's object belongs to: a KafkaConnector's cluster from the live
      *         connector, else from the {@code strimzi.io/cluster} label of the manifest the step creates it with (the
@@ -99,7 +108,7 @@ final class ContinuePlan {
                     .orElseGet(() -> createdOn(step));
             return ref.namespace() + "/" + (cluster == null ? "connector " + ref.name() : cluster);
         }
-        return ref.namespace() + "/" + ref.name();
+        return ref.namespace() + "/" + CarriedForcedRoll.owner(ref);
     }
 
     /** @return the {@code strimzi.io/cluster} label of the object a create step makes, or null */

@@ -161,6 +161,7 @@ public final class Resume {
                 carriedWait(w, live, prior.runId()).ifPresent(carried::add);
             }
         }
+        carried.addAll(CarriedForcedRoll.of(steps, byId, prior, confirmed, live, prior.runId()));
         return new Analysis(prior, open, confirmed, carried, ResumeNotice.of(prior, open, confirmed, carried));
     }
 
@@ -183,7 +184,8 @@ public final class Resume {
     /** @return the wait to carry over, waiting for the object's current generation; empty when the object is gone */
     private static Optional<Step> carriedWait(Step w, LiveState live, long runId) {
         ObjectRef ref = w.object();
-        if (w.payload() instanceof StepPayload.WaitForRoll) {
+        if (w.payload() instanceof StepPayload.WaitForRoll && "KafkaConnect".equals(ref.kind())
+                && w.kind() == StepKind.WAIT_FOR_ROLL) {
             Optional<LiveConnectCluster> c = live.cluster(ref.namespace(), ref.name());
             if (c.isEmpty() || c.get().eosMode().isEmpty()) {
                 return Optional.empty();

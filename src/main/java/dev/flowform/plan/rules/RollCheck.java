@@ -47,6 +47,22 @@ public final class RollCheck {
      * @return complete, in progress (with what is missing), failed (with the operator's message) or paused
      */
     public static Readiness evaluate(LiveConnectCluster c, long generation, EosMode expectedMode) {
+        return evaluate(c, generation, expectedMode, true);
+    }
+
+    /**
+     * Evaluates rule 7, optionally without the pods' configuration hash: for a KafkaMirrorMaker2 of Strimzi 0.46-0.48,
+     * whose pods never carry one ({@link ForcedRoll}), the roll after a worker configuration change is only the
+     * operator's reconcile (ConfigMap written, PodSet current, Ready); the pods restart through a forced roll.
+     *
+     * @param c            the resource seen as a Connect cluster, with its PodSet, pods and ConfigMap
+     * @param generation   the generation {@code G} the awaited change produced
+     * @param expectedMode the EOS mode the ConfigMap must hold, or null to skip that check
+     * @param podHashes    false to ignore {@code strimzi.io/configuration-hash} on the pods
+     * @return complete, in progress, failed or paused, as {@link #evaluate(LiveConnectCluster, long, EosMode)}
+     */
+    public static Readiness evaluate(LiveConnectCluster c, long generation, EosMode expectedMode, boolean podHashes) {
+        String hash = podHashes ? configHash(c) : null;
         if (c.reconciliationPaused()) {
             return new Readiness.Paused("reconciliation of KafkaConnect " + c.name()
                     + " is paused (strimzi.io/pause-reconciliation); the operator will not roll the workers");
@@ -55,8 +71,8 @@ public final class RollCheck {
         String genText = "observedGeneration " + (observed == null ? "none" : observed) + "/" + generation;
         int replicas = c.replicas() == null ? STRIMZI_DEFAULT_REPLICAS : c.replicas();
         if (observed == null || observed < generation) {
-            int rolled = countRolled(c, expectedMode);
-            return new Readiness.InProgress(rolled + "/" + replicas + " workers on the new revision" + rolledNames(c, expectedMode)
+            int rolled = countRolled(c, hash, expectedMode);
+            return new Readiness.InProgress(rolled + "/" + replicas + " workers on the new revision" + rolledNames(c, hash, expectedMode)
                     + ", " + genText, rolled, replicas);
         }
         Optional<Condition> notReady = Conditions.trueCondition(c.conditions(), "NotReady");
@@ -69,10 +85,10 @@ public final class RollCheck {
         if (!Conditions.isTrue(c.conditions(), "Ready")) {
             return new Readiness.InProgress("waiting for condition Ready, " + genText, 0, replicas);
         }
-        String podProblem = podProblem(c, replicas, expectedMode);
+        String podProblem = podProblem(c, replicas, hash, expectedMode);
         if (podProblem != null) {
-            int rolled = countRolled(c, expectedMode);
-            return new Readiness.InProgress(rolled + "/" + replicas + " workers on the new revision" + rolledNames(c, expectedMode)
+            int rolled = countRolled(c, hash, expectedMode);
+            return new Readiness.InProgress(rolled + "/" + replicas + " workers on the new revision" + rolledNames(c, hash, expectedMode)
                     + " (" + podProblem + "), " + genText, rolled, replicas);
         }
         return new Readiness.Complete(replicas + "/" + replicas + " workers on the new revision"
@@ -81,7 +97,7 @@ public final class RollCheck {
     }
 
     /** @return null when the PodSet and pods satisfy rule 7, else a short reason */
-    private static String podProblem(LiveConnectCluster c, int replicas, EosMode expectedMode) {
+    private static String podProblem(LiveConnectCluster c, int replicas, String expectedHash, EosMode expectedMode) {
         LivePodSet ps = c.podSet();
         if (ps != null) {
             if (ps.observedGeneration() == null || ps.observedGeneration() < ps.generation()) {
@@ -99,7 +115,6 @@ public final class RollCheck {
         if (live.size() != replicas || c.pods().size() != replicas) {
             return c.pods().size() + " worker pods, " + replicas + " expected";
         }
-        String expectedHash = configHash(c);
         for (LivePod p : c.pods()) {
             if (!podRolled(c, p, expectedHash, expectedMode)) {
                 return "pod " + p.name() + (p.ready() ? " not on the new revision" : " not Ready");
@@ -113,14 +128,12 @@ public final class RollCheck {
     }
 
     /** @return {@code " (rolled: a, b)"} naming the pods already on the new revision, or empty */
-    private static String rolledNames(LiveConnectCluster c, EosMode expectedMode) {
-        String hash = configHash(c);
+    private static String rolledNames(LiveConnectCluster c, String hash, EosMode expectedMode) {
         List<String> names = c.pods().stream().filter(p -> podRolled(c, p, hash, expectedMode)).map(LivePod::name).toList();
         return names.isEmpty() ? "" : " (rolled: " + String.join(", ", names) + ")";
     }
 
-    private static int countRolled(LiveConnectCluster c, EosMode expectedMode) {
-        String hash = configHash(c);
+    private static int countRolled(LiveConnectCluster c, String hash, EosMode expectedMode) {
         return (int) c.pods().stream().filter(p -> podRolled(c, p, hash, expectedMode)).count();
     }
 

@@ -1,0 +1,150 @@
+package dev.flowform.plan.rules;
+
+import dev.flowform.model.Conditions;
+import dev.flowform.model.Condition;
+import dev.flowform.model.EosMode;
+import dev.flowform.model.LiveConnectCluster;
+import dev.flowform.model.LivePod;
+import dev.flowform.model.LivePodSet;
+import dev.flowform.model.strimzi.Strimzi;
+import dev.flowform.plan.Readiness;
+
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Strimzi 0.46-0.48 and KafkaMirrorMaker2: the operator never rolls the {@code <name>-mirrormaker2} pods when the
+ * worker configuration changes. Since 0.46 the worker file lives in ConfigMap {@code <name>-mirrormaker2-config}
+ * (CHANGELOG 0.46.0, "Moved Kafka Connect configuration to the ConfigMap created by the operator"), and only the
+ * {@code strimzi.io/configuration-hash} pod annotation ties a pod to that file; KafkaMirrorMaker2 pods lacked it until
+ * PR 11926 (commit {@code fe47eb93}, first released in 0.49.0: "the MM2 Pod(s) are never rolled, because unlike Connect
+ * Pods it is missing the configuration hash annotation"). The resource still reports {@code Ready}.
+ *
+ * <p><b>Detection, from what the live objects show.</b> A KafkaMirrorMaker2 is treated as affected when its ConfigMap
+ * holds the worker file ({@code kafka-connect.properties}: Strimzi 0.46+) and it has pods, none of which carries
+ * {@code strimzi.io/configuration-hash} (0.49+ writes it on every pod). Up to 0.45 there is no such ConfigMap (the
+ * configuration is the {@code KAFKA_CONNECT_CONFIGURATION} environment variable, so a change changes the pod revision
+ * and rolls). The operator's own version is not readable through the API flowform is granted; the pods' image tag
+ * ({@code quay.io/strimzi/kafka:0.48.0-kafka-4.0.0}) names the Strimzi release that built it and is reported as
+ * corroboration ({@link #strimziVersion}), but decides nothing, since {@code spec.image} may replace it.
+ *
+ * <p><b>Remedy.</b> Annotate the StrimziPodSet {@code strimzi.io/manual-rolling-update="true"}: "Wait for the next
+ * reconciliation to occur (every two minutes by default) ... When the rolling update of all the pods is complete, the
+ * annotation is automatically removed" (Strimzi 0.48 docs, {@code proc-manual-rolling-update-strimzipodset.adoc}; PR
+ * 9153 brought manual rolling to Connect and MirrorMaker 2). {@link #evaluate} decides when that roll is over. Pure.
+ */
+public final class ForcedRoll {
+
+    /** The value of {@link Strimzi#MANUAL_ROLLING_UPDATE_ANNOTATION} that asks for a roll. */
+    public static final String REQUESTED = "true";
+
+    /** Strimzi image tags: {@code <strimzi version>-kafka-<kafka version>}. */
+    private static final Pattern IMAGE_TAG = Pattern.compile(":(\\d+\\.\\d+\\.\\d+)-kafka-[0-9.]+$");
+
+    private ForcedRoll() {
+    }
+
+    /**
+     * @param workers a KafkaMirrorMaker2 seen as its Connect cluster (its PodSet, pods and ConfigMap)
+     * @return true when the operator will not roll its pods on a worker configuration change (see the class comment)
+     */
+    public static boolean affected(LiveConnectCluster workers) {
+        return workers.configMap() != null && workers.configMap().properties() != null && !workers.pods().isEmpty()
+                && workers.pods().stream().allMatch(p -> p.configurationHash() == null);
+    }
+
+    /**
+     * @param workers a KafkaMirrorMaker2 seen as its Connect cluster
+     * @return the Strimzi release its pods' image tag names ({@code 0.48.0}), when a pod runs a Strimzi-style tag
+     */
+    public static Optional<String> strimziVersion(LiveConnectCluster workers) {
+        for (LivePod p : workers.pods()) {
+            Matcher m = p.image() == null ? null : IMAGE_TAG.matcher(p.image());
+            if (m != null && m.find()) {
+                return Optional.of(m.group(1));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * @param workers a KafkaMirrorMaker2 seen as its Connect cluster
+     * @return true when its StrimziPodSet carries {@code strimzi.io/manual-rolling-update="true"} (a roll is pending)
+     */
+    public static boolean requested(LiveConnectCluster workers) {
+        LivePodSet ps = workers.podSet();
+        return ps != null && REQUESTED.equalsIgnoreCase(ps.annotations().get(Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION));
+    }
+
+    /**
+     * Decides whether a forced roll is over, against one consistent read.
+     *
+     * @param workers      the KafkaMirrorMaker2 seen as its Connect cluster, with PodSet, pods and ConfigMap
+     * @param annotatedAt  when flowform set the annotation, or null when not known (a resumed run): then the
+     *                     operator's removal of the annotation is the only evidence that every pod was replaced
+     * @param expectedMode the mode the ConfigMap must hold (so the new pods started with it), or null to skip
+     * @return complete when the annotation is gone, every pod (as many as {@code spec.replicas}) is Ready, not
+     *         terminating, on the PodSet's revision and created no earlier than the second of {@code annotatedAt}
+     *         ({@code creationTimestamp} has whole seconds), the ConfigMap holds the mode, and the resource is
+     *         {@code Ready=True}; failed when it is {@code NotReady}; paused when reconciliation is paused; else in
+     *         progress with what is missing
+     */
+    public static Readiness evaluate(LiveConnectCluster workers, Instant annotatedAt, EosMode expectedMode) {
+        if (workers.reconciliationPaused()) {
+            return new Readiness.Paused("reconciliation of " + workers.name() + " is paused (strimzi.io/pause-reconciliation);"
+                    + " the operator will not roll the pods");
+        }
+        int replicas = workers.replicas() == null ? RollCheck.STRIMZI_DEFAULT_REPLICAS : workers.replicas();
+        Instant since = annotatedAt == null ? null : annotatedAt.truncatedTo(ChronoUnit.SECONDS);
+        List<LivePod> rolled = workers.pods().stream().filter(p -> replaced(workers, p, since)).toList();
+        String progress = rolled.size() + "/" + replicas + " pods restarted since the annotation";
+        if (requested(workers)) {
+            return new Readiness.InProgress(progress + "; " + Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION + " is still on "
+                    + "StrimziPodSet " + (workers.podSet() == null ? "" : workers.podSet().ref().name())
+                    + " (the operator removes it when every pod has rolled)", rolled.size(), replicas);
+        }
+        if (workers.pods().size() != replicas || rolled.size() != replicas) {
+            return new Readiness.InProgress(progress + " (" + workers.pods().size() + " pods)", rolled.size(), replicas);
+        }
+        if (expectedMode != null && !RollCheck.mentionsMode(workers.configMap() == null ? null
+                : workers.configMap().properties(), expectedMode)) {
+            return new Readiness.InProgress("ConfigMap does not contain " + EosMode.CONFIG_KEY + "=" + expectedMode.value(),
+                    rolled.size(), replicas);
+        }
+        Optional<Condition> notReady = Conditions.trueCondition(workers.conditions(), "NotReady");
+        if (notReady.isPresent()) {
+            return new Readiness.Failed("the operator reported NotReady" + (notReady.get().message() == null ? ""
+                    : ": " + notReady.get().message()));
+        }
+        if (!Conditions.isTrue(workers.conditions(), "Ready")) {
+            return new Readiness.InProgress(progress + ", waiting for condition Ready", rolled.size(), replicas);
+        }
+        return new Readiness.Complete(replicas + "/" + replicas + " pods restarted by the forced roll"
+                + (expectedMode == null ? "" : " with " + EosMode.CONFIG_KEY + "=" + expectedMode.value()) + ", Ready");
+    }
+
+    private static boolean replaced(LiveConnectCluster workers, LivePod p, Instant since) {
+        if (!p.ready() || p.terminating()) {
+            return false;
+        }
+        if (workers.podSet() != null) {
+            String want = workers.podSet().podRevisions().get(p.name());
+            if (want == null || !want.equals(p.revision())) {
+                return false;
+            }
+        }
+        if (since == null) {
+            return true;
+        }
+        try {
+            return p.created() != null && !Instant.parse(p.created()).isBefore(since);
+        } catch (DateTimeParseException e) {
+            return false;
+        }
+    }
+}
