@@ -184,7 +184,7 @@ final class MirrorMakerReconciler {
                 finish(st);
                 return;
             }
-            restartTask(mm2);
+            RestartConnectorTask.apply(ctx, mm2);
             st.model = MirrorMakerModel.of(mm2, rolls());
             if (st.adopted != null && st.adopted.fingerprint().equals(MirrorMakerModel.fingerprint(mm2, rolls()))) {
                 st.model = rolls() ? st.model.adopting(st.adopted.revision(), st.adopted.fileText())
@@ -200,29 +200,6 @@ final class MirrorMakerReconciler {
             LOG.log(Level.FINE, "reconcile of KafkaMirrorMaker2 " + st.ns + "/" + st.name + " failed, retrying", e);
             schedule(st, SimContext.max(ctx.settings().reconcileDelay(), SimContext.MIN_RETRY));
         }
-    }
-
-    /**
-     * Restarts the task {@code strimzi.io/restart-connector-task} names ({@code <connector>:<task>}) and removes the
-     * annotation, as Strimzi's {@code AbstractConnectOperator} does for a KafkaMirrorMaker2.
-     */
-    private void restartTask(GenericKubernetesResource mm2) {
-        String value = SimContext.annotation(mm2, Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION);
-        int colon = value == null ? -1 : value.lastIndexOf(':');
-        if (colon < 0) {
-            return;
-        }
-        try {
-            RestResult r = ctx.runtime().restartTask(SimContext.key(mm2), value.substring(0, colon),
-                    Integer.parseInt(value.substring(colon + 1).trim()));
-            if (!r.ok()) {
-                LOG.fine(() -> "restart of task " + value + " returned " + r.status() + " (" + r.message() + ")");
-            }
-        } catch (NumberFormatException e) {
-            LOG.log(Level.FINE, "ignoring " + Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION + "=" + value, e);
-        }
-        mm2.getMetadata().getAnnotations().remove(Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION);
-        ctx.mm2().inNamespace(mm2.getMetadata().getNamespace()).resource(mm2).update();
     }
 
     /** Replaces the first pod that does not run the target (one at a time), else finishes the reconcile. */
