@@ -116,6 +116,9 @@ final class StepWalk {
         });
         try {
             walkOn(new ExecutorCompletionService<>(pool));
+        } catch (Error e) {
+            pool.shutdownNow();
+            throw e;
         } finally {
             pool.shutdown();
         }
@@ -153,6 +156,9 @@ final class StepWalk {
             } catch (InterruptedException e) {
                 interrupted = true; // the walk itself is never interrupted: the stop signal ends the steps
             } catch (ExecutionException e) {
+                if (e.getCause() instanceof Error error) {
+                    throw error; // a VM error (or a test's simulated crash) ends the run as it would a serial one
+                }
                 throw new IllegalStateException("a step task failed outside its runner", e.getCause());
             }
         }
