@@ -165,6 +165,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         new ClusterStore(internalClient, api).load(objects);
         simulator = new StrimziSimulator(internalClient, api, options.settings(), faults, book, runtime);
         simulator.start(!fromPersistFile);
+        dispatcher.onMirrorMakerWrite(simulator::mirrorMakerWritten);
 
         if (options.persistFile() != null && !options.persistReadOnly()) {
             persistEnabled = true;

@@ -1,5 +1,6 @@
 package dev.flowform.sim;
 
+import io.fabric8.kubernetes.client.server.mock.CustomResourceDefinitionProcessor;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesResponseComposer;
 import io.fabric8.mockwebserver.crud.AttributeSet;
@@ -20,8 +21,9 @@ import java.util.logging.Logger;
  * fabric8's CRUD mock API server with its object store indexed ({@link IndexedObjectMap}): a GET of one object
  * or of one namespace's list, and the lookup of the object a write replaces, test only the objects of that
  * resource (and namespace, and name) instead of every stored object. Answers are the mock's own: same bodies,
- * same order, same status codes, same list {@code resourceVersion}; watches, deletes, empty lists (which may be
- * discovery requests) and anything the index cannot narrow go to the mock unchanged.
+ * same order, same status codes, same list {@code resourceVersion}; an empty list is answered as the mock does,
+ * with the API group's resource list when the path is a discovery request for a custom resource group. Watches,
+ * deletes and anything the index cannot narrow go to the mock unchanged.
  *
  * <p>The store is swapped in through reflection (the mock keeps it in a final field and its lock and resource
  * version private); when the mock's internals differ (another fabric8 version), a warning is logged and the
@@ -33,20 +35,25 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     private final IndexedObjectMap objects;
     private final Lock readLock;
     private final AtomicLong resourceVersion;
+    private final CustomResourceDefinitionProcessor crds;
 
     IndexedCrudDispatcher() {
         IndexedObjectMap installed = null;
         Lock read = null;
         AtomicLong version = null;
+        CustomResourceDefinitionProcessor processor = null;
         try {
             Field store = CrudDispatcher.class.getDeclaredField("map");
             Field lock = KubernetesCrudDispatcher.class.getDeclaredField("lock");
             Field rv = KubernetesCrudDispatcher.class.getDeclaredField("resourceVersion");
+            Field crdProcessor = KubernetesCrudDispatcher.class.getDeclaredField("crdProcessor");
             store.setAccessible(true);
             lock.setAccessible(true);
             rv.setAccessible(true);
+            crdProcessor.setAccessible(true);
             read = ((ReadWriteLock) lock.get(this)).readLock();
             version = (AtomicLong) rv.get(this);
+            processor = (CustomResourceDefinitionProcessor) crdProcessor.get(this);
             installed = new IndexedObjectMap();
             store.set(this, installed);
         } catch (ReflectiveOperationException | RuntimeException e) {
@@ -56,6 +63,7 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         this.objects = installed;
         this.readLock = read;
         this.resourceVersion = version;
+        this.crds = processor;
     }
 
     /** @return whether the indexed store is in place (false only when the mock's internals were not as expected) */
@@ -88,11 +96,10 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
                 return items.isEmpty() ? new MockResponse().setResponseCode(HttpURLConnection.HTTP_NOT_FOUND)
                         : new MockResponse().setResponseCode(HttpURLConnection.HTTP_OK).setBody(items.get(0));
             }
-            if (items.isEmpty()) {
-                return null;
-            }
-            String version = String.valueOf(resourceVersion.get());
-            String body = ((KubernetesResponseComposer) responseComposer).compose(items, version);
+            // as the mock: an empty answer to a custom resource group's discovery path is the group's resource list
+            String discovery = items.isEmpty() ? crds.getApiResources(path) : null;
+            String body = discovery != null ? discovery
+                    : ((KubernetesResponseComposer) responseComposer).compose(items, String.valueOf(resourceVersion.get()));
             return new MockResponse().setResponseCode(HttpURLConnection.HTTP_OK).setBody(body);
         } finally {
             readLock.unlock();

@@ -5,15 +5,19 @@ import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.crud.AttributeType;
 import io.fabric8.mockwebserver.crud.Value;
 import java.util.AbstractMap;
+import java.util.AbstractSet;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.Spliterator;
+import java.util.Spliterators;
 
 /**
  * The object store of the embedded API server: fabric8's CRUD mock keeps every object in one map from its
@@ -87,14 +91,42 @@ final class IndexedObjectMap extends AbstractMap<AttributeSet, String> {
     }
 
     /**
-     * @return a snapshot of the entries in iteration order; changing it does not change the map (the mock only
-     *         reads the entry set, and writes through {@link #put}/{@link #remove})
+     * A snapshot of the entries in iteration order; changing it does not change the map (the mock only streams the
+     * entry set, and writes through {@link #put}/{@link #remove}). The snapshot is an array, not a hash set: the
+     * keys are distinct already, and hashing an {@link AttributeSet} walks all of its attributes, which made every
+     * full scan of the mock (a watch's initial events, a delete) cost more than the scan itself.
+     *
+     * @return the entries, unmodifiable
      */
     @Override
     public synchronized Set<Entry<AttributeSet, String>> entrySet() {
-        Set<Entry<AttributeSet, String>> copy = new LinkedHashSet<>();
+        List<Entry<AttributeSet, String>> copy = new ArrayList<>(objects.size());
         objects.forEach((k, v) -> copy.add(new SimpleImmutableEntry<>(k, v)));
-        return Collections.unmodifiableSet(copy);
+        return new Snapshot(copy);
+    }
+
+    /** An unmodifiable set over a list of distinct entries, as {@link #entrySet()} returns it. */
+    private static final class Snapshot extends AbstractSet<Entry<AttributeSet, String>> {
+        private final List<Entry<AttributeSet, String>> entries;
+
+        Snapshot(List<Entry<AttributeSet, String>> entries) {
+            this.entries = Collections.unmodifiableList(entries);
+        }
+
+        @Override
+        public Iterator<Entry<AttributeSet, String>> iterator() {
+            return entries.iterator();
+        }
+
+        @Override
+        public int size() {
+            return entries.size();
+        }
+
+        @Override
+        public Spliterator<Entry<AttributeSet, String>> spliterator() {
+            return Spliterators.spliterator(entries, Spliterator.DISTINCT | Spliterator.ORDERED);
+        }
     }
 
     /**

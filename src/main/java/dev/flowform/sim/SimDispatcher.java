@@ -54,6 +54,7 @@ final class SimDispatcher extends Dispatcher {
     private volatile KubectlCompat compat;
     private volatile Runnable onWrite = () -> { };
     private volatile Runnable onRequest = () -> { };
+    private volatile Runnable onMirrorMakerWrite = () -> { };
 
     SimDispatcher(Dispatcher delegate) {
         this.delegate = delegate;
@@ -74,6 +75,11 @@ final class SimDispatcher extends Dispatcher {
 
     void onWrite(Runnable r) {
         this.onWrite = r;
+    }
+
+    /** @param r runs on the event loop after each successful write to a KafkaMirrorMaker2; must not block */
+    void onMirrorMakerWrite(Runnable r) {
+        this.onMirrorMakerWrite = r;
     }
 
     long requestCount() {
@@ -203,6 +209,9 @@ final class SimDispatcher extends Dispatcher {
         if (response.getWebSocketListener() != null) {
             response.withWebSocketUpgrade(new TrackingListener(response.getWebSocketListener()));
         } else if (write && response.code() >= 200 && response.code() < 300) {
+            if (bare.contains("/kafkamirrormaker2s")) {
+                onMirrorMakerWrite.run();
+            }
             onWrite.run();
         }
         return response;

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Plays the Strimzi cluster operator (and the kubelet) for KafkaConnect and KafkaConnector, driven by
@@ -44,6 +45,8 @@ public final class StrimziSimulator implements AutoCloseable {
     private final ConnectorReconciler connectors;
     private final MirrorMakerReconciler mirrorMakers;
     private final List<SharedIndexInformer<?>> informers = new CopyOnWriteArrayList<>();
+    /** Whether the KafkaMirrorMaker2 informers run: from start when the cluster holds one, else from the first write. */
+    private final AtomicBoolean mirrorMakerInformers = new AtomicBoolean();
 
     StrimziSimulator(KubernetesClient client, StrimziApi api, SimSettings settings, SimFaults faults, SimBook book,
                      ConnectRuntime runtime) {
@@ -263,7 +266,9 @@ public final class StrimziSimulator implements AutoCloseable {
                 .list().getItems());
         kubelet.adopt(ctx.client().pods().inAnyNamespace().withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_MIRROR_MAKER_2_KIND)
                 .list().getItems());
-        startMirrorMakerInformers();
+        if (!ctx.mm2().inAnyNamespace().list().getItems().isEmpty()) {
+            startMirrorMakerInformers();
+        }
         informers.add(ctx.kc().inAnyNamespace().inform(new Handler<>() {
             @Override
             void changed(GenericKubernetesResource oldObj, GenericKubernetesResource obj) {
@@ -338,7 +343,21 @@ public final class StrimziSimulator implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts the KafkaMirrorMaker2 informers on the operator thread if they are not running: called when the API
+     * server stored a write to a KafkaMirrorMaker2 (the informers' first list then delivers it), so a cluster that
+     * never holds one does not list and watch that kind and its pods on every start.
+     */
+    void mirrorMakerWritten() {
+        if (!mirrorMakerInformers.get()) {
+            loop.execute(this::startMirrorMakerInformers);
+        }
+    }
+
     private void startMirrorMakerInformers() {
+        if (loop.closed() || !mirrorMakerInformers.compareAndSet(false, true)) {
+            return;
+        }
         informers.add(ctx.mm2().inAnyNamespace().inform(handler(
                 (oldObj, obj) -> {
                     noteSeen(StrimziCrds.KAFKA_MIRROR_MAKER_2, oldObj, obj);
@@ -349,6 +368,9 @@ public final class StrimziSimulator implements AutoCloseable {
                 .inform(handler((oldPod, pod) -> { }, pod -> loop.execute(() -> kubelet.gone(pod))), 0));
         informers.add(ctx.sps().inAnyNamespace().withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_MIRROR_MAKER_2_KIND)
                 .inform(handler((oldPs, ps) -> loop.execute(() -> mirrorMakers.onPodSetEvent(ps)), ps -> { }), 0));
+        if (loop.closed()) {
+            informers.forEach(SharedIndexInformer::stop);
+        }
     }
 
     /** @return a handler calling {@code changed} for additions and updates and {@code deleted} for deletions */
