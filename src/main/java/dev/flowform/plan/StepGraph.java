@@ -99,6 +99,45 @@ public final class StepGraph {
         return forks;
     }
 
+    /**
+     * Connector steps that run one at a time: a run of two or more consecutive KafkaConnector steps, each depending
+     * only on the one before, that touches at least two connectors (the sequencer chains them so on Kafka below 3.6 or
+     * when the version is not known).
+     *
+     * @param first      the id of the run's first step
+     * @param last       the id of the run's last step
+     * @param connectors how many connectors the run writes and waits for
+     */
+    public record SerialRun(int first, int last, int connectors) {
+    }
+
+    /**
+     * @param steps the plan's steps
+     * @return the runs of connector steps of several connectors that run one at a time, in plan order
+     */
+    public static List<SerialRun> serialConnectorRuns(List<Step> steps) {
+        List<SerialRun> runs = new ArrayList<>();
+        int i = 0;
+        while (i < steps.size()) {
+            int j = i;
+            while (j + 1 < steps.size() && connector(steps.get(j)) && connector(steps.get(j + 1))
+                    && steps.get(j + 1).dependsOn().equals(List.of(steps.get(j).id()))) {
+                j++;
+            }
+            long connectors = steps.subList(i, j + 1).stream().filter(StepGraph::connector).map(Step::object)
+                    .distinct().count();
+            if (connectors >= 2) {
+                runs.add(new SerialRun(steps.get(i).id(), steps.get(j).id(), (int) connectors));
+            }
+            i = j + 1;
+        }
+        return runs;
+    }
+
+    private static boolean connector(Step s) {
+        return "KafkaConnector".equals(s.object().kind());
+    }
+
     /** @return the step after {@code s} in its lane: the only dependent on the same object depending on it alone */
     private static Step laneNext(Step s, Map<Integer, List<Step>> dependents) {
         return dependents.getOrDefault(s.id(), List.of()).stream()

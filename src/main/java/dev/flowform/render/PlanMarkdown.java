@@ -207,6 +207,9 @@ public final class PlanMarkdown {
         for (String line : concurrency) {
             sb.append(line).append("\n\n");
         }
+        for (String line : PlanRenderer.oneAtATime(steps)) {
+            sb.append(line).append("\n\n");
+        }
     }
 
     private static void transactionalIds(StringBuilder sb, List<TransactionalId> ids) {

@@ -11,6 +11,7 @@ import dev.flowform.plan.PlanSummary;
 import dev.flowform.plan.Step;
 import dev.flowform.plan.StepGraph;
 import dev.flowform.plan.TransactionalId;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -68,7 +69,9 @@ public final class PlanRenderer {
             sb.append(String.format("  %2d. %-" + kindWidth + "s  %-" + addrWidth + "s  %s%n",
                     st.id(), st.kind().name(), st.address(), st.summary()));
         }
-        for (String sentence : concurrency(plan.steps())) {
+        List<String> order = new ArrayList<>(concurrency(plan.steps()));
+        order.addAll(oneAtATime(plan.steps()));
+        for (String sentence : order) {
             sb.append('\n').append(String.join("\n", Text.wrap(sentence, 100))).append('\n');
         }
         renderTransactionalIds(sb, plan, style);
@@ -86,6 +89,18 @@ public final class PlanRenderer {
                 + "steps at a time: the Connect cluster runs Kafka 3.6 or newer, where writing several connector "
                 + "configurations at once no longer fails zombie fencing (KAFKA-15059). Below 3.6 they run one at a "
                 + "time.").toList();
+    }
+
+    /**
+     * @param steps a plan's steps
+     * @return one sentence per run of connector steps of several connectors that run one at a time
+     *         ({@link StepGraph#serialConnectorRuns}), saying why
+     */
+    static List<String> oneAtATime(List<Step> steps) {
+        return StepGraph.serialConnectorRuns(steps).stream().map(r -> "Steps " + r.first() + "-" + r.last() + " ("
+                + r.connectors() + " connectors) run one at a time: the Connect cluster's Kafka version is below 3.6 or "
+                + "not known to flowform, and there writing several connector configurations at once can fail zombie "
+                + "fencing (KAFKA-15059).").toList();
     }
 
     /** @return {@code N to add, M to change, K to destroy, R rolling restarts.}, the counts of the summary line */

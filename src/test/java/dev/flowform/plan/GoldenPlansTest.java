@@ -230,6 +230,10 @@ class GoldenPlansTest {
         m.put("new-cluster", () -> new Situation(desired(new DesiredConnectCluster("connect_cluster.mm2-connect", "mm2-connect",
                 null, ManageMode.OWN, null, 3, "dc2-kafka-bootstrap.kafka-dc2.svc:9093", "3.9.0", Map.of("group.id", "repl-eu"),
                 Map.of(), Set.of(), null), ownFlow(true, null, null, Map.of())), LiveState.empty(StrimziApi.V1BETA2)));
+        m.put("new-cluster-kafka-3-5-one-at-a-time", () -> new Situation(desired(new DesiredConnectCluster(
+                "connect_cluster.mm2-connect", "mm2-connect", null, ManageMode.OWN, null, 3,
+                "dc2-kafka-bootstrap.kafka-dc2.svc:9093", "3.5.2", Map.of("group.id", "repl-eu"), Map.of(), Set.of(), null),
+                ownFlow(true, null, null, Map.of())), LiveState.empty(StrimziApi.V1BETA2)));
         m.put("kafka-3-2-refused", () -> new Situation(adopt(true), version(mm2(StrimziApi.V1BETA2, null, World.Roll.ROLLED, null),
                 "3.2.3").toLive()));
         m.put("kafka-3-4-mm2-refused", () -> new Situation(adopt(true), version(mm2(StrimziApi.V1BETA2, null, World.Roll.ROLLED,
