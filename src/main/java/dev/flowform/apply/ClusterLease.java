@@ -1,8 +1,11 @@
 package dev.flowform.apply;
 
 import dev.flowform.model.ObjectRef;
+import dev.flowform.model.strimzi.MirrorMaker2Names;
+import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.Step;
+import dev.flowform.plan.StepKind;
 import dev.flowform.plan.StepPayload;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -171,8 +174,10 @@ public final class ClusterLease {
     }
 
     /**
-     * The Connect clusters a plan writes to: the KafkaConnect of every mutating step, and for a step on a
-     * KafkaConnector the Connect cluster it runs on. Waits write nothing and take no lease.
+     * The Connect clusters a plan writes to: the KafkaConnect of every mutating step, for a step on a
+     * KafkaConnector the Connect cluster it runs on, and for a step on a KafkaMirrorMaker2 (or on its StrimziPodSet,
+     * a forced roll) the Connect cluster Strimzi runs for it, {@code <name>-mirrormaker2}, so its lease cannot be
+     * confused with a KafkaConnect of the same name. Waits write nothing and take no lease.
      *
      * @param plan             the plan to apply
      * @param connectorCluster the Connect cluster of a KafkaConnector (from the desired or live state), or empty
@@ -187,6 +192,14 @@ public final class ClusterLease {
             }
             ObjectRef o = s.object();
             if ("KafkaConnect".equals(o.kind())) {
+                out.add(new Target(o.namespace(), o.name()));
+                continue;
+            }
+            if (Strimzi.KAFKA_MIRROR_MAKER_2_KIND.equals(o.kind())) {
+                out.add(new Target(o.namespace(), MirrorMaker2Names.podSetName(o.name())));
+                continue;
+            }
+            if (s.kind() == StepKind.FORCE_ROLL) {
                 out.add(new Target(o.namespace(), o.name()));
                 continue;
             }

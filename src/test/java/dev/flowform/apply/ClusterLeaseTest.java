@@ -175,6 +175,21 @@ class ClusterLeaseTest {
     }
 
     @Test
+    void a_mirror_maker_2_and_its_forced_roll_take_the_lease_of_its_own_connect_cluster() {
+        ObjectRef mm2 = new ObjectRef("kafka.strimzi.io/v1beta2", "KafkaMirrorMaker2", "repl", "east");
+        ObjectRef podSet = new ObjectRef("core.strimzi.io/v1beta2", "StrimziPodSet", "repl", "east-mirrormaker2");
+        List<Step> steps = List.of(
+                new Step(1, StepKind.SET_WORKER_EOS, "mirrormaker2.east", mm2, List.of(),
+                        new StepPayload.SetWorkerEos(EosMode.PREPARING, List.of()), "eos"),
+                new Step(2, StepKind.FORCE_ROLL, "mirrormaker2.east", podSet, List.of(1),
+                        new StepPayload.PatchObject(List.of()), "force"));
+        Plan plan = new Plan(Plan.FORMAT_VERSION, "prod", T0, null, Map.of(), List.of(), steps, List.of());
+        assertThat(ClusterLease.targets(plan, o -> Optional.empty())).containsExactly(new Target("repl", "east-mirrormaker2"));
+        assertThat(ClusterLease.targets(new Plan(Plan.FORMAT_VERSION, "prod", T0, null, Map.of(), List.of(),
+                List.of(steps.get(1)), List.of()), o -> Optional.empty())).containsExactly(new Target("repl", "east-mirrormaker2"));
+    }
+
+    @Test
     void on_the_api_server_one_owner_takes_the_lease_the_other_finds_it_held_until_released_or_expired() {
         try (EmbeddedCluster cluster = Sim.start("existing-v1", tmp, SimSettings.fast())) {
             KubernetesClient client = cluster.client();
