@@ -14,7 +14,6 @@ import dev.flowform.plan.rules.MirrorCheck;
 import dev.flowform.plan.rules.RollCheck;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Pod;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,30 +64,15 @@ class MirrorMakerNoRollSimulationTest extends SimTestSupport {
     }
 
     private LiveMirrorMaker2 live() {
-        var client = cluster.client();
-        GenericKubernetesResource m = client.genericKubernetesResources(StrimziCrds.kafkaMirrorMaker2(cluster.api()))
-                .inNamespace(NAMESPACE).withName(MM2).get();
-        GenericKubernetesResource ps = client.genericKubernetesResources(StrimziCrds.podSet(cluster.api()))
-                .inNamespace(NAMESPACE).withName(MirrorMaker2Names.podSetName(MM2)).get();
-        List<Pod> pods = client.pods().inNamespace(NAMESPACE).withLabels(Map.of(Strimzi.CLUSTER_LABEL, MM2,
-                Strimzi.KIND_LABEL, Strimzi.KAFKA_MIRROR_MAKER_2_KIND)).list().getItems();
-        ConfigMap cm = client.configMaps().inNamespace(NAMESPACE).withName(MirrorMaker2Names.configMapName(MM2)).get();
-        return dev.flowform.live.LiveMapper.mirrorMaker(m, ps, pods, cm);
+        return liveMirrorMaker(NAMESPACE, MM2);
     }
 
-    @SuppressWarnings("unchecked")
     private long edit(Consumer<Map<String, Object>> change) {
-        return editSpec(StrimziCrds.kafkaMirrorMaker2(cluster.api()), NAMESPACE, MM2, spec -> {
-            Map<String, Object> copy = (Map<String, Object>) JsonMaps.deepCopy(spec);
-            change.accept(copy);
-            spec.putAll(copy);
-        });
+        return editMirrorMaker(NAMESPACE, MM2, change);
     }
 
-    @SuppressWarnings("unchecked")
     private long setWorkerMode(String mode) {
-        return edit(spec -> ((Map<String, Object>) ((Map<String, Object>) ((List<Object>) spec.get("clusters")).get(1))
-                .get("config")).put(EosMode.CONFIG_KEY, mode));
+        return setMirrorMakerWorkerMode(NAMESPACE, MM2, mode);
     }
 
     @SuppressWarnings("unchecked")

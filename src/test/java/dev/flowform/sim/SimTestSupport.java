@@ -3,6 +3,13 @@ package dev.flowform.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowform.model.LiveConnectCluster;
+import java.util.List;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import dev.flowform.model.strimzi.Strimzi;
+import dev.flowform.model.strimzi.MirrorMaker2Names;
+import dev.flowform.model.LiveMirrorMaker2;
+import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveConnector;
 import dev.flowform.model.StrimziApi;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -103,5 +110,35 @@ abstract class SimTestSupport {
 
     StrimziApi api() {
         return cluster.api();
+    }
+
+    /** @return KafkaMirrorMaker2 {@code ns/name} as the planner sees it: resource, PodSet, pods and ConfigMap */
+    LiveMirrorMaker2 liveMirrorMaker(String ns, String name) {
+        var client = cluster.client();
+        GenericKubernetesResource m = client.genericKubernetesResources(StrimziCrds.kafkaMirrorMaker2(cluster.api()))
+                .inNamespace(ns).withName(name).get();
+        GenericKubernetesResource ps = client.genericKubernetesResources(StrimziCrds.podSet(cluster.api()))
+                .inNamespace(ns).withName(MirrorMaker2Names.podSetName(name)).get();
+        List<Pod> pods = client.pods().inNamespace(ns).withLabels(Map.of(Strimzi.CLUSTER_LABEL, name,
+                Strimzi.KIND_LABEL, Strimzi.KAFKA_MIRROR_MAKER_2_KIND)).list().getItems();
+        ConfigMap cm = client.configMaps().inNamespace(ns).withName(MirrorMaker2Names.configMapName(name)).get();
+        return dev.flowform.live.LiveMapper.mirrorMaker(m, ps, pods, cm);
+    }
+
+    /** Applies {@code change} to a deep copy of KafkaMirrorMaker2 {@code ns/name}'s spec; @return the new generation */
+    @SuppressWarnings("unchecked")
+    long editMirrorMaker(String ns, String name, Consumer<Map<String, Object>> change) {
+        return editSpec(StrimziCrds.kafkaMirrorMaker2(cluster.api()), ns, name, spec -> {
+            Map<String, Object> copy = (Map<String, Object>) JsonMaps.deepCopy(spec);
+            change.accept(copy);
+            spec.putAll(copy);
+        });
+    }
+
+    /** Sets the worker mode in the second {@code spec.clusters[]} entry (v1beta2); @return the new generation */
+    @SuppressWarnings("unchecked")
+    long setMirrorMakerWorkerMode(String ns, String name, String mode) {
+        return editMirrorMaker(ns, name, spec -> ((Map<String, Object>) ((Map<String, Object>) ((List<Object>)
+                spec.get("clusters")).get(1)).get("config")).put(EosMode.CONFIG_KEY, mode));
     }
 }
