@@ -44,9 +44,19 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
     /** Longest silence between two progress reports (Terraform prints "Still modifying..." every 10 s). */
     public static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(10);
 
+    /**
+     * How long a FAILED task of a just-changed KafkaConnector is taken for a status that may predate the change
+     * ({@link ConnectorCheck#evaluate(dev.flowform.model.LiveConnector, long, String, boolean)}): Strimzi's periodic
+     * reconcile, which refreshes {@code status.connectorStatus}, runs every 120 s by default
+     * ({@code STRIMZI_FULL_RECONCILIATION_INTERVAL_MS}), plus 30 s for the reconcile itself. A task still FAILED then
+     * fails the wait; one that Connect restarted with the new configuration passes it.
+     */
+    public static final Duration STALE_TASK_FAILURE_GRACE = Duration.ofSeconds(150);
+
     private final KubernetesClient client;
     private final Clock clock;
     private final Duration progressInterval;
+    private final Duration staleFailureGrace;
 
     /**
      * @param client           client for the target API server
@@ -54,9 +64,22 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
      * @param progressInterval longest silence between progress reports (at most 10 s in production)
      */
     public Fabric8RolloutWatcher(KubernetesClient client, Clock clock, Duration progressInterval) {
+        this(client, clock, progressInterval, STALE_TASK_FAILURE_GRACE);
+    }
+
+    /**
+     * @param client            client for the target API server
+     * @param clock             time source for deadlines and elapsed time
+     * @param progressInterval  longest silence between progress reports (at most 10 s in production)
+     * @param staleFailureGrace how long a FAILED task of a changed KafkaConnector may be a status from before the
+     *                          change ({@link #STALE_TASK_FAILURE_GRACE} in production)
+     */
+    public Fabric8RolloutWatcher(KubernetesClient client, Clock clock, Duration progressInterval,
+                                 Duration staleFailureGrace) {
         this.client = client;
         this.clock = clock;
         this.progressInterval = progressInterval;
+        this.staleFailureGrace = staleFailureGrace;
     }
 
     @Override
@@ -196,17 +219,14 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
             SharedIndexInformer<GenericKubernetesResource> inf = track(informers, client.genericKubernetesResources(
                     StrimziResources.kafkaConnector(api)).inNamespace(ref.namespace()).withName(ref.name())
                     .inform(signal.handler(), 0));
-            Supplier<Readiness> fromCache = () -> {
-                GenericKubernetesResource r = first(inf.getStore().list());
-                return r == null ? new Readiness.InProgress(ref + " not found yet", 0, 1)
-                        : ConnectorCheck.evaluate(LiveMapper.connector(r), generation, expectedState);
-            };
-            Supplier<Readiness> direct = () -> {
-                GenericKubernetesResource r = client.genericKubernetesResources(StrimziResources.kafkaConnector(api))
-                        .inNamespace(ref.namespace()).withName(ref.name()).get();
-                return r == null ? new Readiness.InProgress(ref + " not found yet", 0, 1)
-                        : ConnectorCheck.evaluate(LiveMapper.connector(r), generation, expectedState);
-            };
+            Instant staleUntil = clock.instant().plus(staleFailureGrace);
+            Function<GenericKubernetesResource, Readiness> check = r -> r == null
+                    ? new Readiness.InProgress(ref + " not found yet", 0, 1)
+                    : ConnectorCheck.evaluate(LiveMapper.connector(r), generation, expectedState,
+                    clock.instant().isBefore(staleUntil));
+            Supplier<Readiness> fromCache = () -> check.apply(first(inf.getStore().list()));
+            Supplier<Readiness> direct = () -> check.apply(client.genericKubernetesResources(
+                    StrimziResources.kafkaConnector(api)).inNamespace(ref.namespace()).withName(ref.name()).get());
             return loop(signal, fromCache, direct, timeout, progress, () -> operatorHint(
                     StrimziResources.kafkaConnector(api), "KafkaConnector", ref.namespace(), ref.name(), generation));
         } finally {

@@ -284,7 +284,7 @@ final class ConnectorReconciler {
         ctx.writeConnectorStatus(c, StatusDocuments.connectorReady(c, g, tasksMax == null ? 1 : tasksMax,
                 ctx.runtime().topics(connectCluster, name), now, ctx.now()));
         ctx.loop().reportReady(StrimziCrds.KAFKA_CONNECTOR, ns, name, g, readyAt);
-        if (!settled(now)) {
+        if (!settledAfterChange(now, 1)) {
             scheduleRefresh(ns, name, g, 1);
         }
     }
@@ -303,6 +303,20 @@ final class ConnectorReconciler {
             return false;
         }
         return status.tasks().stream().allMatch(t -> SETTLED_STATES.contains(t.state()));
+    }
+
+    /**
+     * Tells whether a status read after a connector change needs no quick re-read: {@link #settled}, and during the
+     * quick refreshes no FAILED task either. Connect restarts every task of a reconfigured connector, FAILED ones
+     * included, after the rebalance the new task configurations cause, so a FAILED task read right after the PUT may
+     * be from before it.
+     *
+     * @param status  Connect's connector status, or null when it reported none
+     * @param attempt the number of the next refresh, from 1
+     */
+    static boolean settledAfterChange(ConnectorStatus status, int attempt) {
+        return settled(status) && (attempt > MAX_REFRESHES
+                || status.tasks().stream().noneMatch(t -> "FAILED".equals(t.state())));
     }
 
     /**
@@ -342,7 +356,7 @@ final class ConnectorReconciler {
             ConnectorStatus now = ctx.runtime().status(connectCluster, name).orElse(null);
             ctx.writeConnectorStatus(c, StatusDocuments.connectorReady(c, generation, tasksMax == null ? 1 : tasksMax,
                     ctx.runtime().topics(connectCluster, name), now, ctx.now()));
-            if (!settled(now)) {
+            if (!settledAfterChange(now, attempt + 1)) {
                 scheduleRefresh(ns, name, generation, attempt + 1);
             }
         } catch (KubernetesClientException e) {

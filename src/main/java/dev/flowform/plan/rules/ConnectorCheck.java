@@ -15,7 +15,8 @@ import java.util.Optional;
  * {@code status.connectorStatus.connector.state} and every {@code tasks[].state} equal the expected
  * runtime state ({@code RUNNING} unless the connector is paused or stopped). Ready alone is not
  * trusted: it has missed failed tasks (strimzi/strimzi-kafka-operator#6624). {@code UNASSIGNED} and
- * {@code RESTARTING} are transient; {@code FAILED} is a failure.
+ * {@code RESTARTING} are transient; {@code FAILED} is a failure, except a FAILED task while a caller says the status
+ * may predate the change (see {@link #evaluate(LiveConnector, long, String, boolean)}).
  *
  * <p>A running connector needs at least one task, except a {@code MirrorCheckpointConnector}: it creates
  * tasks only for consumer groups that exist on the source and match {@code groups}, and runs with none
@@ -35,6 +36,26 @@ public final class ConnectorCheck {
      * @return complete, in progress, or failed with the connector's or task's trace head
      */
     public static Readiness evaluate(LiveConnector c, long generation, String expectedState) {
+        return evaluate(c, generation, expectedState, false);
+    }
+
+    /**
+     * Like {@link #evaluate(LiveConnector, long, String)}, but a FAILED task of a connector that is not itself FAILED
+     * can count as in progress. Kafka Connect stops and starts again every task of a connector whose task
+     * configurations change, FAILED ones included ({@code DistributedHerder.processTaskConfigUpdatesWithIncrementalCooperative}
+     * and {@code startWork}), while the operator writes {@code status.connectorStatus} from a read made right after
+     * its PUT and refreshes it only at its next reconcile (every 120 s by default,
+     * {@code STRIMZI_FULL_RECONCILIATION_INTERVAL_MS}). So the first status at generation {@code G} can show a task
+     * that failed before the change, for example an exactly-once task whose zombie fencing met a rolling leader.
+     *
+     * @param c                 the connector as read from the cluster
+     * @param generation        the generation {@code G} the awaited change produced
+     * @param expectedState     {@code RUNNING}, {@code PAUSED} or {@code STOPPED}
+     * @param taskFailureMayBeStale true while a FAILED task may predate the change; the caller bounds how long
+     * @return complete, in progress, or failed with the connector's or task's trace head
+     */
+    public static Readiness evaluate(LiveConnector c, long generation, String expectedState,
+                                     boolean taskFailureMayBeStale) {
         Long observed = c.observedGeneration();
         String genText = "observedGeneration " + (observed == null ? "none" : observed) + "/" + generation;
         int total = c.tasks().size();
@@ -45,8 +66,15 @@ public final class ConnectorCheck {
             return new Readiness.Failed("connector " + c.name() + " is FAILED: " + head(c.connectorTrace()));
         }
         for (TaskStatus t : c.tasks()) {
+            if ("FAILED".equals(t.state()) && taskFailureMayBeStale) {
+                return new Readiness.InProgress("task " + c.name() + "-" + t.id() + " FAILED, possibly before this change "
+                        + "(Connect restarts reconfigured tasks): waiting for a later status, " + genText,
+                        (int) c.tasks().stream().filter(x -> expectedState.equals(x.state())).count(), Math.max(total, 1));
+            }
             if ("FAILED".equals(t.state())) {
-                return new Readiness.Failed("task " + c.name() + "-" + t.id() + " is FAILED: " + head(t.trace()));
+                return new Readiness.Failed("task " + c.name() + "-" + t.id() + " is FAILED: " + head(t.trace())
+                        + ". Once the cause is fixed, restart it (kubectl annotate kafkaconnector -n " + c.ref().namespace()
+                        + " " + c.name() + " strimzi.io/restart-task=" + t.id() + ") and run apply again");
             }
         }
         Optional<Condition> notReady = Conditions.trueCondition(c.conditions(), "NotReady");

@@ -36,4 +36,18 @@ class ConnectorCheckTest {
         assertThat(ConnectorCheck.evaluate(running(CHECKPOINT, List.of(new TaskStatus(0, "FAILED", "boom"))), 2, "RUNNING"))
                 .isInstanceOf(Readiness.Failed.class);
     }
+
+    @Test
+    void a_failed_task_that_may_predate_the_change_is_in_progress_but_a_failed_connector_is_not() {
+        List<TaskStatus> failedTask = List.of(new TaskStatus(0, "FAILED", "fencing failed"), new TaskStatus(1, "RUNNING", null));
+        Readiness waiting = ConnectorCheck.evaluate(running(SOURCE, failedTask), 2, "RUNNING", true);
+        assertThat(waiting).isInstanceOf(Readiness.InProgress.class);
+        assertThat(((Readiness.InProgress) waiting).done()).isEqualTo(1);
+        assertThat(ConnectorCheck.evaluate(running(SOURCE, failedTask), 2, "RUNNING", false))
+                .isInstanceOf(Readiness.Failed.class);
+        LiveConnector failedConnector = new LiveConnector(new ObjectRef("kafka.strimzi.io/v1beta2", "KafkaConnector", "ns",
+                "c"), "1", 2, Map.of(), Map.of(), SOURCE, 1, "running", Map.of(), 2L, List.of(), "FAILED", "bad config",
+                failedTask, Map.of());
+        assertThat(ConnectorCheck.evaluate(failedConnector, 2, "RUNNING", true)).isInstanceOf(Readiness.Failed.class);
+    }
 }
