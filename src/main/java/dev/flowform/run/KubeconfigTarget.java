@@ -60,15 +60,15 @@ record KubeconfigTarget(Config config, String context, String source) {
         Config config;
         if (k.kubeconfig() != null) {
             Path path = Path.of(k.kubeconfig());
-            String text = readNamed(path, env);
+            readNamed(path, env);
             files = List.of(path);
-            config = Config.fromKubeconfig(k.context(), text, path.toString());
+            config = KubeconfigFiles.read(k.context(), files, false);
         } else if (kubeconfigVar != null && !kubeconfigVar.isBlank()) {
             files = fromVariable(kubeconfigVar, env);
-            config = Config.autoConfigure(k.context());
+            config = KubeconfigFiles.read(k.context(), files, true);
         } else if (Files.exists(home)) {
             files = List.of(home);
-            config = Config.autoConfigure(k.context());
+            config = KubeconfigFiles.read(k.context(), files, true);
         } else if (vars.get("KUBERNETES_SERVICE_HOST") != null) {
             return serviceAccount(k, env, home);
         } else {
@@ -80,10 +80,10 @@ record KubeconfigTarget(Config config, String context, String source) {
         return withContext(k, env, files, config);
     }
 
-    /** @return the text of the kubeconfig file the environment names */
-    private static String readNamed(Path path, String env) {
+    /** Checks that the kubeconfig file the environment names can be read: a clear error otherwise. */
+    private static void readNamed(Path path, String env) {
         try {
-            return Files.readString(path);
+            Files.readString(path);
         } catch (NoSuchFileException e) {
             throw new Unusable("Kubeconfig file not found", "Environment \"" + env + "\" names kubeconfig \"" + path
                     + "\"" + absolute(path) + ", which does not exist. Nothing was contacted.");
