@@ -45,7 +45,9 @@ import java.util.logging.Logger;
  * temporary file and a rename), as etcd makes a write durable before the API server acknowledges it: a
  * process killed right after a write was acknowledged finds that write after a restart. The file is
  * written once more on {@link #close()}. With {@link EmbeddedClusterOptions#persistReadOnly()} the file
- * is read but never written.
+ * is read but never written; a read-only cluster loaded from its file then serves the objects as saved, without the
+ * simulated operator (nothing it did would be kept, and a reader sees the saved objects before its first
+ * reconcile anyway), so a read-only command such as {@code plan} does not start it.
  *
  * <pre>{@code
  * try (EmbeddedCluster cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(seed).build())) {
@@ -163,9 +165,11 @@ public final class EmbeddedCluster implements AutoCloseable {
             internalClient.apiextensions().v1().customResourceDefinitions().resource(crd).create();
         }
         new ClusterStore(internalClient, api).load(objects);
-        simulator = new StrimziSimulator(internalClient, api, options.settings(), faults, book, runtime);
-        simulator.start(!fromPersistFile);
-        dispatcher.onMirrorMakerWrite(simulator::mirrorMakerWritten);
+        if (!(fromPersistFile && options.persistReadOnly())) {
+            simulator = new StrimziSimulator(internalClient, api, options.settings(), faults, book, runtime);
+            simulator.start(!fromPersistFile);
+            dispatcher.onMirrorMakerWrite(simulator::mirrorMakerWritten);
+        }
 
         if (options.persistFile() != null && !options.persistReadOnly()) {
             persistEnabled = true;
@@ -223,7 +227,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         return api;
     }
 
-    /** @return the simulated Strimzi operator */
+    /** @return the simulated Strimzi operator, or null for a read-only cluster loaded from its persist file */
     public StrimziSimulator simulator() {
         return simulator;
     }
