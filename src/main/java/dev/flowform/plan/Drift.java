@@ -9,6 +9,7 @@ import dev.flowform.model.LiveConnector;
 import dev.flowform.model.LiveState;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.model.SecretKeys;
+import dev.flowform.model.strimzi.SecretFields;
 import dev.flowform.model.strimzi.Strimzi;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -48,8 +49,10 @@ public final class Drift {
 
     /**
      * Prepares a live object for the state's resource snapshots and for drift comparison:
-     * {@code metadata.managedFields} removed and every sensitive {@code spec.config} value (by key, see
-     * {@link SecretKeys}) replaced by {@code hash(value)}.
+     * {@code metadata.managedFields} removed and every sensitive value replaced by {@code hash(value)}: the values of
+     * sensitive keys (see {@link SecretKeys}) in every Kafka configuration map and authentication block of the
+     * object ({@link SecretFields}: {@code spec.config}, and a KafkaMirrorMaker2's cluster, target, source and
+     * connector configs).
      *
      * @param raw  the object as JSON-like maps
      * @param hash the state's secret hasher
@@ -63,13 +66,8 @@ public final class Drift {
             m.remove("managedFields");
             copy.put("metadata", m);
         }
-        if (copy.get("spec") instanceof Map<?, ?> spec && spec.get("config") instanceof Map<?, ?> cfg) {
-            Map<String, Object> s = new LinkedHashMap<>((Map<String, Object>) spec);
-            Map<String, Object> c = new LinkedHashMap<>();
-            ((Map<String, Object>) cfg).forEach((k, v) -> c.put(k, SecretKeys.isSensitive(k) && v != null
-                    ? hash.apply(String.valueOf(v)) : v));
-            s.put("config", c);
-            copy.put("spec", s);
+        if (copy.get("spec") instanceof Map<?, ?>) {
+            copy.put("spec", SecretFields.encodeAt(List.of("spec"), copy.get("spec"), k -> false, hash));
         }
         return copy;
     }

@@ -201,7 +201,9 @@ public final class MirrorMakerPlanner {
                 OwnershipMarks.annotations(f.scope()), dm, MirrorWork.SOURCE_EOS).toMap();
         changes.add(new Change(dm.address(), f.ref(), Action.CREATE, AttributeChange.ofManifest(manifest, dm::isSensitive),
                 ChangeReason.MIRROR_MAKER_MISSING.of(dm.namespace() + "/" + dm.name(), dm.eos().value())));
+        // every config map of the manifest is encoded by key (SecretFields); these are the keys of sensitive variables
         Set<String> sensitive = new TreeSet<>(dm.config().keySet().stream().filter(dm::isSensitive).toList());
+        sensitive.addAll(dm.sensitiveKeys());
         chain.add(new Draft(StepKind.CREATE_CONNECT_CLUSTER, dm.address(), f.ref(),
                 new StepPayload.CreateObject(manifest, sensitive),
                 "create KafkaMirrorMaker2 " + dm.name() + " with " + EosMode.CONFIG_KEY + "=" + dm.eos().value()));
