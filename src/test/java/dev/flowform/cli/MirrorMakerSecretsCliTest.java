@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,8 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
  * a sensitive variable, and live), in the source connector's config, in the target's worker config and in a custom
  * authentication block, of an adopted resource (v1beta2 layout, examples/mirrormaker2's seed) and of one flowform
  * creates; through plan (text, --json, --out), show, apply of the saved plan (whose state snapshots record both
- * resources), plan again, state list/show and history.
+ * resources), plan again, state list/show and history; then the drift of a mirror's topics and its source's
+ * password changed outside flowform: {@code plan --refresh-only} shows it by entry, the plan sets back what the
+ * configuration declares, and {@code apply --refresh-only} records it.
  */
+@Tag("slow")
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class MirrorMakerSecretsCliTest {
 
@@ -36,9 +40,10 @@ class MirrorMakerSecretsCliTest {
     private static final String LIVE_SOURCE = "Mm2-Live-Source-4c1d";
     private static final String LIVE_CONNECTOR = "Mm2-Live-Connector-0e5a";
     private static final String LIVE_AUTH = "Mm2-Live-Auth-3b7f";
+    private static final String LIVE_DRIFT = "Mm2-Live-Drift-7d2a";
     private static final String TOKEN = "Mm2-Token-c0ffee";
     private static final List<String> CANARIES = List.of(VAR_SOURCE, VAR_CONNECTOR, VAR_NEW, LIVE_SOURCE, LIVE_CONNECTOR,
-            LIVE_AUTH, TOKEN);
+            LIVE_AUTH, LIVE_DRIFT, TOKEN);
 
     @TempDir
     Path tmp;
@@ -146,9 +151,30 @@ class MirrorMakerSecretsCliTest {
             run(cli, outputs, exits, "plan again", CliFiles.args("plan", dir, stateDir, concat(vars, "--detailed-exitcode")));
             run(cli, outputs, exits, "history", CliFiles.args("history", dir, stateDir, vars));
             run(cli, outputs, exits, "state list", CliFiles.args("state list", dir, stateDir, vars));
+            run(cli, outputs, exits, "state show", CliFiles.args("state show", dir, stateDir,
+                    concat(vars, "mirrormaker2.mm2")));
+            run(cli, outputs, exits, "state show new", CliFiles.args("state show", dir, stateDir,
+                    concat(vars, "mirrormaker2.mm2-new")));
+
+            driftOutside(cluster);
+            run(cli, outputs, exits, "plan --refresh-only", CliFiles.args("plan", dir, stateDir,
+                    concat(vars, "--refresh-only", "--detailed-exitcode")));
+            run(cli, outputs, exits, "plan with drift", CliFiles.args("plan", dir, stateDir, vars));
+            run(cli, outputs, exits, "apply --refresh-only", CliFiles.args("apply", dir, stateDir,
+                    concat(vars, "--refresh-only", "--auto-approve")));
+            run(cli, outputs, exits, "plan --refresh-only after", CliFiles.args("plan", dir, stateDir,
+                    concat(vars, "--refresh-only", "--detailed-exitcode")));
         }
         assertThat(exits).as("%s", outputs).containsEntry("plan", 0).containsEntry("plan --out", 0)
-                .containsEntry("apply FILE", 0).containsEntry("plan again", 0);
+                .containsEntry("apply FILE", 0).containsEntry("plan again", 0).containsEntry("state show", 0)
+                .containsEntry("state show new", 0).containsEntry("plan --refresh-only", 2)
+                .containsEntry("apply --refresh-only", 0).containsEntry("plan --refresh-only after", 0);
+        assertThat(section(outputs, "state list")).contains("mirrormaker2.mm2", "mirrormaker2.mm2-new");
+        assertThat(section(outputs, "plan --refresh-only")).contains("mirrormaker2.mm2",
+                "spec.mirrors[sourceCluster=dc1].topicsPattern", "\"payments.*\"",
+                "spec.clusters[alias=dc1].config.\"sasl.jaas.config\"");
+        assertThat(section(outputs, "plan with drift")).contains(
+                "flowform will set back spec.clusters[alias=dc1].config.\"sasl.jaas.config\"");
         String all = String.join("\n", outputs);
         assertThat(all).as("the runs did handle the secret-bearing keys").contains(
                 "spec.clusters[alias=dc1].config.\"sasl.jaas.config\"", "(sensitive value)", "mirrormaker2.mm2-new",
@@ -167,6 +193,25 @@ class MirrorMakerSecretsCliTest {
                 assertThat(bytes.contains(canary)).as("%s in %s", canary, f).isFalse();
             }
         }
+    }
+
+    /** Changes the adopted KafkaMirrorMaker2 as someone else would: a mirror's topics and its source's password. */
+    @SuppressWarnings("unchecked")
+    private static void driftOutside(EmbeddedCluster cluster) {
+        cluster.client().genericKubernetesResources("kafka.strimzi.io/v1beta2", "KafkaMirrorMaker2").inNamespace("mirror")
+                .withName("mm2").edit(r -> {
+                    Map<String, Object> spec = (Map<String, Object>) r.getAdditionalProperties().get("spec");
+                    ((Map<String, Object>) ((List<Object>) spec.get("mirrors")).get(0)).put("topicsPattern", "payments.*");
+                    Map<String, Object> dc1 = (Map<String, Object>) ((List<Object>) spec.get("clusters")).get(0);
+                    ((Map<String, Object>) dc1.get("config")).put("sasl.jaas.config",
+                            "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"mm2\" password=\""
+                                    + LIVE_DRIFT + "\";");
+                    return r;
+                });
+    }
+
+    private static String section(List<String> outputs, String name) {
+        return outputs.stream().filter(o -> o.startsWith("### " + name + " (")).findFirst().orElseThrow();
     }
 
     private static void run(CliRunner cli, List<String> outputs, Map<String, Integer> exits, String name, String[] args) {
