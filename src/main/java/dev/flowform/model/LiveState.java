@@ -58,6 +58,21 @@ public record LiveState(
         return Optional.ofNullable(index(connectors).byKey(key(namespace, name)));
     }
 
+    /**
+     * @param kind      {@code KafkaConnect}, {@code KafkaConnector} or {@code KafkaMirrorMaker2}
+     * @param namespace the namespace
+     * @param name      the name
+     * @return the whole object as read (JSON-like maps), if it exists; empty for any other kind
+     */
+    public Optional<Map<String, Object>> body(String kind, String namespace, String name) {
+        return switch (kind) {
+            case "KafkaConnect" -> cluster(namespace, name).map(LiveConnectCluster::raw);
+            case "KafkaConnector" -> connector(namespace, name).map(LiveConnector::raw);
+            case "KafkaMirrorMaker2" -> mirrorMaker(namespace, name).map(m -> m.workers().raw());
+            default -> Optional.empty();
+        };
+    }
+
     /** @return the connectors labelled for the KafkaConnect {@code namespace/cluster} */
     public List<LiveConnector> connectorsOf(String namespace, String cluster) {
         return index(connectors).byGroup(key(namespace, cluster));

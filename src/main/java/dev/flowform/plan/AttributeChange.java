@@ -1,5 +1,7 @@
 package dev.flowform.plan;
 
+import dev.flowform.model.SecretKeys;
+import dev.flowform.model.strimzi.SecretFields;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,19 +23,21 @@ public record AttributeChange(String path, String before, String after, boolean 
 
     /**
      * The attributes of an object to create: every leaf of its manifest, e.g. {@code spec.config."k" = "v"}, in the
-     * manifest's order, without the fields of its header line.
+     * manifest's order, without the fields of its header line. A list (a KafkaMirrorMaker2's {@code spec.clusters} or
+     * {@code spec.mirrors}) is one attribute whose sensitive values inside are shown as {@code (sensitive value)}
+     * ({@link SecretFields}).
      *
      * @param manifest           the object
-     * @param sensitiveConfigKey tells which {@code spec.config} keys hold sensitive values
+     * @param sensitiveConfigKey tells which configuration keys hold sensitive values beyond {@link SecretKeys}
      * @return the attributes, each with no before value
      */
     public static List<AttributeChange> ofManifest(Map<String, Object> manifest, Predicate<String> sensitiveConfigKey) {
         List<AttributeChange> out = new ArrayList<>();
-        flatten("", manifest, out, sensitiveConfigKey);
+        flatten("", List.of(), manifest, out, sensitiveConfigKey);
         return out;
     }
 
-    private static void flatten(String prefix, Map<String, Object> m, List<AttributeChange> out,
+    private static void flatten(String prefix, List<String> segments, Map<String, Object> m, List<AttributeChange> out,
                                 Predicate<String> sensitiveConfigKey) {
         for (Map.Entry<String, Object> e : m.entrySet()) {
             String key = e.getKey();
@@ -44,10 +48,15 @@ public record AttributeChange(String path, String before, String after, boolean 
             boolean configKey = prefix.equals("spec.config") || prefix.startsWith("metadata.");
             String path = prefix.isEmpty() ? key
                     : prefix + "." + (!configKey && key.matches("[A-Za-z0-9_]+") ? key : Json.render(key));
+            List<String> at = new ArrayList<>(segments);
+            at.add(key);
             if (e.getValue() instanceof Map<?, ?> sub && !sub.isEmpty()) {
                 @SuppressWarnings("unchecked")
                 Map<String, Object> typed = (Map<String, Object>) sub;
-                flatten(path, typed, out, sensitiveConfigKey);
+                flatten(path, at, typed, out, sensitiveConfigKey);
+            } else if (e.getValue() instanceof List<?> list) {
+                out.add(new AttributeChange(path, null, Json.render(SecretFields.encodeAt(at, list, sensitiveConfigKey,
+                        v -> SecretKeys.MASK)), false));
             } else {
                 boolean s = prefix.equals("spec.config") && sensitiveConfigKey.test(key);
                 out.add(new AttributeChange(path, null, Json.render(e.getValue()), s));

@@ -4,11 +4,10 @@ import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.model.DesiredConnector;
 import dev.flowform.model.DesiredFlow;
 import dev.flowform.model.DesiredState;
-import dev.flowform.model.LiveConnectCluster;
-import dev.flowform.model.LiveConnector;
 import dev.flowform.model.LiveState;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.model.SecretKeys;
+import dev.flowform.model.strimzi.SecretFields;
 import dev.flowform.model.strimzi.Strimzi;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,7 +16,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -48,8 +46,10 @@ public final class Drift {
 
     /**
      * Prepares a live object for the state's resource snapshots and for drift comparison:
-     * {@code metadata.managedFields} removed and every sensitive {@code spec.config} value (by key, see
-     * {@link SecretKeys}) replaced by {@code hash(value)}.
+     * {@code metadata.managedFields} removed and every sensitive value replaced by {@code hash(value)}: the values of
+     * sensitive keys (see {@link SecretKeys}) in every Kafka configuration map and authentication block of the
+     * object ({@link SecretFields}: {@code spec.config}, and a KafkaMirrorMaker2's cluster, target, source and
+     * connector configs).
      *
      * @param raw  the object as JSON-like maps
      * @param hash the state's secret hasher
@@ -63,13 +63,8 @@ public final class Drift {
             m.remove("managedFields");
             copy.put("metadata", m);
         }
-        if (copy.get("spec") instanceof Map<?, ?> spec && spec.get("config") instanceof Map<?, ?> cfg) {
-            Map<String, Object> s = new LinkedHashMap<>((Map<String, Object>) spec);
-            Map<String, Object> c = new LinkedHashMap<>();
-            ((Map<String, Object>) cfg).forEach((k, v) -> c.put(k, SecretKeys.isSensitive(k) && v != null
-                    ? hash.apply(String.valueOf(v)) : v));
-            s.put("config", c);
-            copy.put("spec", s);
+        if (copy.get("spec") instanceof Map<?, ?>) {
+            copy.put("spec", SecretFields.encodeAt(List.of("spec"), copy.get("spec"), k -> false, hash));
         }
         return copy;
     }
@@ -96,6 +91,7 @@ public final class Drift {
                 managed.add(d.address());
             }
         }
+        desired.mirrorMakers().forEach(m -> managed.add(m.address()));
         Map<String, Change> byAddress = new HashMap<>();
         changes.forEach(c -> byAddress.put(c.address(), c));
         List<RecordedResource> sorted = new ArrayList<>(recorded);
@@ -105,7 +101,7 @@ public final class Drift {
             if (!managed.contains(r.address())) {
                 continue;
             }
-            Map<String, Object> liveRaw = liveObject(live, r).orElse(null);
+            Map<String, Object> liveRaw = live.body(r.kind(), r.namespace(), r.name()).orElse(null);
             Change change = byAddress.get(r.address());
             String apiVersion = String.valueOf(r.body().getOrDefault("apiVersion", live.api() == null ? "" : live.api().kafkaApiVersion()));
             ObjectRef ref = new ObjectRef(apiVersion, r.kind(), r.namespace(), r.name());
@@ -177,31 +173,20 @@ public final class Drift {
         return rendered != null && rendered.startsWith("\"sha256:");
     }
 
+    /** @return true for a key of a configuration map ({@code ...config."k"}) whose values are sensitive */
     private static boolean sensitivePath(String path) {
-        String prefix = "spec.config.";
-        if (!path.startsWith(prefix)) {
+        int at = path.lastIndexOf(".\"");
+        if (!path.endsWith("\"") || at < 0 || at + 2 >= path.length() - 1 || !path.substring(0, at).endsWith("config")) {
             return false;
         }
-        String key = path.substring(prefix.length());
-        if (key.startsWith("\"") && key.endsWith("\"") && key.length() >= 2) {
-            key = key.substring(1, key.length() - 1);
-        }
-        return SecretKeys.isSensitive(key);
-    }
-
-    private static Optional<Map<String, Object>> liveObject(LiveState live, RecordedResource r) {
-        if ("KafkaConnect".equals(r.kind())) {
-            return live.cluster(r.namespace(), r.name()).map(LiveConnectCluster::raw);
-        }
-        if ("KafkaConnector".equals(r.kind())) {
-            return live.connector(r.namespace(), r.name()).map(LiveConnector::raw);
-        }
-        return Optional.empty();
+        return SecretKeys.isSensitive(path.substring(at + 2, path.length() - 1));
     }
 
     /**
      * Flattens what drift compares into display paths and JSON texts: {@code metadata.labels."k"},
-     * {@code metadata.annotations."k"}, {@code spec.config."k"}, {@code spec.tasksMax}, {@code spec.tls.trustedCertificates}.
+     * {@code metadata.annotations."k"}, {@code spec.config."k"}, {@code spec.tasksMax}, {@code spec.tls.trustedCertificates};
+     * a KafkaMirrorMaker2's cluster and mirror entries by their selector, as its plan shows them:
+     * {@code spec.clusters[alias=dc1].config."k"}, {@code spec.mirrors[sourceCluster=dc1].topicsPattern}.
      *
      * @param object the object as JSON-like maps
      * @return path to the value rendered as JSON, sorted by path
@@ -231,11 +216,29 @@ public final class Drift {
     }
 
     private static void flattenSpec(String path, Object value, Map<String, String> out) {
+        boolean config = path.endsWith(".config");
         if (value instanceof Map<?, ?> m && !m.isEmpty()) {
-            map(value).forEach((k, v) -> flattenSpec(path + "." + (k.matches("[A-Za-z0-9_]+") ? k : Json.render(k)), v, out));
+            map(value).forEach((k, v) -> flattenSpec(path + "." + (!config && k.matches("[A-Za-z0-9_]+") ? k : Json.render(k)),
+                    v, out));
+        } else if (value instanceof List<?> l && !l.isEmpty() && l.stream().allMatch(e -> selector(e) != null)) {
+            l.forEach(e -> flattenSpec(path + "[" + selector(e) + "]", e, out));
         } else if (value != null) {
             out.put(path, Json.render(value));
         }
+    }
+
+    /**
+     * @return how the plan selects a KafkaMirrorMaker2 list entry ({@code alias=dc1}, {@code sourceCluster=dc1},
+     *         {@code source.alias=dc1}, as {@code apply.Edits} does), or null for an entry of another list
+     */
+    private static String selector(Object entry) {
+        Map<String, Object> e = map(entry);
+        for (String key : List.of("alias", "sourceCluster")) {
+            if (e.get(key) instanceof String v) {
+                return key + "=" + v;
+            }
+        }
+        return map(e.get("source")).get("alias") instanceof String v ? "source.alias=" + v : null;
     }
 
     @SuppressWarnings("unchecked")

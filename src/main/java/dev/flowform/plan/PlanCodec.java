@@ -7,6 +7,7 @@ import dev.flowform.diag.SourceRange;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.model.SecretKeys;
+import dev.flowform.model.strimzi.SecretFields;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,7 +25,8 @@ import tools.jackson.databind.node.ObjectNode;
  * writes, what the state database keeps per run, and what the human rendering is checked against.
  *
  * <p>Secrets never reach the document in clear: every sensitive value (a {@link FieldEdit} marked
- * sensitive, a sensitive {@code spec.config} key of a manifest, a sensitive attribute) is passed through
+ * sensitive, a sensitive key of a manifest's or an edited entry's configuration maps and authentication blocks
+ * ({@link SecretFields}), a sensitive attribute) is passed through
  * the caller's encoder (the state's salted hash, or the {@code (sensitive value)} mask).
  * Display attributes of changes and drift are always masked; step payloads and variable values go through
  * the caller's encoder, so a saved plan can carry them encrypted and {@link #decode(String, UnaryOperator)}
@@ -330,20 +332,10 @@ public final class PlanCodec {
         return n;
     }
 
-    @SuppressWarnings("unchecked")
+    /** Encodes the sensitive values of every configuration map and authentication block ({@link SecretFields}). */
     private static Map<String, Object> maskManifest(Map<String, Object> manifest, Set<String> sensitive,
                                                     UnaryOperator<String> secrets) {
-        Map<String, Object> copy = new LinkedHashMap<>(manifest);
-        Object spec = copy.get("spec");
-        if (spec instanceof Map<?, ?> s && s.get("config") instanceof Map<?, ?> cfg) {
-            Map<String, Object> specCopy = new LinkedHashMap<>((Map<String, Object>) s);
-            Map<String, Object> cfgCopy = new LinkedHashMap<>();
-            ((Map<String, Object>) cfg).forEach((k, v) -> cfgCopy.put(k,
-                    (sensitive.contains(k) || SecretKeys.isSensitive(k)) && v != null ? secrets.apply(String.valueOf(v)) : v));
-            specCopy.put("config", cfgCopy);
-            copy.put("spec", specCopy);
-        }
-        return copy;
+        return SecretFields.encode(manifest, sensitive::contains, secrets);
     }
 
     private static ArrayNode edits(List<FieldEdit> edits, UnaryOperator<String> secrets) {
@@ -355,12 +347,21 @@ public final class PlanCodec {
             if (e.remove()) {
                 n.put("remove", true);
             } else {
-                Object v = e.sensitive() && e.value() != null ? secrets.apply(String.valueOf(e.value())) : e.value();
+                Object v = e.sensitive() && e.value() != null ? secrets.apply(String.valueOf(e.value())) : entry(e, secrets);
                 n.set("value", Json.MAPPER.valueToTree(v));
             }
             n.put("sensitive", e.sensitive());
         }
         return a;
+    }
+
+    /**
+     * @return the value of an edit that is not sensitive as a whole; a map or list it writes (a KafkaMirrorMaker2's
+     *         cluster or mirror entry) with the sensitive values inside encoded ({@link SecretFields})
+     */
+    private static Object entry(FieldEdit e, UnaryOperator<String> secrets) {
+        return e.value() instanceof Map<?, ?> || e.value() instanceof List<?>
+                ? SecretFields.encodeAt(e.path(), e.value(), k -> false, secrets) : e.value();
     }
 
     private static StepPayload payload(JsonNode n, UnaryOperator<String> reveal) {
@@ -397,25 +398,17 @@ public final class PlanCodec {
                 out.add(FieldEdit.remove(path, sensitive));
             } else {
                 Object value = Json.MAPPER.convertValue(n.get("value"), Object.class);
-                out.add(FieldEdit.set(path, sensitive && value != null ? reveal.apply(String.valueOf(value)) : value, sensitive));
+                out.add(FieldEdit.set(path, sensitive && value != null ? reveal.apply(String.valueOf(value))
+                        : entry(FieldEdit.set(path, value, false), reveal), sensitive));
             }
         }
         return out;
     }
 
-    @SuppressWarnings("unchecked")
+    /** Reveals what {@link #maskManifest} encoded. */
     private static Map<String, Object> revealManifest(Map<String, Object> manifest, Set<String> sensitive,
                                                       UnaryOperator<String> reveal) {
-        Object spec = manifest.get("spec");
-        if (spec instanceof Map<?, ?> s && s.get("config") instanceof Map<?, ?> cfg) {
-            Map<String, Object> c = (Map<String, Object>) cfg;
-            for (Map.Entry<String, Object> e : c.entrySet()) {
-                if ((sensitive.contains(e.getKey()) || SecretKeys.isSensitive(e.getKey())) && e.getValue() != null) {
-                    e.setValue(reveal.apply(String.valueOf(e.getValue())));
-                }
-            }
-        }
-        return manifest;
+        return SecretFields.encode(manifest, sensitive::contains, reveal);
     }
 
     @SuppressWarnings("unchecked")

@@ -255,7 +255,7 @@ public final class Planner {
     /** @return the error for a flag's address that names no resource of the configuration */
     private static Diagnostic unknownAddress(Rule rule, String summary, String flag, String address) {
         return rule.error(summary, flag + " " + address + " names no resource of the configuration. Addresses look like "
-                + "connect_cluster.NAME, replication_flow.NAME, kafka_connector.NAME or module.NAME.", address);
+                + "connect_cluster.NAME, replication_flow.NAME, kafka_connector.NAME, mirrormaker2.NAME or module.NAME.", address);
     }
 
     /** @return every address the configuration and the planned chains know */

@@ -9,7 +9,7 @@ import java.util.Objects;
  * measured against. Secret values in {@code body} are the environment's salted hashes.
  *
  * @param address   resource address, e.g. {@code kafka_connector.orders-source}
- * @param kind      {@code KafkaConnect} or {@code KafkaConnector}
+ * @param kind      {@code KafkaConnect}, {@code KafkaConnector} or {@code KafkaMirrorMaker2}
  * @param namespace the namespace
  * @param name      {@code metadata.name}
  * @param body      the object as JSON-like maps

@@ -3,15 +3,21 @@ package dev.flowform.run;
 import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.model.DesiredConnector;
 import dev.flowform.model.DesiredFlow;
+import dev.flowform.model.DesiredMirror;
+import dev.flowform.model.DesiredMirrorMaker2;
 import dev.flowform.model.DesiredState;
 import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LiveConnector;
+import dev.flowform.model.LiveMirrorMaker2;
 import dev.flowform.model.LiveState;
 import dev.flowform.model.SecretKeys;
+import dev.flowform.model.strimzi.SecretFields;
 import io.fabric8.kubernetes.client.Config;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -51,7 +57,7 @@ public final class Secrets {
         }
     }
 
-    /** Adds the values of sensitive keys of every desired cluster and connector. */
+    /** Adds the values of sensitive keys of every desired cluster, connector and KafkaMirrorMaker2 (all its configs). */
     public void addDesired(DesiredState desired) {
         Set<String> out = new LinkedHashSet<>();
         for (DesiredConnectCluster c : desired.clusters()) {
@@ -70,10 +76,25 @@ public final class Secrets {
                 });
             }
         }
+        for (DesiredMirrorMaker2 m : desired.mirrorMakers()) {
+            List<Map<String, String>> maps = new ArrayList<>(List.of(m.config()));
+            for (DesiredMirror mirror : m.mirrors()) {
+                maps.addAll(List.of(mirror.sourceClusterConfig(), mirror.sourceConnectorConfig(),
+                        mirror.checkpointConnectorConfig()));
+            }
+            maps.forEach(c -> c.forEach((k, v) -> {
+                if (m.isSensitive(k)) {
+                    collect(out, v);
+                }
+            }));
+        }
         add(out);
     }
 
-    /** Adds the values of sensitive keys of every live cluster and connector. */
+    /**
+     * Adds the values of sensitive keys of every live cluster and connector, and every sensitive value of a
+     * KafkaMirrorMaker2 ({@link SecretFields}: its cluster, target, source and connector configs).
+     */
     public void addLive(LiveState live) {
         Set<String> out = new LinkedHashSet<>();
         for (LiveConnectCluster c : live.clusters()) {
@@ -81,6 +102,12 @@ public final class Secrets {
         }
         for (LiveConnector c : live.connectors()) {
             sensitive(c.config(), out);
+        }
+        for (LiveMirrorMaker2 m : live.mirrorMakers()) {
+            SecretFields.encode(m.workers().raw(), k -> false, v -> {
+                collect(out, v);
+                return v;
+            });
         }
         add(out);
     }

@@ -3,7 +3,9 @@ package dev.flowform.run;
 import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.model.DesiredConnector;
 import dev.flowform.model.DesiredFlow;
+import dev.flowform.model.DesiredMirrorMaker2;
 import dev.flowform.model.LiveState;
+import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.plan.DriftEntry;
 import dev.flowform.plan.Json;
 import dev.flowform.plan.Plan;
@@ -21,7 +23,10 @@ import java.util.Set;
  */
 record StateRecorder(Environment env) {
 
-    /** Records every managed object as it is now; when the cluster cannot be read (reported), nothing is recorded. */
+    /**
+     * Records every managed object (KafkaConnects, KafkaConnectors, KafkaMirrorMaker2s) as it is now; when the cluster
+     * cannot be read (reported), nothing is recorded.
+     */
     void snapshot() {
         LiveState now;
         try {
@@ -40,6 +45,10 @@ record StateRecorder(Environment env) {
                         l.name(), l.raw(), secrets));
             }
         }
+        for (DesiredMirrorMaker2 m : env.workspace().desired().mirrorMakers()) {
+            now.mirrorMaker(m.namespace(), m.name()).ifPresent(l -> save(m.address(), Strimzi.KAFKA_MIRROR_MAKER_2_KIND,
+                    l.namespace(), l.name(), l.workers().raw(), secrets));
+        }
     }
 
     /**
@@ -55,9 +64,7 @@ record StateRecorder(Environment env) {
         Set<String> secrets = env.secrets().values();
         int recorded = 0;
         for (DriftEntry e : plan.drift()) {
-            Optional<Map<String, Object>> raw = "KafkaConnect".equals(e.object().kind())
-                    ? now.cluster(e.object().namespace(), e.object().name()).map(c -> c.raw())
-                    : now.connector(e.object().namespace(), e.object().name()).map(c -> c.raw());
+            Optional<Map<String, Object>> raw = now.body(e.object().kind(), e.object().namespace(), e.object().name());
             if (raw.isEmpty()) {
                 state.snapshots().delete(e.address());
             } else {

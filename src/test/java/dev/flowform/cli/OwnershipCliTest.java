@@ -94,7 +94,7 @@ class OwnershipCliTest {
         }
     }
 
-    private static String[] args(String command, String env, Path dir, String stateDir, String... more) {
+    static String[] args(String command, String env, Path dir, String stateDir, String... more) {
         List<String> all = new ArrayList<>(List.of(command, "-e", env, "--dir", dir.toString(), "--state-dir", stateDir,
                 "--no-color"));
         all.addAll(List.of(more));
@@ -102,11 +102,11 @@ class OwnershipCliTest {
     }
 
     /** @return {@code text} on one line: the terminal wraps diagnostics at its width */
-    private static String flat(String text) {
+    static String flat(String text) {
         return text.replaceAll("\\s+", " ");
     }
 
-    private static String lineage(CliRunner.Result history) {
+    static String lineage(CliRunner.Result history) {
         Matcher m = LINEAGE.matcher(history.out());
         assertThat(m.find()).as("%s", history).isTrue();
         return m.group(1);

@@ -14,7 +14,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * An existing object a cluster's plan manages (the KafkaConnect, the KafkaConnectors of its flows), with the
+ * An existing object a cluster's plan manages (the KafkaConnect, the KafkaConnectors of its flows, or a
+ * KafkaMirrorMaker2), with the
  * ownership marks it carries now.
  *
  * @param address     its resource address
@@ -70,8 +71,19 @@ record Claim(String address, ObjectRef ref, Map<String, String> labels, Map<Stri
         return out;
     }
 
-    private static Claim of(PlanScope scope, Map<String, String> flowOf, String address, ObjectRef ref,
-                            Map<String, String> labels, Map<String, String> annotations) {
+    /**
+     * Reads the claim of one existing object.
+     *
+     * @param scope       the plan's scope
+     * @param flowOf      address of each desired connector to its flow's (a flow's address names its connectors)
+     * @param address     the object's resource address
+     * @param ref         the object
+     * @param labels      its labels now
+     * @param annotations its annotations now
+     * @return the claim
+     */
+    static Claim of(PlanScope scope, Map<String, String> flowOf, String address, ObjectRef ref,
+                    Map<String, String> labels, Map<String, String> annotations) {
         String environment = scope.environment();
         String lineage = scope.lineage();
         Ownership owner = Ownership.of(labels, annotations);

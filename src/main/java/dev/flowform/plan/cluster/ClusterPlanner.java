@@ -51,8 +51,17 @@ public final class ClusterPlanner {
 
     private static ClusterPlan result(ClusterFacts facts, Sequence steps, List<TransactionalId> ids,
                                       List<Diagnostic> diagnostics) {
+        return new ClusterPlan(facts.address(), steps.chain(), steps.changes(), ids, facts.flowOf(),
+                transfers(facts.claims()), diagnostics);
+    }
+
+    /**
+     * @param claims the claims of one resource's plan
+     * @return the address of every object it takes over to the owner its marks named
+     */
+    static Map<String, Ownership> transfers(List<Claim> claims) {
         Map<String, Ownership> transfers = new LinkedHashMap<>();
-        facts.claims().stream().filter(Claim::transfer).forEach(c -> transfers.put(c.address(), c.owner()));
-        return new ClusterPlan(facts.address(), steps.chain(), steps.changes(), ids, facts.flowOf(), transfers, diagnostics);
+        claims.stream().filter(Claim::transfer).forEach(c -> transfers.put(c.address(), c.owner()));
+        return transfers;
     }
 }

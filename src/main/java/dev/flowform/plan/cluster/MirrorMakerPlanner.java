@@ -44,7 +44,9 @@ import java.util.TreeSet;
  * added, removed or renamed are one patch ({@link MirrorSet}), written with the other mirror edits. Refuses a
  * paused resource, one whose last reconcile failed, a mode it cannot read, an adopted resource that does not exist,
  * a renamed target alias with other changes ({@link MirrorTargetRename}) and a mirror to add without bootstrap
- * servers. Pure.
+ * servers. Like a KafkaConnect, the resource carries flowform's ownership marks ({@link OwnershipMarks}: annotations
+ * only, since Strimzi copies a KafkaMirrorMaker2's labels onto its pods), and one that another state's marks claim is
+ * refused first ({@link OwnershipGuard}) unless {@code --transfer-ownership mirrormaker2.NAME} hands it over. Pure.
  */
 public final class MirrorMakerPlanner {
 
@@ -58,6 +60,12 @@ public final class MirrorMakerPlanner {
      */
     public static ClusterPlan plan(PlanScope scope, DesiredMirrorMaker2 dm) {
         MirrorMakerFacts facts = MirrorMakerFacts.of(scope, dm);
+        List<Claim> claims = facts.live() == null ? List.of() : List.of(Claim.of(scope, Map.of(), dm.address(),
+                facts.live().ref(), facts.live().workers().labels(), facts.live().workers().annotations()));
+        Verdict owners = OwnershipGuard.check(scope, claims);
+        if (owners.refused()) {
+            return new ClusterPlan(facts.address(), List.of(), List.of(), List.of(), Map.of(), Map.of(), owners.diagnostics());
+        }
         List<Diagnostic> diagnostics = guards(facts);
         List<Draft> chain = new ArrayList<>();
         List<Change> changes = new ArrayList<>();
@@ -92,7 +100,9 @@ public final class MirrorMakerPlanner {
                 restartFailedTask(facts, chain, changes);
             }
         }
-        return new ClusterPlan(facts.address(), chain, changes, List.of(), Map.of(), Map.of(), diagnostics);
+        Sequence marked = OwnershipMarks.settle(scope, claims, new Sequence(chain, changes));
+        return new ClusterPlan(facts.address(), marked.chain(), marked.changes(), List.of(), Map.of(),
+                ClusterPlanner.transfers(claims), diagnostics);
     }
 
     /** @return the refusals (errors), in the order they are checked; the first refusal ends the list */
@@ -201,7 +211,9 @@ public final class MirrorMakerPlanner {
                 OwnershipMarks.annotations(f.scope()), dm, MirrorWork.SOURCE_EOS).toMap();
         changes.add(new Change(dm.address(), f.ref(), Action.CREATE, AttributeChange.ofManifest(manifest, dm::isSensitive),
                 ChangeReason.MIRROR_MAKER_MISSING.of(dm.namespace() + "/" + dm.name(), dm.eos().value())));
+        // every config map of the manifest is encoded by key (SecretFields); these are the keys of sensitive variables
         Set<String> sensitive = new TreeSet<>(dm.config().keySet().stream().filter(dm::isSensitive).toList());
+        sensitive.addAll(dm.sensitiveKeys());
         chain.add(new Draft(StepKind.CREATE_CONNECT_CLUSTER, dm.address(), f.ref(),
                 new StepPayload.CreateObject(manifest, sensitive),
                 "create KafkaMirrorMaker2 " + dm.name() + " with " + EosMode.CONFIG_KEY + "=" + dm.eos().value()));

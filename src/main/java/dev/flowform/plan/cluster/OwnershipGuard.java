@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * The ownership guard ({@link Rule#OWNERSHIP}): an existing object this cluster's plan manages (the KafkaConnect,
- * the KafkaConnectors of its flows) whose marks name another environment or another state lineage is refused,
+ * the KafkaConnectors of its flows; a KafkaMirrorMaker2) whose marks name another environment or another state lineage is refused,
  * unless {@link PlanOptions#transferOwnership()} names it. Every such object is reported, so one plan lists all
  * the addresses to hand over. Objects without marks (never managed by flowform) are adoptable. Pure.
  */
@@ -24,10 +24,19 @@ final class OwnershipGuard {
      * @return an error per refused object, refusing the cluster when there is one
      */
     static Verdict check(ClusterFacts f) {
-        PlanScope scope = f.scope();
+        return check(f.scope(), f.claims());
+    }
+
+    /**
+     * @param scope  the plan's scope
+     * @param claims the existing objects one resource's plan manages (a KafkaConnect and its flows' connectors, or a
+     *               KafkaMirrorMaker2)
+     * @return an error per refused object, refusing the resource when there is one
+     */
+    static Verdict check(PlanScope scope, List<Claim> claims) {
         Ownership ours = new Ownership(scope.environment(), scope.lineage());
         List<Diagnostic> out = new ArrayList<>();
-        for (Claim cl : f.claims()) {
+        for (Claim cl : claims) {
             if (!cl.refused()) {
                 continue;
             }

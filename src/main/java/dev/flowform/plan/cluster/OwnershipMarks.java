@@ -61,14 +61,23 @@ final class OwnershipMarks {
      * @return the steps and changes with the marks; {@code steps} itself without a lineage
      */
     static Sequence settle(ClusterFacts facts, Sequence steps) {
-        PlanScope scope = facts.scope();
+        return settle(facts.scope(), facts.claims(), steps);
+    }
+
+    /**
+     * @param scope  the plan's scope
+     * @param claims the existing objects one resource's plan manages, none refused
+     * @param steps  the resource's steps and changes
+     * @return the steps and changes with the marks; {@code steps} itself without a lineage
+     */
+    static Sequence settle(PlanScope scope, List<Claim> claims, Sequence steps) {
         if (scope.lineage() == null) {
             return steps;
         }
         List<Draft> chain = new ArrayList<>(steps.chain());
         List<Change> changes = new ArrayList<>(steps.changes());
         List<Draft> first = new ArrayList<>();
-        for (Claim cl : facts.claims()) {
+        for (Claim cl : claims) {
             List<FieldEdit> edits = Ownership.edits(cl.labels(), cl.annotations(), scope.environment(), scope.lineage(),
                     cl.connector());
             if (edits.isEmpty()) {

@@ -1,7 +1,5 @@
 package dev.flowform.plan.resume;
 
-import dev.flowform.model.LiveConnectCluster;
-import dev.flowform.model.LiveConnector;
 import dev.flowform.model.LiveState;
 import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.model.ObjectRef;
@@ -67,10 +65,8 @@ final class LiveEffect {
 
     private static Map<String, Object> raw(ObjectRef ref, LiveState live) {
         return switch (ref.kind()) {
-            case "KafkaConnect" -> live.cluster(ref.namespace(), ref.name()).map(LiveConnectCluster::raw).orElse(null);
-            case "KafkaConnector" -> live.connector(ref.namespace(), ref.name()).map(LiveConnector::raw).orElse(null);
-            case Strimzi.KAFKA_MIRROR_MAKER_2_KIND -> live.mirrorMaker(ref.namespace(), ref.name())
-                    .map(m -> m.workers().raw()).orElse(null);
+            case "KafkaConnect", "KafkaConnector", Strimzi.KAFKA_MIRROR_MAKER_2_KIND ->
+                    live.body(ref.kind(), ref.namespace(), ref.name()).orElse(null);
             case Strimzi.STRIMZI_POD_SET_KIND -> live.mirrorMaker(ref.namespace(), CarriedForcedRoll.owner(ref))
                     .map(m -> m.workers().podSet()).filter(ps -> ps.ref().name().equals(ref.name()))
                     .map(ps -> Map.<String, Object>of("metadata", Map.of("annotations", ps.annotations()))).orElse(null);

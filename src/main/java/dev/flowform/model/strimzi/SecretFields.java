@@ -1,0 +1,147 @@
+package dev.flowform.model.strimzi;
+
+import dev.flowform.model.SecretKeys;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
+
+/**
+ * Where the Strimzi resources flowform manages keep credentials, and the one walk that encodes them (masks, hashes,
+ * encrypts or reveals) wherever an object, or a piece of one, is stored or printed. Pure.
+ *
+ * <p>Kafka configuration maps, whose values are sensitive by key ({@link SecretKeys}, or a key the caller knows came
+ * from a sensitive variable): {@code spec.config} (KafkaConnect, KafkaConnector); in a KafkaMirrorMaker2
+ * {@code spec.clusters[].config} ({@code v1beta2}), {@code spec.target.config} and {@code spec.mirrors[].source.config}
+ * ({@code v1}), and the connector configs {@code spec.mirrors[].sourceConnector.config},
+ * {@code checkpointConnector.config} and {@code heartbeatConnector.config} (Strimzi's {@code KafkaMirrorMaker2Spec},
+ * {@code KafkaMirrorMaker2ClusterSpec}, {@code KafkaMirrorMaker2MirrorSpec}). Authentication blocks
+ * ({@code spec.authentication}, {@code spec.clusters[].authentication}, {@code spec.target.authentication},
+ * {@code spec.mirrors[].source.authentication}; Strimzi's {@code KafkaClientAuthentication}): every value under a
+ * sensitive key, and the {@code config} map of {@code type: custom}. A reference to a Secret (an object with
+ * {@code secretName}, such as {@code passwordSecret: {secretName, password}}) names where the credential lives, not
+ * the credential, and is kept as it is.
+ */
+public final class SecretFields {
+
+    /** Paths of configuration maps from the object root; {@code *} is any list element (or selector segment). */
+    private static final List<List<String>> CONFIG_MAPS = List.of(
+            List.of("spec", "config"),
+            List.of("spec", "clusters", "*", "config"),
+            List.of("spec", "target", "config"),
+            List.of("spec", "mirrors", "*", "source", "config"),
+            List.of("spec", "mirrors", "*", "sourceConnector", "config"),
+            List.of("spec", "mirrors", "*", "checkpointConnector", "config"),
+            List.of("spec", "mirrors", "*", "heartbeatConnector", "config"));
+
+    /** Paths of authentication blocks from the object root. */
+    private static final List<List<String>> AUTHENTICATION = List.of(
+            List.of("spec", "authentication"),
+            List.of("spec", "clusters", "*", "authentication"),
+            List.of("spec", "target", "authentication"),
+            List.of("spec", "mirrors", "*", "source", "authentication"));
+
+    private SecretFields() {
+    }
+
+    /**
+     * Encodes every sensitive value of a whole object.
+     *
+     * @param object    the object as JSON-like maps ({@code apiVersion}, {@code metadata}, {@code spec}, ...)
+     * @param sensitive keys whose values are sensitive beyond {@link SecretKeys} (sensitive variables), may be none
+     * @param encode    what a sensitive value, as a string, becomes
+     * @return a deep copy of the maps and lists, sensitive non-null values encoded
+     */
+    public static Map<String, Object> encode(Map<String, Object> object, Predicate<String> sensitive,
+                                             UnaryOperator<String> encode) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> out = (Map<String, Object>) encodeAt(List.of(), object, sensitive, encode);
+        return out;
+    }
+
+    /**
+     * Encodes every sensitive value of a piece of an object: the value a field edit writes at {@code path}.
+     *
+     * @param path      the path of {@code value} from the object root; segments {@code [alias=x]} (selectors) and
+     *                  list indexes stand for list elements
+     * @param value     a map, list or scalar
+     * @param sensitive keys whose values are sensitive beyond {@link SecretKeys}, may be none
+     * @param encode    what a sensitive value, as a string, becomes
+     * @return a deep copy, sensitive non-null values encoded; a scalar at a sensitive place is encoded itself
+     */
+    public static Object encodeAt(List<String> path, Object value, Predicate<String> sensitive,
+                                  UnaryOperator<String> encode) {
+        if (value instanceof Map<?, ?> m) {
+            boolean reference = m.containsKey("secretName") && inside(path, AUTHENTICATION);
+            Map<String, Object> out = new LinkedHashMap<>();
+            m.forEach((k, v) -> out.put(String.valueOf(k), reference && !(v instanceof Map<?, ?>) ? v
+                    : encodeAt(plus(path, String.valueOf(k)), v, sensitive, encode)));
+            return out;
+        }
+        if (value instanceof List<?> l) {
+            List<Object> out = new ArrayList<>();
+            l.forEach(x -> out.add(encodeAt(plus(path, "*"), x, sensitive, encode)));
+            return out;
+        }
+        return value != null && isSensitive(path, sensitive) ? encode.apply(String.valueOf(value)) : value;
+    }
+
+    /**
+     * @param path      a leaf's path from the object root
+     * @param sensitive keys whose values are sensitive beyond {@link SecretKeys}
+     * @return true when the leaf is a sensitive key of a configuration map, or a sensitive key (or a key of the
+     *         {@code config} map) inside an authentication block
+     */
+    public static boolean isSensitive(List<String> path, Predicate<String> sensitive) {
+        if (path.isEmpty()) {
+            return false;
+        }
+        String key = path.get(path.size() - 1);
+        List<String> parent = path.subList(0, path.size() - 1);
+        if (matchesAny(parent, CONFIG_MAPS)) {
+            return SecretKeys.isSensitive(key) || sensitive.test(key);
+        }
+        if (!inside(path, AUTHENTICATION)) {
+            return false;
+        }
+        return SecretKeys.isSensitive(key) || parent.contains("config");
+    }
+
+    /** @return true when {@code path} lies strictly below one of {@code places} */
+    private static boolean inside(List<String> path, List<List<String>> places) {
+        for (List<String> p : places) {
+            if (path.size() > p.size() && matches(path.subList(0, p.size()), p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean matchesAny(List<String> path, List<List<String>> places) {
+        return places.stream().anyMatch(p -> matches(path, p));
+    }
+
+    private static boolean matches(List<String> path, List<String> place) {
+        if (path.size() != place.size()) {
+            return false;
+        }
+        for (int i = 0; i < path.size(); i++) {
+            String want = place.get(i);
+            String have = path.get(i);
+            boolean element = "*".equals(have) || have.startsWith("[") || have.chars().allMatch(Character::isDigit);
+            if ("*".equals(want) ? !element : !want.equals(have)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static List<String> plus(List<String> path, String segment) {
+        List<String> out = new ArrayList<>(path.size() + 1);
+        out.addAll(path);
+        out.add(segment);
+        return out;
+    }
+}
