@@ -111,7 +111,9 @@ final class ExactlyOnceProof {
             if (tx == KILL_AFTER) {
                 String pod = kafka.podOfTask(flow.cluster(), flow.sourceConnector(), 0);
                 crash.accept(pod);
-                out.println("  killed the worker of pod " + pod + " (SIGKILL); its container restarts");
+                out.println("  killed the worker of pod " + pod + " (SIGKILL at "
+                        + java.time.LocalTime.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS)
+                        + "); its container restarts");
                 out.flush();
             }
         });

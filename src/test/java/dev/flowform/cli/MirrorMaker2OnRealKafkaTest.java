@@ -3,6 +3,7 @@ package dev.flowform.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -25,10 +26,22 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 @EnabledIfSystemProperty(named = "flowform.test.unstable", matches = "true", disabledReason = "unstable: after the "
         + "SIGKILL of phase 4 the restarted MirrorMaker 2 source task sometimes never commits again (1 run in 4)")
 class MirrorMaker2OnRealKafkaTest {
+    /** Where the worker logs of the last run are kept (prove's own working folder is a temporary one). */
+    private static final Path LOGS = Path.of("target/mirrormaker2-real-logs");
 
     @Test
     void a_kafka_mirror_maker_2_rolled_out_by_flowform_replicates_exactly_once_on_real_kafka() {
         RealKafkaExample.Proved run = RealKafkaExample.prove(Path.of("src/test/resources/mirrormaker2-real"));
+        List<Path> logs = WorkerLogs.keep(run.out(), LOGS);
+        try {
+            check(run);
+        } catch (AssertionError e) {
+            System.out.println("Worker logs kept in " + LOGS + "; the relevant lines:\n" + WorkerLogs.relevant(logs));
+            throw e;
+        }
+    }
+
+    private static void check(RealKafkaExample.Proved run) {
         ExactlyOnceProof.Report r = run.report();
         assertThat(r).as("the rollout ran; output:\n%s\n%s", run.out(), run.err()).isNotNull();
 
