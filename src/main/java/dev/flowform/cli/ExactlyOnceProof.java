@@ -30,7 +30,14 @@ import java.util.function.BooleanSupplier;
 final class ExactlyOnceProof {
     /** Transactions written before the crash in the crash phases. */
     static final int KILL_AFTER = 12;
-    private static final Duration COUNT_TIMEOUT = Duration.ofSeconds(120);
+    /**
+     * How long the target is read until every committed record is there: long enough for a source task that failed
+     * after the kill to be restarted by the operator's {@code autoRestart} at its next periodic reconcile (every
+     * 120 s in Strimzi) and catch up. An exactly-once task restarted by the kill asks the Connect leader to fence
+     * zombies first, and a leader that has just joined refuses that until it has read the session key, which leaves
+     * the task FAILED ({@code DistributedHerder.fenceZombieSourceTasks}).
+     */
+    private static final Duration COUNT_TIMEOUT = Duration.ofSeconds(240);
     /** Longer than the real runtime's offset.flush.interval.ms (10 s). */
     private static final Duration FLUSH_WAIT = Duration.ofSeconds(11);
 
@@ -111,7 +118,9 @@ final class ExactlyOnceProof {
             if (tx == KILL_AFTER) {
                 String pod = kafka.podOfTask(flow.cluster(), flow.sourceConnector(), 0);
                 crash.accept(pod);
-                out.println("  killed the worker of pod " + pod + " (SIGKILL); its container restarts");
+                out.println("  killed the worker of pod " + pod + " (SIGKILL at "
+                        + java.time.LocalTime.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS)
+                        + "); its container restarts");
                 out.flush();
             }
         });

@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A Kafka Connect worker running in a child JVM ({@link WorkerMain}) with the class path of this one, its
- * output appended to a log file. Small sizing per worker: 192 MB heap, serial GC, C1 only.
+ * output appended to a log file (warnings and errors, and the herder's info lines, with wall-clock times). Small
+ * sizing per worker: 192 MB heap, serial GC, C1 only.
  */
 final class WorkerProcess {
     /** How long a graceful stop may take before the process is killed: Connect's own shutdown takes 1.5-3 s. */
@@ -58,6 +59,10 @@ final class WorkerProcess {
                 "-Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                 "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                // wall-clock times, so that the logs of several workers (and a test's output) line up
+                "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
+                // the herder's rebalances, task starts and zombie fencing: what explains a task that does not run
+                "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.connect.runtime.distributed.DistributedHerder=info",
                 "-cp", classPath, WorkerMain.class.getName(), file.toString()));
         Process process = new ProcessBuilder(cmd)
                 .redirectErrorStream(true)

@@ -7,7 +7,6 @@ import dev.flowform.sim.connect.ConnectRuntime;
 import dev.flowform.sim.connect.ConnectorStatus;
 import dev.flowform.sim.connect.RestResult;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -48,6 +47,7 @@ final class MirrorMakerReconciler {
     private final SimContext ctx;
     private final Kubelet kubelet;
     private final Map<String, State> states = new HashMap<>();
+    private final AutoRestart autoRestart = new AutoRestart();
 
     MirrorMakerReconciler(SimContext ctx, Kubelet kubelet) {
         this.ctx = ctx;
@@ -104,6 +104,9 @@ final class MirrorMakerReconciler {
         State st = states.remove(ns + "/" + name);
         if (st != null && st.scheduled != null) {
             st.scheduled.cancel();
+        }
+        if (st != null && st.periodic != null) {
+            st.periodic.cancel();
         }
         try {
             for (Pod p : pods(ns, name)) {
@@ -190,7 +193,7 @@ final class MirrorMakerReconciler {
                 st.model = rolls() ? st.model.adopting(st.adopted.revision(), st.adopted.fileText())
                         : st.model.withRevision(st.adopted.revision());
             }
-            writeConfigMap(mm2, st.model);
+            MirrorMakerConfigMap.write(ctx, mm2, st.model);
             st.manualRoll = ManualRollingUpdate.requested(ctx, st.ns, st.name)
                     ? ManualRollingUpdate.uids(pods(st.ns, st.name)) : Set.of();
             writePodSet(mm2, st.model);
@@ -280,6 +283,7 @@ final class MirrorMakerReconciler {
             return;
         }
         List<Object> connectors = new ArrayList<>();
+        Map<String, ConnectorStatus> read = new LinkedHashMap<>();
         boolean moving = false;
         boolean connectorFailed = false;
         for (String name : st.model.connectors().keySet()) {
@@ -288,6 +292,7 @@ final class MirrorMakerReconciler {
                 moving = true;
                 continue;
             }
+            read.put(name, s);
             connectors.add(StatusDocuments.connectorStatus(s));
             connectorFailed |= "FAILED".equals(s.state());
             // a running MirrorSourceConnector without tasks has not listed the source topics yet (real Kafka Connect)
@@ -304,6 +309,11 @@ final class MirrorMakerReconciler {
         status.put("labelSelector", Strimzi.CLUSTER_LABEL + "=" + st.name + "," + Strimzi.NAME_LABEL + "="
                 + MirrorMaker2Names.podSetName(st.name) + "," + Strimzi.KIND_LABEL + "=" + Strimzi.KAFKA_MIRROR_MAKER_2_KIND);
         status.put("connectors", connectors);
+        AutoRestart.Result restarts = autoRestart.apply(ctx, mm2, read);
+        moving |= restarts.restarted();
+        if (!restarts.statuses().isEmpty()) {
+            status.put("autoRestartStatuses", restarts.statuses());
+        }
         ctx.writeMirrorMakerStatus(mm2, status);
         if (moving && st.refreshes++ < STATUS_REFRESHES && !ctx.loop().closed()) {
             Duration pause = SimContext.max(SimContext.max(ctx.settings().connectorDelay(), SimContext.MIN_RETRY),
@@ -330,6 +340,26 @@ final class MirrorMakerReconciler {
         if (again && !ctx.loop().closed()) {
             schedule(st, ctx.settings().reconcileDelay());
         }
+        periodic(st);
+    }
+
+    /**
+     * Reads the status again every {@link ConnectorReconciler#PERIODIC_RECONCILE}, as Strimzi's periodic reconcile
+     * does, while a connector enables {@code autoRestart} (which acts on what that read finds): a task can fail
+     * without any change to the resource, e.g. after a worker crash.
+     */
+    private void periodic(State st) {
+        GenericKubernetesResource mm2 = ctx.mm2().inNamespace(st.ns).withName(st.name).get();
+        if (st.periodic != null || ctx.loop().closed() || mm2 == null || !AutoRestart.enabledIn(mm2)) {
+            return;
+        }
+        st.periodic = ctx.loop().background(ConnectorReconciler.PERIODIC_RECONCILE, () -> {
+            st.periodic = null;
+            if (states.get(st.ns + "/" + st.name) == st) {
+                refreshStatus(st.ns, st.name);
+                periodic(st);
+            }
+        });
     }
 
     /**
@@ -358,25 +388,6 @@ final class MirrorMakerReconciler {
         if (cluster != null && !ctx.faults().operatorPaused()
                 && "true".equals(SimContext.annotation(ps, Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION))) {
             schedule(state(ps.getMetadata().getNamespace(), cluster), ctx.settings().reconcileDelay());
-        }
-    }
-
-    private void writeConfigMap(GenericKubernetesResource mm2, MirrorMakerModel m) {
-        String ns = mm2.getMetadata().getNamespace();
-        String cmName = MirrorMaker2Names.configMapName(m.name());
-        String text = m.rendered().fileText();
-        ctx.book().workerConfigs.put(m.rendered().configurationHash(), text);
-        ConfigMap existing = ctx.client().configMaps().inNamespace(ns).withName(cmName).get();
-        if (existing != null && existing.getData() != null && text.equals(existing.getData().get(Strimzi.CONNECT_PROPERTIES_KEY))) {
-            return;
-        }
-        ConfigMap cm = new ConfigMapBuilder().withMetadata(new ObjectMetaBuilder().withName(cmName).withNamespace(ns)
-                .withLabels(m.selectorLabels()).build()).withData(Map.of(Strimzi.CONNECT_PROPERTIES_KEY, text)).build();
-        if (existing == null) {
-            ctx.client().configMaps().inNamespace(ns).resource(cm).create();
-        } else {
-            existing.setData(new LinkedHashMap<>(Map.of(Strimzi.CONNECT_PROPERTIES_KEY, text)));
-            ctx.client().configMaps().inNamespace(ns).resource(existing).update();
         }
     }
 
@@ -465,6 +476,7 @@ final class MirrorMakerReconciler {
         final String ns;
         final String name;
         Task scheduled;
+        Task periodic;
         boolean running;
         boolean again;
         long generation;

@@ -3,9 +3,9 @@ package dev.flowform.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * A KafkaMirrorMaker2 (v1beta2 layout, two workers) on real Kafka 4.3.1: the embedded operator starts a real Connect
@@ -16,19 +16,30 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * flowform's plan and apply (the {@code preparing} roll, the {@code enabled} roll, the source connector patch, each
  * acted on by real workers), and counts again with the same SIGKILL: every committed record once, no aborted one.
  *
- * <p>Runs only with {@code -Dflowform.test.unstable=true}: in one of four runs the phase after the rollout found no
- * committed record on the target within 120 s while 500 records of open transactions were there (read_uncommitted),
- * so the source task restarted after the SIGKILL never committed again. Until the cause (suspected: the restarted
- * task's zombie fencing against a leader that is itself restarting) is found, it stays out of the default run.
+ * <p>The seed enables Strimzi's {@code autoRestart} on the source connector: after the SIGKILL of the exactly-once
+ * phase the killed worker can rejoin as the group's leader before it has read the session key, so the surviving
+ * worker's zombie-fencing request for the restarted task is refused (503) and the task is FAILED until restarted
+ * ({@code DistributedHerder.fenceZombieSourceTasks}); the operator restarts it at its next reconcile. The worker logs of
+ * the last run are kept in {@code target/mirrormaker2-real-logs}; a failure prints their relevant lines.
  */
 @Tag("kafka")
-@EnabledIfSystemProperty(named = "flowform.test.unstable", matches = "true", disabledReason = "unstable: after the "
-        + "SIGKILL of phase 4 the restarted MirrorMaker 2 source task sometimes never commits again (1 run in 4)")
 class MirrorMaker2OnRealKafkaTest {
+    /** Where the worker logs of the last run are kept (prove's own working folder is a temporary one). */
+    private static final Path LOGS = Path.of("target/mirrormaker2-real-logs");
 
     @Test
     void a_kafka_mirror_maker_2_rolled_out_by_flowform_replicates_exactly_once_on_real_kafka() {
         RealKafkaExample.Proved run = RealKafkaExample.prove(Path.of("src/test/resources/mirrormaker2-real"));
+        List<Path> logs = WorkerLogs.keep(run.out(), LOGS);
+        try {
+            check(run);
+        } catch (AssertionError e) {
+            System.out.println("Worker logs kept in " + LOGS + "; the relevant lines:\n" + WorkerLogs.relevant(logs));
+            throw e;
+        }
+    }
+
+    private static void check(RealKafkaExample.Proved run) {
         ExactlyOnceProof.Report r = run.report();
         assertThat(r).as("the rollout ran; output:\n%s\n%s", run.out(), run.err()).isNotNull();
 

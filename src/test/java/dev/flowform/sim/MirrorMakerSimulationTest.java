@@ -179,4 +179,36 @@ class MirrorMakerSimulationTest extends SimTestSupport {
             assertThat(now.connector(SOURCE_CONNECTOR).orElseThrow().tasks()).extracting(t -> t.state()).containsOnly("RUNNING");
         });
     }
+    @Test
+    @SuppressWarnings("unchecked")
+    void auto_restart_restarts_a_failed_task_once_then_backs_off() {
+        start();
+        edit(spec -> ((Map<String, Object>) ((Map<String, Object>) ((List<Object>) spec.get("mirrors")).get(0))
+                .get("sourceConnector")).put("autoRestart", Map.of("enabled", true)));
+        awaitIdle();
+
+        cluster.simulator().failMirrorMakerTask(NAMESPACE, MM2, SOURCE_CONNECTOR, 0, "boom");
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).untilAsserted(() ->
+                assertThat(live().connector(SOURCE_CONNECTOR).orElseThrow().tasks()).extracting(t -> t.state())
+                        .containsOnly("RUNNING"));
+        assertThat(autoRestartStatuses()).singleElement().satisfies(e -> {
+            assertThat(e).containsEntry("connectorName", SOURCE_CONNECTOR).containsEntry("count", 1);
+            assertThat(e).containsKey("lastRestartTimestamp");
+        });
+
+        // the next automatic restart waits n * n + n = 2 minutes: a second failure stays FAILED
+        cluster.simulator().failMirrorMakerTask(NAMESPACE, MM2, SOURCE_CONNECTOR, 0, "boom again");
+        awaitIdle();
+        assertThat(live().connector(SOURCE_CONNECTOR).orElseThrow().tasks()).extracting(t -> t.id() + ":" + t.state())
+                .contains("0:FAILED");
+        assertThat(autoRestartStatuses()).singleElement().satisfies(e -> assertThat(e).containsEntry("count", 1));
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<Map<String, Object>> autoRestartStatuses() {
+        GenericKubernetesResource m = cluster.client().genericKubernetesResources(StrimziCrds.kafkaMirrorMaker2(cluster.api()))
+                .inNamespace(NAMESPACE).withName(MM2).get();
+        Map<String, Object> status = (Map<String, Object>) m.getAdditionalProperties().get("status");
+        return (List<Map<String, Object>>) status.getOrDefault("autoRestartStatuses", List.of());
+    }
 }
