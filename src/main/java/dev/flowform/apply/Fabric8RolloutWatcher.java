@@ -45,8 +45,9 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
     public static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(10);
 
     /**
-     * How long a FAILED task of a just-changed KafkaConnector is taken for a status that may predate the change
-     * ({@link ConnectorCheck#evaluate(dev.flowform.model.LiveConnector, long, String, boolean)}): Strimzi's periodic
+     * How long a FAILED task of a just-changed KafkaConnector or KafkaMirrorMaker2 is taken for a status that may
+     * predate the change ({@link ConnectorCheck#evaluate(dev.flowform.model.LiveConnector, long, String, boolean)},
+     * {@link MirrorCheck#evaluate(dev.flowform.model.LiveMirrorMaker2, long, boolean)}): Strimzi's periodic
      * reconcile, which refreshes {@code status.connectorStatus}, runs every 120 s by default
      * ({@code STRIMZI_FULL_RECONCILIATION_INTERVAL_MS}), plus 30 s for the reconcile itself. A task still FAILED then
      * fails the wait; one that Connect restarted with the new configuration passes it.
@@ -243,9 +244,11 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
         try {
             SharedIndexInformer<GenericKubernetesResource> inf = track(informers, client.genericKubernetesResources(ctx)
                     .inNamespace(ref.namespace()).withName(ref.name()).inform(signal.handler(), 0));
-            java.util.function.Function<GenericKubernetesResource, Readiness> check = r -> r == null
+            Instant staleUntil = clock.instant().plus(staleFailureGrace);
+            Function<GenericKubernetesResource, Readiness> check = r -> r == null
                     ? new Readiness.InProgress(ref + " not found yet", 0, 1)
-                    : MirrorCheck.evaluate(LiveMapper.mirrorMaker(r, null, List.of(), null), generation);
+                    : MirrorCheck.evaluate(LiveMapper.mirrorMaker(r, null, List.of(), null), generation,
+                    clock.instant().isBefore(staleUntil));
             return loop(signal, () -> check.apply(first(inf.getStore().list())),
                     () -> check.apply(client.genericKubernetesResources(ctx).inNamespace(ref.namespace()).withName(ref.name()).get()),
                     timeout, progress, () -> operatorHint(ctx, ref.kind(), ref.namespace(), ref.name(), generation));

@@ -33,6 +33,21 @@ public final class MirrorCheck {
      * @return complete, in progress (what is missing), failed (the operator's message or the failed task) or paused
      */
     public static Readiness evaluate(LiveMirrorMaker2 m, long generation) {
+        return evaluate(m, generation, false);
+    }
+
+    /**
+     * Like {@link #evaluate(LiveMirrorMaker2, long)}, but FAILED tasks count as in progress while
+     * {@code taskFailureMayBeStale}: the status at {@code G} can show a task that failed before the change, which
+     * Connect restarts with its new configuration (the same reason as for a KafkaConnector,
+     * {@link ConnectorCheck#evaluate(dev.flowform.model.LiveConnector, long, String, boolean)}).
+     *
+     * @param m                     the KafkaMirrorMaker2 as read
+     * @param generation            the generation {@code G} the awaited change produced
+     * @param taskFailureMayBeStale true while a FAILED task may predate the change; the caller bounds how long
+     * @return complete, in progress, failed or paused
+     */
+    public static Readiness evaluate(LiveMirrorMaker2 m, long generation, boolean taskFailureMayBeStale) {
         if (m.workers().reconciliationPaused()) {
             return new Readiness.Paused("reconciliation of KafkaMirrorMaker2 " + m.name() + " is paused "
                     + "(strimzi.io/pause-reconciliation)");
@@ -52,6 +67,10 @@ public final class MirrorCheck {
             return new Readiness.InProgress("waiting for condition Ready, " + genText, 0, expected.size());
         }
         List<String> failed = failedTasks(m);
+        if (!failed.isEmpty() && taskFailureMayBeStale && failed.stream().noneMatch(f -> f.startsWith("connector "))) {
+            return new Readiness.InProgress(String.join("; ", failed) + ", possibly before this change (Connect restarts "
+                    + "reconfigured tasks): waiting for a later status, " + genText, 0, expected.size());
+        }
         if (!failed.isEmpty()) {
             return new Readiness.Failed(String.join("; ", failed) + " while KafkaMirrorMaker2 " + m.name() + " is Ready");
         }
