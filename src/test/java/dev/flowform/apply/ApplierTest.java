@@ -150,8 +150,9 @@ class ApplierTest {
         final List<String> outcomes = Collections.synchronizedList(new ArrayList<>());
         volatile int failOnIntent = -1;
 
+        /** Synchronized: lanes start steps at the same time, and each must get the index of its own intent. */
         @Override
-        public long started(Step step, int index) {
+        public synchronized long started(Step step, int index) {
             if (intents.size() == failOnIntent) {
                 throw new IllegalStateException("database is gone");
             }
