@@ -76,6 +76,11 @@ class ConcurrentApplyTest {
         Path dir = CliFiles.quickstart(tmp.resolve("qs"));
         Path stateDir = dir.resolve("state");
         String hint;
+        // slow rolls (1.5 s per worker): the roll must outlast the test noticing the line and sending the signal (with
+        // 150 ms per worker a loaded machine let the child finish its apply first and exit 0)
+        Path main = dir.resolve("main.flow.json");
+        Files.writeString(main, Files.readString(main).replace("\"seed\": \"./seed\"",
+                "\"seed\": \"./seed\", \"pod_ready_delay_ms\": 1500"));
         try (ChildFlowform child = ChildFlowform.start(dir, Map.of(ClusterConnection.SIM_FAST_ENV, "1"), "apply", "--auto-approve",
                 "--no-color", "--dir", dir.toString(), "--state-dir", stateDir.toString())) {
             int at = child.awaitLine(0, l -> l.contains("[2/6] WAIT_FOR_ROLL"), Duration.ofSeconds(120));
