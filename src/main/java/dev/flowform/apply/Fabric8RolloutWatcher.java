@@ -72,8 +72,8 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
      * @param client            client for the target API server
      * @param clock             time source for deadlines and elapsed time
      * @param progressInterval  longest silence between progress reports (at most 10 s in production)
-     * @param staleFailureGrace how long a FAILED task of a changed KafkaConnector may be a status from before the
-     *                          change ({@link #STALE_TASK_FAILURE_GRACE} in production)
+     * @param staleFailureGrace how long a FAILED task of a changed KafkaConnector or KafkaMirrorMaker2 may be a status
+     *                          from before the change ({@link #STALE_TASK_FAILURE_GRACE} in production)
      */
     public Fabric8RolloutWatcher(KubernetesClient client, Clock clock, Duration progressInterval,
                                  Duration staleFailureGrace) {

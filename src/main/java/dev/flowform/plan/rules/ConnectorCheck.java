@@ -42,8 +42,8 @@ public final class ConnectorCheck {
     /**
      * Like {@link #evaluate(LiveConnector, long, String)}, but a FAILED task of a connector that is not itself FAILED
      * can count as in progress. Kafka Connect stops and starts again every task of a connector whose task
-     * configurations change, FAILED ones included ({@code DistributedHerder.processTaskConfigUpdatesWithIncrementalCooperative}
-     * and {@code startWork}), while the operator writes {@code status.connectorStatus} from a read made right after
+     * configurations change, FAILED ones included ({@code DistributedHerder.stopReconfiguredTasks} and
+     * {@code startWork}), while the operator writes {@code status.connectorStatus} from a read made right after
      * its PUT and refreshes it only at its next reconcile (every 120 s by default,
      * {@code STRIMZI_FULL_RECONCILIATION_INTERVAL_MS}). So the first status at generation {@code G} can show a task
      * that failed before the change, for example an exactly-once task whose zombie fencing met a rolling leader.

@@ -67,7 +67,8 @@ public final class MirrorCheck {
             return new Readiness.InProgress("waiting for condition Ready, " + genText, 0, expected.size());
         }
         List<String> failed = failedTasks(m);
-        if (!failed.isEmpty() && taskFailureMayBeStale && failed.stream().noneMatch(f -> f.startsWith("connector "))) {
+        boolean connectorFailed = m.connectors().stream().anyMatch(c -> "FAILED".equals(c.state()));
+        if (!failed.isEmpty() && taskFailureMayBeStale && !connectorFailed) {
             return new Readiness.InProgress(String.join("; ", failed) + ", possibly before this change (Connect restarts "
                     + "reconfigured tasks): waiting for a later status, " + genText, 0, expected.size());
         }
