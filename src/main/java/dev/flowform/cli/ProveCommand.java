@@ -199,6 +199,8 @@ public final class ProveCommand implements Callable<Integer> {
             if (System.nanoTime() > nextNote) {
                 out.printf("  %d of %d connectors running%s%n", running, items.size(), mm2s.isEmpty() ? ""
                         : ", " + mm2Running + " of " + mm2s.size() + " KafkaMirrorMaker2s with every connector running");
+                items.stream().filter(c -> !running(c)).forEach(c -> out.println("    " + c.getMetadata().getName()
+                        + ": " + check(c).detail()));
                 mm2s.stream().filter(m -> !MirrorMakerFlows.running(m))
                         .forEach(m -> out.println("    " + MirrorMakerFlows.describe(m)));
                 out.flush();
@@ -216,8 +218,11 @@ public final class ProveCommand implements Callable<Integer> {
 
     /** The planner's own rule for a settled connector: Ready, connector and every task RUNNING. */
     private static boolean running(GenericKubernetesResource c) {
-        return ConnectorCheck.evaluate(LiveMapper.connector(c), c.getMetadata().getGeneration(), "RUNNING")
-                instanceof Readiness.Complete;
+        return check(c) instanceof Readiness.Complete;
+    }
+
+    private static Readiness check(GenericKubernetesResource c) {
+        return ConnectorCheck.evaluate(LiveMapper.connector(c), c.getMetadata().getGeneration(), "RUNNING");
     }
 
     @SuppressWarnings("unchecked")

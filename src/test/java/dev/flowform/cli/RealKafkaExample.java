@@ -22,6 +22,8 @@ import picocli.CommandLine;
 final class RealKafkaExample implements AutoCloseable {
     static final Path DIR = Path.of("examples/real-kafka");
     static final String NS = "replication";
+    /** Where the worker logs are kept when the seeded connectors do not run (the working folder is a temporary one). */
+    private static final Path LOGS = Path.of("target/real-kafka-example-logs");
 
     final RealKafka kafka;
     final EmbeddedCluster cluster;
@@ -47,8 +49,10 @@ final class RealKafkaExample implements AutoCloseable {
         RealKafkaExample ex = new RealKafkaExample(kafka, cluster);
         StringWriter progress = new StringWriter();
         if (!ProveCommand.awaitConnectorsRunning(cluster, NS, new PrintWriter(progress, true))) {
+            List<Path> logs = WorkerLogs.keep(kafka.workerLogDir(), LOGS);
             ex.close();
-            throw new IllegalStateException("seeded connectors did not run: " + progress);
+            throw new IllegalStateException("seeded connectors did not run: " + progress + "\nWorker logs kept in "
+                    + LOGS + "; the relevant lines:\n" + WorkerLogs.relevant(logs));
         }
         return ex;
     }

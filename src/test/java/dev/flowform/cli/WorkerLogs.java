@@ -38,7 +38,17 @@ final class WorkerLogs {
         if (!m.find()) {
             return List.of();
         }
-        Path from = Path.of(m.group(1));
+        return keep(Path.of(m.group(1)), into);
+    }
+
+    /**
+     * Copies the worker logs of a folder into {@code into} (replacing an earlier copy).
+     *
+     * @param from the workers' log folder
+     * @param into the folder to copy into (created)
+     * @return the copied {@code .log} files, sorted
+     */
+    static List<Path> keep(Path from, Path into) {
         try (Stream<Path> files = Files.list(from)) {
             Files.createDirectories(into);
             List<Path> kept = new ArrayList<>();
