@@ -307,16 +307,19 @@ final class ConnectorReconciler {
 
     /**
      * Tells whether a status read after a connector change needs no quick re-read: {@link #settled}, and during the
-     * quick refreshes no FAILED task either. Connect restarts every task of a reconfigured connector, FAILED ones
-     * included, after the rebalance the new task configurations cause, so a FAILED task read right after the PUT may
-     * be from before it.
+     * quick refreshes no FAILED task, and a task when the connector is RUNNING. A connector reports RUNNING before its
+     * tasks exist: it starts, then generates its task configurations, which the group assigns after a rebalance (Kafka
+     * Connect's {@code WorkerConnector} and {@code DistributedHerder.reconfigureConnector}); on a loaded machine that takes
+     * many seconds. And Connect restarts every task of a reconfigured connector, FAILED ones included, after the
+     * rebalance the new task configurations cause, so a FAILED task read right after the PUT may be from before it.
      *
      * @param status  Connect's connector status, or null when it reported none
      * @param attempt the number of the next refresh, from 1
      */
     static boolean settledAfterChange(ConnectorStatus status, int attempt) {
         return settled(status) && (attempt > MAX_REFRESHES
-                || status.tasks().stream().noneMatch(t -> "FAILED".equals(t.state())));
+                || !("RUNNING".equals(status.state()) && status.tasks().isEmpty())
+                && status.tasks().stream().noneMatch(t -> "FAILED".equals(t.state())));
     }
 
     /**

@@ -25,4 +25,13 @@ class StatusRefreshTest {
         assertThat(ConnectorReconciler.settledAfterChange(status("RUNNING", "FAILED", "RUNNING"), 121)).isTrue();
         assertThat(ConnectorReconciler.settledAfterChange(null, 1)).isFalse();
     }
+
+    @Test
+    void a_running_connector_without_tasks_right_after_a_change_is_read_again_until_the_quick_refreshes_end() {
+        assertThat(ConnectorReconciler.settledAfterChange(status("RUNNING"), 1)).isFalse();
+        assertThat(ConnectorReconciler.settledAfterChange(status("RUNNING"), 120)).isFalse();
+        assertThat(ConnectorReconciler.settledAfterChange(status("RUNNING"), 121)).isTrue();
+        assertThat(ConnectorReconciler.settledAfterChange(status("STOPPED"), 1)).as("a stopped connector has no tasks")
+                .isTrue();
+    }
 }
