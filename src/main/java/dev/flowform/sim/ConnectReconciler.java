@@ -187,6 +187,30 @@ final class ConnectReconciler {
         }
     }
 
+    /**
+     * Reconciles every KafkaConnect whose status does not reflect its generation and that has no reconcile scheduled or
+     * running, and every such KafkaConnector: what Strimzi's periodic reconciliation
+     * ({@code STRIMZI_FULL_RECONCILIATION_INTERVAL_MS}) finds to do when a watch event was lost.
+     */
+    void reconcileUnsettled() {
+        if (ctx.faults().operatorPaused()) {
+            return;
+        }
+        try {
+            for (GenericKubernetesResource kc : ctx.kc().inAnyNamespace().list().getItems()) {
+                ConnectState st = state(kc.getMetadata().getNamespace(), kc.getMetadata().getName());
+                if (!SimContext.settled(kc) && !st.running && st.scheduled == null) {
+                    LOG.fine(() -> "KafkaConnect " + SimContext.key(kc) + " is not reconciled at generation "
+                            + SimContext.generation(kc) + " and nothing is scheduled: reconciling it");
+                    requestReconcile(st, ctx.settings().reconcileDelay());
+                }
+            }
+            connectors.scheduleUnsettled();
+        } catch (KubernetesClientException e) {
+            LOG.log(Level.FINE, "periodic reconciliation could not list the resources", e);
+        }
+    }
+
     private void requestReconcile(ConnectState st, Duration delay) {
         if (st.running) {
             st.again = true;

@@ -19,6 +19,7 @@ import java.util.function.IntSupplier;
 public final class SimFaults {
     private final AtomicInteger failWrites = new AtomicInteger();
     private final AtomicInteger failWriteStatus = new AtomicInteger(500);
+    private final AtomicInteger loseEvents = new AtomicInteger();
     private final Set<String> stuckPods = ConcurrentHashMap.newKeySet();
     private final AtomicReference<String> failReconcileMessage = new AtomicReference<>();
     private volatile boolean operatorPaused;
@@ -186,10 +187,31 @@ public final class SimFaults {
         return watchDropper.getAsInt();
     }
 
+    /**
+     * Makes the simulated operator miss the next {@code count} watch events of KafkaConnects and KafkaConnectors, as
+     * when a write lands between an informer's list and its watch: only Strimzi's periodic reconciliation finds such
+     * a change.
+     *
+     * @param count events to lose, at least 0 (0 clears the switch)
+     * @throws IllegalArgumentException on a negative count
+     */
+    public void loseWatchEvents(int count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("count must not be negative");
+        }
+        loseEvents.set(count);
+    }
+
+    /** @return true (and counts it) when the switch says this watch event is lost */
+    boolean takeLostEvent() {
+        return loseEvents.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+    }
+
     /** Turns every switch off: no write failures, no stuck pods, no reconcile failure, operator running, no slow roll. */
     public void clear() {
         failWrites.set(0);
         failReconcileMessage.set(null);
+        loseEvents.set(0);
         slowRollExtra = Duration.ZERO;
         for (String pod : Set.copyOf(stuckPods)) {
             unstickPod(pod);

@@ -272,6 +272,9 @@ public final class StrimziSimulator implements AutoCloseable {
         informers.add(ctx.kc().inAnyNamespace().inform(new Handler<>() {
             @Override
             void changed(GenericKubernetesResource oldObj, GenericKubernetesResource obj) {
+                if (ctx.faults().takeLostEvent()) {
+                    return;
+                }
                 noteSeen(StrimziCrds.KAFKA_CONNECT, oldObj, obj);
                 loop.execute(() -> connects.onEvent(oldObj, obj));
             }
@@ -284,6 +287,9 @@ public final class StrimziSimulator implements AutoCloseable {
         informers.add(ctx.kctr().inAnyNamespace().inform(new Handler<>() {
             @Override
             void changed(GenericKubernetesResource oldObj, GenericKubernetesResource obj) {
+                if (ctx.faults().takeLostEvent()) {
+                    return;
+                }
                 noteSeen(StrimziCrds.KAFKA_CONNECTOR, oldObj, obj);
                 loop.execute(() -> connectors.onEvent(oldObj, obj));
             }
@@ -308,6 +314,39 @@ public final class StrimziSimulator implements AutoCloseable {
                         });
                     }
                 }, 0));
+        loop.execute(this::reconcileUnsettledOnceWatching);
+        loop.background(ConnectorReconciler.PERIODIC_RECONCILE, this::periodicReconcile);
+    }
+
+    /**
+     * Once every informer's watch is open, reconciles what is not reconciled at its generation and has nothing
+     * scheduled: an informer lists, then opens its watch, and a write the API server stores between the two reaches
+     * neither (the embedded server does not replay history from a resource version). Checks every 50 ms for 10 s.
+     */
+    private void reconcileUnsettledOnceWatching() {
+        reconcileUnsettledOnceWatching(System.nanoTime() + Duration.ofSeconds(10).toNanos());
+    }
+
+    private void reconcileUnsettledOnceWatching(long deadline) {
+        if (loop.closed()) {
+            return;
+        }
+        if (informers.stream().allMatch(SharedIndexInformer::isWatching) || System.nanoTime() > deadline) {
+            connects.reconcileUnsettled();
+            return;
+        }
+        loop.background(Duration.ofMillis(50), () -> reconcileUnsettledOnceWatching(deadline));
+    }
+
+    /** Runs the periodic reconciliation now, on the operator thread (tests; the loop runs it every 120 s). */
+    void reconcileUnsettledNow() {
+        loop.execute(connects::reconcileUnsettled);
+    }
+
+    /** Strimzi's periodic reconciliation, limited to what a lost watch event would leave undone; re-arms itself. */
+    private void periodicReconcile() {
+        connects.reconcileUnsettled();
+        loop.background(ConnectorReconciler.PERIODIC_RECONCILE, this::periodicReconcile);
     }
 
     private void initRuntime(SimulatedConnectRuntime simulated) {

@@ -194,4 +194,20 @@ class SimFaultsTest extends SimTestSupport {
             watch.close();
         }
     }
+
+    @Test
+    void a_lost_watch_event_leaves_the_change_to_the_periodic_reconciliation() {
+        startSeeded("v1beta2");
+        awaitIdle();
+        long reconciles = cluster.simulator().reconcileCount();
+        cluster.faults().loseWatchEvents(1);
+        long g = setWorkerEos(NS, "preparing");
+        assertThat(cluster.simulator().awaitIdle(Duration.ofMillis(800))).as("the operator never heard of it").isFalse();
+        assertThat(cluster.simulator().reconcileCount()).isEqualTo(reconciles);
+
+        cluster.simulator().reconcileUnsettledNow();
+        awaitIdle();
+        assertThat(RollCheck.evaluate(live(NS), g, EosMode.PREPARING).isComplete()).isTrue();
+        assertThat(cluster.simulator().reconcileCount()).isEqualTo(reconciles + 1);
+    }
 }
