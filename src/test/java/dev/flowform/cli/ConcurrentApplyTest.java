@@ -76,11 +76,13 @@ class ConcurrentApplyTest {
         Path dir = CliFiles.quickstart(tmp.resolve("qs"));
         Path stateDir = dir.resolve("state");
         String hint;
-        // slow rolls (1.5 s per worker): the roll must outlast the test noticing the line and sending the signal (with
-        // 150 ms per worker a loaded machine let the child finish its apply first and exit 0)
+        // slow rolls (20 s per worker): the roll must outlast the test noticing the line and sending the signal (at
+        // 150 ms, and at 1.5 s per worker, a machine at load 20 let the child finish its apply first and exit 0); the
+        // configuration is restored before the next apply, which finishes the roll at the fast timings
         Path main = dir.resolve("main.flow.json");
-        Files.writeString(main, Files.readString(main).replace("\"seed\": \"./seed\"",
-                "\"seed\": \"./seed\", \"pod_ready_delay_ms\": 1500"));
+        String original = Files.readString(main);
+        Files.writeString(main, original.replace("\"seed\": \"./seed\"",
+                "\"seed\": \"./seed\", \"pod_ready_delay_ms\": 20000"));
         try (ChildFlowform child = ChildFlowform.start(dir, Map.of(ClusterConnection.SIM_FAST_ENV, "1"), "apply", "--auto-approve",
                 "--no-color", "--dir", dir.toString(), "--state-dir", stateDir.toString())) {
             int at = child.awaitLine(0, l -> l.contains("[2/6] WAIT_FOR_ROLL"), Duration.ofSeconds(120));
@@ -103,6 +105,7 @@ class ConcurrentApplyTest {
                     .as("as history shows it").containsExactly("SET_WORKER_EOS DONE", "WAIT_FOR_ROLL FAILED");
         }
 
+        Files.writeString(main, original);
         CliRunner.Result plan = CliRunner.fast().run(CliFiles.args("plan", dir, stateDir));
         assertThat(plan.out()).contains("Apply interrupted during step 2 of 6: WAIT_FOR_ROLL connect_cluster.mm2-connect",
                 "was stopped before it finished");

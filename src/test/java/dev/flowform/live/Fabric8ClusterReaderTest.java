@@ -31,11 +31,11 @@ class Fabric8ClusterReaderTest {
                                                                 boolean configMap) {
         try (EmbeddedCluster cluster = Sim.start(fixture, tmp, SimSettings.fast())) {
             Fabric8ClusterReader reader = new Fabric8ClusterReader(cluster.client());
-            long before = cluster.requestCount();
+            long before = cluster.clientRequestCount();
 
             LiveState live = reader.read(Set.of(Configs.NS));
 
-            long requests = cluster.requestCount() - before;
+            long requests = cluster.clientRequestCount() - before;
             assertThat(live.api()).isEqualTo(api);
             LiveConnectCluster c = live.cluster(Configs.NS, "mm2-connect").orElseThrow();
             assertThat(c.pods()).hasSize(workers);
@@ -52,9 +52,9 @@ class Fabric8ClusterReaderTest {
             assertThat(requests).isLessThanOrEqualTo(4 + 5);
 
             // The number of requests does not grow with the number of objects.
-            long again = cluster.requestCount();
+            long again = cluster.clientRequestCount();
             reader.read(Set.of(Configs.NS));
-            assertThat(cluster.requestCount() - again).isEqualTo(requests);
+            assertThat(cluster.clientRequestCount() - again).isEqualTo(requests);
         }
     }
 }
