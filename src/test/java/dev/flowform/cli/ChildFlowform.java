@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -123,9 +124,34 @@ final class ChildFlowform implements AutoCloseable {
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
-    /** Sends a signal by name, e.g. {@code INT}, with the system's {@code kill}. */
+    /**
+     * Sends a signal by name, e.g. {@code INT}, with the system's {@code kill}.
+     *
+     * @throws IllegalStateException for {@code INT} when the child ignores SIGINT: a process started in the background
+     *                               by a shell without job control ({@code mvn ... &} in a script) ignores it, and so
+     *                               do the test JVM and the children it starts, which then never see the signal
+     */
     void signal(String name) throws IOException, InterruptedException {
+        if ("INT".equals(name) && ignoresSigint(process.pid())) {
+            throw new IllegalStateException("process " + process.pid() + " ignores SIGINT, inherited from the test JVM "
+                    + "(started in the background by a shell without job control, e.g. 'mvn ... &' in a script): run "
+                    + "Maven in the foreground, or after 'set -m'");
+        }
         new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start().waitFor();
+    }
+
+    /** @return true when Linux reports SIGINT (signal 2) in the process's ignored-signal mask; false elsewhere */
+    private static boolean ignoresSigint(long pid) throws IOException {
+        Path status = Path.of("/proc/" + pid + "/status");
+        if (!Files.isReadable(status)) {
+            return false;
+        }
+        for (String line : Files.readAllLines(status)) {
+            if (line.startsWith("SigIgn:")) {
+                return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & (1L << 1)) != 0;
+            }
+        }
+        return false;
     }
 
     /** @return the exit code, after waiting at most {@code max} (then the child is killed and -1 returned) */
