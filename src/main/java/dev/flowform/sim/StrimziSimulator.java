@@ -269,51 +269,16 @@ public final class StrimziSimulator implements AutoCloseable {
         if (!ctx.mm2().inAnyNamespace().list().getItems().isEmpty()) {
             startMirrorMakerInformers();
         }
-        informers.add(ctx.kc().inAnyNamespace().inform(new Handler<>() {
-            @Override
-            void changed(GenericKubernetesResource oldObj, GenericKubernetesResource obj) {
-                if (ctx.faults().takeLostEvent()) {
-                    return;
-                }
-                noteSeen(StrimziCrds.KAFKA_CONNECT, oldObj, obj);
-                loop.execute(() -> connects.onEvent(oldObj, obj));
-            }
-
-            @Override
-            void deleted(GenericKubernetesResource obj) {
-                loop.execute(() -> connects.onDeleted(obj));
-            }
-        }, 0));
-        informers.add(ctx.kctr().inAnyNamespace().inform(new Handler<>() {
-            @Override
-            void changed(GenericKubernetesResource oldObj, GenericKubernetesResource obj) {
-                if (ctx.faults().takeLostEvent()) {
-                    return;
-                }
-                noteSeen(StrimziCrds.KAFKA_CONNECTOR, oldObj, obj);
-                loop.execute(() -> connectors.onEvent(oldObj, obj));
-            }
-
-            @Override
-            void deleted(GenericKubernetesResource obj) {
-                loop.execute(() -> connectors.onDeleted(obj));
-            }
-        }, 0));
+        informers.add(ctx.kc().inAnyNamespace().inform(
+                strimziHandler(StrimziCrds.KAFKA_CONNECT, connects::onEvent, connects::onDeleted), 0));
+        informers.add(ctx.kctr().inAnyNamespace().inform(
+                strimziHandler(StrimziCrds.KAFKA_CONNECTOR, connectors::onEvent, connectors::onDeleted), 0));
+        // pod changes are driven by the simulator itself; a deleted pod is re-created
         informers.add(ctx.client().pods().inAnyNamespace().withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_CONNECT_KIND)
-                .inform(new Handler<>() {
-                    @Override
-                    void changed(Pod oldObj, Pod obj) {
-                        // pod changes are driven by the simulator itself
-                    }
-
-                    @Override
-                    void deleted(Pod obj) {
-                        loop.execute(() -> {
-                            kubelet.gone(obj);
-                            connects.onPodDeleted(obj);
-                        });
-                    }
-                }, 0));
+                .inform(handler((oldPod, pod) -> { }, pod -> loop.execute(() -> {
+                    kubelet.gone(pod);
+                    connects.onPodDeleted(pod);
+                })), 0));
         loop.execute(this::reconcileUnsettledOnceWatching);
         loop.background(ConnectorReconciler.PERIODIC_RECONCILE, this::periodicReconcile);
     }
@@ -410,6 +375,23 @@ public final class StrimziSimulator implements AutoCloseable {
         if (loop.closed()) {
             informers.forEach(SharedIndexInformer::stop);
         }
+    }
+
+    /**
+     * @return a handler of a Strimzi kind's events: each addition or update is noted for the observers and handed to
+     *         {@code changed} on the operator thread (unless {@link SimFaults#loseWatchEvents} drops it), each deletion
+     *         to {@code deleted}
+     */
+    private Handler<GenericKubernetesResource> strimziHandler(String kind,
+            java.util.function.BiConsumer<GenericKubernetesResource, GenericKubernetesResource> changed,
+            java.util.function.Consumer<GenericKubernetesResource> deleted) {
+        return handler((oldObj, obj) -> {
+            if (ctx.faults().takeLostEvent()) {
+                return;
+            }
+            noteSeen(kind, oldObj, obj);
+            loop.execute(() -> changed.accept(oldObj, obj));
+        }, obj -> loop.execute(() -> deleted.accept(obj)));
     }
 
     /** @return a handler calling {@code changed} for additions and updates and {@code deleted} for deletions */
