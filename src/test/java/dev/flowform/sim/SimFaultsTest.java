@@ -78,6 +78,9 @@ class SimFaultsTest extends SimTestSupport {
             await().atMost(Duration.ofSeconds(5)).until(() -> cluster.simulator().reconcileCount() >= 1);
             assertThat(cluster.faults().pendingWriteFailures()).isEqualTo(1);
             cluster.faults().failNextWrites(0, 500);
+            // the reconcile's pass over the cluster's connectors may still write their statuses: let it finish, or the
+            // update below can meet a newer resourceVersion (409)
+            awaitIdle();
             GenericKubernetesResource fresh = connectors.withName(SOURCE).get();
             fresh.getMetadata().setLabels(Map.of("strimzi.io/cluster", CONNECT, "touched", "yes"));
             assertThat(connectors.resource(fresh).update().getMetadata().getLabels()).containsEntry("touched", "yes");
