@@ -138,6 +138,34 @@ final class OperatorLoop {
     }
 
     /**
+     * Runs {@code check} on the operator thread after {@code delay} without counting it as a step or as activity: a
+     * cheap look at whether there is work, which {@link #awaitIdle} must not mistake for work (the work it finds is
+     * handed to {@link #execute}). A check that throws is logged and dropped.
+     *
+     * @return a handle that cancels the check if it has not started; a no-op after {@link #close()}
+     */
+    Task poll(Duration delay, Runnable check) {
+        if (closed.get()) {
+            return () -> { };
+        }
+        ScheduledFuture<?> f;
+        try {
+            f = exec.schedule(() -> {
+                try {
+                    check.run();
+                } catch (RuntimeException e) {
+                    if (!closed.get()) {
+                        LOG.log(Level.WARNING, "simulator check failed", e);
+                    }
+                }
+            }, delay.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            return () -> { };
+        }
+        return () -> f.cancel(false);
+    }
+
+    /**
      * Waits until no step is pending and {@code settled} holds, both for a short quiet period; see
      * {@link StrimziSimulator#awaitIdle(Duration)}.
      *

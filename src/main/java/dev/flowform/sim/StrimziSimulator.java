@@ -279,14 +279,15 @@ public final class StrimziSimulator implements AutoCloseable {
                     kubelet.gone(pod);
                     connects.onPodDeleted(pod);
                 })), 0));
-        loop.execute(this::reconcileUnsettledOnceWatching);
+        loop.poll(Duration.ZERO, this::reconcileUnsettledOnceWatching);
         loop.background(ConnectorReconciler.PERIODIC_RECONCILE, this::periodicReconcile);
     }
 
     /**
      * Once every informer's watch is open, reconciles what is not reconciled at its generation and has nothing
      * scheduled: an informer lists, then opens its watch, and a write the API server stores between the two reaches
-     * neither (the embedded server does not replay history from a resource version). Checks every 50 ms for 10 s.
+     * neither (the embedded server does not replay history from a resource version). Looks every 50 ms for 10 s, without
+     * counting as the operator's work.
      */
     private void reconcileUnsettledOnceWatching() {
         reconcileUnsettledOnceWatching(System.nanoTime() + Duration.ofSeconds(10).toNanos());
@@ -297,10 +298,10 @@ public final class StrimziSimulator implements AutoCloseable {
             return;
         }
         if (informers.stream().allMatch(SharedIndexInformer::isWatching) || System.nanoTime() > deadline) {
-            connects.reconcileUnsettled();
+            loop.execute(connects::reconcileUnsettled);
             return;
         }
-        loop.background(Duration.ofMillis(50), () -> reconcileUnsettledOnceWatching(deadline));
+        loop.poll(Duration.ofMillis(50), () -> reconcileUnsettledOnceWatching(deadline));
     }
 
     /** Runs the periodic reconciliation now, on the operator thread (tests; the loop runs it every 120 s). */
