@@ -61,25 +61,7 @@ class CanarySecretTest {
     private Path config(EmbeddedCluster cluster, String extraConnectorConfig) throws IOException {
         Path dir = tmp.resolve("conf");
         Files.createDirectories(dir);
-        String server = cluster.url().substring(0, cluster.url().length() - 1);
-        Files.writeString(dir.resolve("kubeconfig.yaml"), """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: canary
-                  cluster:
-                    server: %s
-                users:
-                - name: canary
-                  user:
-                    token: %s
-                contexts:
-                - name: canary
-                  context:
-                    cluster: canary
-                    user: canary
-                current-context: canary
-                """.formatted(server, TOKEN));
+        CanaryKubeconfig.write(dir.resolve("kubeconfig.yaml"), cluster, TOKEN);
         Files.writeString(dir.resolve("main.flow.json"), """
                 {
                   "variable": {

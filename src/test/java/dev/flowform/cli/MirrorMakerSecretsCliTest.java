@@ -71,25 +71,7 @@ class MirrorMakerSecretsCliTest {
     private Path config(EmbeddedCluster cluster) throws IOException {
         Path dir = tmp.resolve("conf");
         Files.createDirectories(dir);
-        String server = cluster.url().substring(0, cluster.url().length() - 1);
-        Files.writeString(dir.resolve("kubeconfig.yaml"), """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: canary
-                  cluster:
-                    server: %s
-                users:
-                - name: canary
-                  user:
-                    token: %s
-                contexts:
-                - name: canary
-                  context:
-                    cluster: canary
-                    user: canary
-                current-context: canary
-                """.formatted(server, TOKEN));
+        CanaryKubeconfig.write(dir.resolve("kubeconfig.yaml"), cluster, TOKEN);
         String jaas = "org.apache.kafka.common.security.scram.ScramLoginModule required username=\\\"mm2\\\" "
                 + "password=\\\"${var.%s}\\\";";
         Files.writeString(dir.resolve("main.flow.json"), """
