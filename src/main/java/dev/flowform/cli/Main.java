@@ -12,9 +12,14 @@ public final class Main {
     private Main() {
     }
 
-    /** Runs flowform with the process's arguments and exits with its exit code. */
+    /**
+     * Runs flowform with the process's arguments and exits with its exit code, after stopping the JDK HTTP
+     * client threads that would hold the JVM's exit up ({@link ProcessExit}).
+     */
     public static void main(String[] args) {
-        System.exit(run(CliContext.system(), args));
+        int exitCode = run(CliContext.system(), args);
+        ProcessExit.stopHttpClientSelectors();
+        System.exit(exitCode);
     }
 
     /**
