@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -157,15 +158,16 @@ public final class EmbeddedCluster implements AutoCloseable {
             throw new IllegalStateException("127.0.0.1 does not resolve", e);
         }
         url = (options.https() ? "https" : "http") + "://127.0.0.1:" + server.getPort() + "/";
-        internalClient = new KubernetesClientBuilder().withKubernetesSerialization(JsonMaps.SERIALIZATION)
-                .withConfig(new ConfigBuilder(config()).withUserAgent(SimDispatcher.SIM_USER_AGENT)
-                        .withWatchReconnectInterval(100).build()).build();
         client = newClient(config());
+        // straight into the store, before anyone connects: no client, no HTTP round trip per object
         for (CustomResourceDefinition crd : StrimziCrds.definitions(api)) {
-            internalClient.apiextensions().v1().customResourceDefinitions().resource(crd).create();
+            dispatcher.write(HttpMethod.POST, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", JsonMaps.toMap(crd));
         }
-        new ClusterStore(internalClient, api).load(objects);
+        ClusterStore.load(objects, api, dispatcher::write);
         if (!(fromPersistFile && options.persistReadOnly())) {
+            internalClient = new KubernetesClientBuilder().withKubernetesSerialization(JsonMaps.SERIALIZATION)
+                    .withConfig(new ConfigBuilder(config()).withUserAgent(SimDispatcher.SIM_USER_AGENT)
+                            .withWatchReconnectInterval(100).build()).build();
             simulator = new StrimziSimulator(internalClient, api, options.settings(), faults, book, runtime);
             simulator.start(!fromPersistFile);
             dispatcher.onMirrorMakerWrite(simulator::mirrorMakerWritten);

@@ -2,13 +2,14 @@ package dev.flowform.sim;
 
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
-import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -122,6 +123,29 @@ final class SimDispatcher extends Dispatcher {
             JsonMaps.list(body.get("items")).forEach(i -> items.add(JsonMaps.map(i)));
         }
         return items;
+    }
+
+    /**
+     * Sends one write straight to the CRUD store, without HTTP and without the audit, the request counts, the
+     * write faults or the write hooks: how the cluster loads its objects before anyone is connected.
+     *
+     * @param method POST (create) or PUT (replace, or a status when the path ends in {@code /status})
+     * @param path   e.g. {@code /api/v1/namespaces/ns/configmaps}
+     * @param body   the object as a JSON-like map
+     * @return the stored object as the API server answers it
+     * @throws IllegalStateException when the store refuses the write (its status code and message)
+     */
+    Map<String, Object> write(HttpMethod method, String path, Map<String, Object> body) {
+        MockResponse r = delegate.dispatch(new RecordedRequest("HTTP/1.1", method, path,
+                Headers.builder().add("Content-Type", "application/json").build(),
+                new Buffer(JsonMaps.MAPPER.writeValueAsBytes(body))));
+        String answer = r.getBody() == null ? "" : new String(r.getBody().getBytes(), StandardCharsets.UTF_8);
+        if (r.code() < 200 || r.code() >= 300) {
+            Object message = answer.startsWith("{") ? JsonMaps.MAPPER.readValue(answer, Map.class).get("message") : null;
+            throw new IllegalStateException("the API server refused it (" + r.code() + "): "
+                    + (message != null ? message : answer));
+        }
+        return JsonMaps.map(JsonMaps.MAPPER.readValue(answer, Map.class));
     }
 
     /** Closes the server side of every open watch. @return how many were closed */

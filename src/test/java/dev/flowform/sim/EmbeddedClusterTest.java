@@ -206,6 +206,22 @@ class EmbeddedClusterTest extends SimTestSupport {
                 """);
         assertThatThrownBy(() -> EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(dir).build()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kind Deployment is not supported");
+
+        Files.writeString(dir.resolve("app.yaml"), """
+                apiVersion: v1
+                kind: ConfigMap
+                metadata: {name: twice, namespace: apps}
+                data: {a: "1"}
+                ---
+                apiVersion: v1
+                kind: ConfigMap
+                metadata: {name: twice, namespace: apps}
+                data: {a: "2"}
+                """);
+        assertThatThrownBy(() -> EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(dir).build()))
+                .as("the store refuses the second object; the message names it and gives the API server's reason")
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("ConfigMap apps/twice: the API server refused it (409): ConfigMap 'twice' already exists");
     }
 
     @Test
