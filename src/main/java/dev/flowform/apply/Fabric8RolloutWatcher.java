@@ -1,5 +1,6 @@
 package dev.flowform.apply;
 
+import dev.flowform.live.CoreResources;
 import dev.flowform.live.LiveMapper;
 import dev.flowform.live.StrimziResources;
 import dev.flowform.model.EosMode;
@@ -9,14 +10,12 @@ import dev.flowform.model.ObjectRef;
 import dev.flowform.model.StrimziApi;
 import dev.flowform.model.strimzi.MirrorMaker2Names;
 import dev.flowform.model.strimzi.Strimzi;
-import dev.flowform.plan.rules.ConnectorCheck;
 import dev.flowform.plan.Readiness;
-import dev.flowform.plan.rules.MirrorCheck;
+import dev.flowform.plan.rules.ConnectorCheck;
 import dev.flowform.plan.rules.ForcedRoll;
+import dev.flowform.plan.rules.MirrorCheck;
 import dev.flowform.plan.rules.RollCheck;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -147,7 +146,8 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
                     Strimzi.configMapName(name), false);
         }
 
-        LiveConnectCluster map(GenericKubernetesResource r, GenericKubernetesResource ps, List<Pod> pods, ConfigMap cm) {
+        LiveConnectCluster map(GenericKubernetesResource r, GenericKubernetesResource ps, List<GenericKubernetesResource> pods,
+                               GenericKubernetesResource cm) {
             return mirrorMaker ? LiveMapper.mirrorMaker(r, ps, pods, cm).workers() : LiveMapper.connectCluster(r, ps, pods, cm);
         }
     }
@@ -186,10 +186,12 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
             SharedIndexInformer<GenericKubernetesResource> ps = podSetApi == null ? null : track(informers,
                     client.genericKubernetesResources(StrimziResources.podSet(podSetApi)).inNamespace(ns)
                             .withName(c.podSet()).inform(signal.handler(), 0));
-            SharedIndexInformer<Pod> pods = track(informers, client.pods().inNamespace(ns)
+            SharedIndexInformer<GenericKubernetesResource> pods = track(informers, client.genericKubernetesResources(
+                    CoreResources.PODS).inNamespace(ns)
                     .withLabels(Map.of(Strimzi.CLUSTER_LABEL, name, Strimzi.KIND_LABEL, c.kind()))
                     .inform(signal.handler(), 0));
-            SharedIndexInformer<ConfigMap> cm = track(informers, client.configMaps().inNamespace(ns)
+            SharedIndexInformer<GenericKubernetesResource> cm = track(informers, client.genericKubernetesResources(
+                    CoreResources.CONFIG_MAPS).inNamespace(ns)
                     .withName(c.configMap()).inform(signal.handler(), 0));
             Supplier<Readiness> fromCache = () -> {
                 GenericKubernetesResource k = first(kc.getStore().list());
@@ -269,7 +271,7 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
             if (k == null) {
                 return "";
             }
-            List<Pod> pods = client.pods().inNamespace(ns)
+            List<GenericKubernetesResource> pods = client.genericKubernetesResources(CoreResources.PODS).inNamespace(ns)
                     .withLabels(Map.of(Strimzi.CLUSTER_LABEL, name, Strimzi.KIND_LABEL, Strimzi.KAFKA_CONNECT_KIND))
                     .list().getItems();
             LiveConnectCluster c = LiveMapper.connectCluster(k, null, pods, null);
@@ -357,10 +359,11 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
             }
             GenericKubernetesResource ps = podSetApi == null ? null : client.genericKubernetesResources(
                     StrimziResources.podSet(podSetApi)).inNamespace(ns).withName(c.podSet()).get();
-            List<Pod> pods = client.pods().inNamespace(ns)
+            List<GenericKubernetesResource> pods = client.genericKubernetesResources(CoreResources.PODS).inNamespace(ns)
                     .withLabels(Map.of(Strimzi.CLUSTER_LABEL, name, Strimzi.KIND_LABEL, c.kind()))
                     .list().getItems();
-            ConfigMap cm = client.configMaps().inNamespace(ns).withName(c.configMap()).get();
+            GenericKubernetesResource cm = client.genericKubernetesResources(CoreResources.CONFIG_MAPS).inNamespace(ns)
+                    .withName(c.configMap()).get();
             return check.apply(c.map(k, ps, pods, cm));
         } catch (KubernetesClientException e) {
             if (interrupted(e)) {

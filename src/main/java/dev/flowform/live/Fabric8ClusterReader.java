@@ -3,13 +3,11 @@ package dev.flowform.live;
 import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LiveConnector;
 import dev.flowform.model.LiveMirrorMaker2;
-import dev.flowform.model.strimzi.MirrorMaker2Names;
 import dev.flowform.model.LiveState;
 import dev.flowform.model.StrimziApi;
+import dev.flowform.model.strimzi.MirrorMaker2Names;
 import dev.flowform.model.strimzi.Strimzi;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
@@ -115,8 +113,8 @@ public final class Fabric8ClusterReader implements ClusterReader {
 
     /** What one namespace holds. */
     private record Namespace(List<GenericKubernetesResource> kcs, List<GenericKubernetesResource> kctrs,
-                             Map<String, GenericKubernetesResource> podSets, Map<String, List<Pod>> pods,
-                             Map<String, ConfigMap> configMaps) {
+                             Map<String, GenericKubernetesResource> podSets, Map<String, List<GenericKubernetesResource>> pods,
+                             Map<String, GenericKubernetesResource> configMaps) {
     }
 
     /** Sends the namespace's five lists to the pool; the returned supplier waits for their answers. */
@@ -128,22 +126,22 @@ public final class Fabric8ClusterReader implements ClusterReader {
         Future<List<GenericKubernetesResource>> podSets = podSetApi == null ? CompletableFuture.completedFuture(List.of())
                 : pool.submit(() -> client.genericKubernetesResources(StrimziResources.podSet(podSetApi))
                 .inNamespace(ns).withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_CONNECT_KIND).list().getItems());
-        Future<List<Pod>> pods = pool.submit(() -> client.pods().inNamespace(ns).withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_CONNECT_KIND)
-                .list().getItems());
-        Future<List<ConfigMap>> configMaps = pool.submit(() -> client.configMaps().inNamespace(ns)
-                .withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_CONNECT_KIND).list().getItems());
+        Future<List<GenericKubernetesResource>> pods = pool.submit(() -> client.genericKubernetesResources(CoreResources.PODS)
+                .inNamespace(ns).withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_CONNECT_KIND).list().getItems());
+        Future<List<GenericKubernetesResource>> configMaps = pool.submit(() -> client.genericKubernetesResources(
+                CoreResources.CONFIG_MAPS).inNamespace(ns).withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_CONNECT_KIND).list().getItems());
         return () -> {
             Map<String, GenericKubernetesResource> podSetByName = new HashMap<>();
             for (GenericKubernetesResource ps : await(podSets)) {
                 podSetByName.put(ps.getMetadata().getName(), ps);
             }
-            Map<String, List<Pod>> podsByCluster = new HashMap<>();
-            for (Pod p : await(pods)) {
+            Map<String, List<GenericKubernetesResource>> podsByCluster = new HashMap<>();
+            for (GenericKubernetesResource p : await(pods)) {
                 String cluster = p.getMetadata().getLabels().get(Strimzi.CLUSTER_LABEL);
                 podsByCluster.computeIfAbsent(cluster, k -> new ArrayList<>()).add(p);
             }
-            Map<String, ConfigMap> cmByName = new HashMap<>();
-            for (ConfigMap cm : await(configMaps)) {
+            Map<String, GenericKubernetesResource> cmByName = new HashMap<>();
+            for (GenericKubernetesResource cm : await(configMaps)) {
                 cmByName.put(cm.getMetadata().getName(), cm);
             }
             return new Namespace(await(kcs), await(kctrs), podSetByName, podsByCluster, cmByName);
@@ -176,19 +174,19 @@ public final class Fabric8ClusterReader implements ClusterReader {
         Future<List<GenericKubernetesResource>> podSets = podSetApi == null ? CompletableFuture.completedFuture(List.of())
                 : pool.submit(() -> client.genericKubernetesResources(StrimziResources.podSet(podSetApi))
                 .inNamespace(ns).withLabel(Strimzi.KIND_LABEL, kind).list().getItems());
-        Future<List<Pod>> pods = pool.submit(() -> client.pods().inNamespace(ns).withLabel(Strimzi.KIND_LABEL, kind)
-                .list().getItems());
-        Future<List<ConfigMap>> configMaps = pool.submit(() -> client.configMaps().inNamespace(ns)
-                .withLabel(Strimzi.KIND_LABEL, kind).list().getItems());
+        Future<List<GenericKubernetesResource>> pods = pool.submit(() -> client.genericKubernetesResources(CoreResources.PODS)
+                .inNamespace(ns).withLabel(Strimzi.KIND_LABEL, kind).list().getItems());
+        Future<List<GenericKubernetesResource>> configMaps = pool.submit(() -> client.genericKubernetesResources(
+                CoreResources.CONFIG_MAPS).inNamespace(ns).withLabel(Strimzi.KIND_LABEL, kind).list().getItems());
         return () -> {
             List<LiveMirrorMaker2> out = new ArrayList<>();
             for (GenericKubernetesResource m : await(mm2s)) {
                 String name = m.getMetadata().getName();
                 GenericKubernetesResource ps = await(podSets).stream()
                         .filter(p -> MirrorMaker2Names.podSetName(name).equals(p.getMetadata().getName())).findFirst().orElse(null);
-                List<Pod> own = await(pods).stream().filter(p -> name.equals(p.getMetadata().getLabels().get(Strimzi.CLUSTER_LABEL)))
+                List<GenericKubernetesResource> own = await(pods).stream().filter(p -> name.equals(p.getMetadata().getLabels().get(Strimzi.CLUSTER_LABEL)))
                         .toList();
-                ConfigMap cm = await(configMaps).stream()
+                GenericKubernetesResource cm = await(configMaps).stream()
                         .filter(c -> MirrorMaker2Names.configMapName(name).equals(c.getMetadata().getName())).findFirst().orElse(null);
                 out.add(LiveMapper.mirrorMaker(m, ps, own, cm));
                 fingerprints.put(LiveMapper.key(m), LiveMapper.fingerprint(m));

@@ -10,13 +10,8 @@ import dev.flowform.model.LivePodSet;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.model.TaskStatus;
 import dev.flowform.model.strimzi.Strimzi;
-import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -49,11 +44,11 @@ public final class LiveMapper {
      * @return the model record
      */
     public static LiveConnectCluster connectCluster(GenericKubernetesResource kc, GenericKubernetesResource podSet,
-                                                    Collection<Pod> pods, ConfigMap configMap) {
+                                                    Collection<GenericKubernetesResource> pods, GenericKubernetesResource configMap) {
         Map<String, Object> spec = map(kc.getAdditionalProperties().get("spec"));
         Map<String, Object> status = map(kc.getAdditionalProperties().get("status"));
         List<LivePod> livePods = new ArrayList<>();
-        for (Pod p : pods) {
+        for (GenericKubernetesResource p : pods) {
             livePods.add(pod(p));
         }
         livePods.sort(java.util.Comparator.comparing(LivePod::name));
@@ -63,7 +58,7 @@ public final class LiveMapper {
                 conditions(status.get("conditions")), podSet == null ? null : podSet(podSet), livePods,
                 configMap == null ? null : new LiveConfigMap(
                         new ObjectRef("v1", "ConfigMap", configMap.getMetadata().getNamespace(), configMap.getMetadata().getName()),
-                        configMap.getData() == null ? null : configMap.getData().get(Strimzi.CONNECT_PROPERTIES_KEY)),
+                        str(map(configMap.getAdditionalProperties().get("data")).get(Strimzi.CONNECT_PROPERTIES_KEY))),
                 raw(kc));
     }
 
@@ -78,7 +73,7 @@ public final class LiveMapper {
      * @return the model record
      */
     public static LiveMirrorMaker2 mirrorMaker(GenericKubernetesResource mm2, GenericKubernetesResource podSet,
-                                               Collection<Pod> pods, ConfigMap configMap) {
+                                               Collection<GenericKubernetesResource> pods, GenericKubernetesResource configMap) {
         return LiveMirrorMaker2.of(connectCluster(mm2, podSet, pods, configMap));
     }
 
@@ -121,30 +116,26 @@ public final class LiveMapper {
                 strings(ps.getMetadata().getAnnotations()));
     }
 
-    /** @return the model record of a worker pod */
-    public static LivePod pod(Pod p) {
-        Map<String, String> ann = p.getMetadata().getAnnotations() == null ? Map.of() : p.getMetadata().getAnnotations();
+    /**
+     * @param p a worker pod as fabric8's generic client reads it ({@link CoreResources#PODS})
+     * @return the model record: Ready condition, revision and configuration-hash annotations, the Connect
+     *         configuration environment variable of its containers, the first container's image
+     */
+    public static LivePod pod(GenericKubernetesResource p) {
+        Map<String, String> ann = strings(p.getMetadata().getAnnotations());
         boolean ready = false;
-        if (p.getStatus() != null && p.getStatus().getConditions() != null) {
-            for (PodCondition c : p.getStatus().getConditions()) {
-                if ("Ready".equals(c.getType()) && "True".equalsIgnoreCase(c.getStatus())) {
-                    ready = true;
-                }
+        for (Object c : list(map(p.getAdditionalProperties().get("status")).get("conditions"))) {
+            if ("Ready".equals(map(c).get("type")) && "True".equalsIgnoreCase(str(map(c).get("status")))) {
+                ready = true;
             }
         }
+        List<?> containers = list(map(p.getAdditionalProperties().get("spec")).get("containers"));
+        String image = containers.isEmpty() ? null : str(map(containers.get(0)).get("image"));
         String env = null;
-        String image = null;
-        if (p.getSpec() != null && p.getSpec().getContainers() != null && !p.getSpec().getContainers().isEmpty()) {
-            image = p.getSpec().getContainers().get(0).getImage();
-        }
-        if (p.getSpec() != null && p.getSpec().getContainers() != null) {
-            for (Container c : p.getSpec().getContainers()) {
-                if (c.getEnv() != null) {
-                    for (EnvVar e : c.getEnv()) {
-                        if (Strimzi.CONNECT_CONFIGURATION_ENV.equals(e.getName())) {
-                            env = e.getValue();
-                        }
-                    }
+        for (Object c : containers) {
+            for (Object e : list(map(c).get("env"))) {
+                if (Strimzi.CONNECT_CONFIGURATION_ENV.equals(map(e).get("name"))) {
+                    env = str(map(e).get("value"));
                 }
             }
         }
@@ -203,6 +194,10 @@ public final class LiveMapper {
     @SuppressWarnings("unchecked")
     public static Map<String, Object> map(Object o) {
         return o instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    }
+
+    private static List<?> list(Object o) {
+        return o instanceof List<?> l ? l : List.of();
     }
 
     private static Map<String, String> strings(Map<String, String> m) {

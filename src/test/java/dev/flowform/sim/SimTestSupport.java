@@ -1,22 +1,22 @@
 package dev.flowform.sim;
 
+import dev.flowform.live.CoreResources;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowform.model.LiveConnectCluster;
-import java.util.List;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.ConfigMap;
-import dev.flowform.model.strimzi.Strimzi;
-import dev.flowform.model.strimzi.MirrorMaker2Names;
-import dev.flowform.model.LiveMirrorMaker2;
 import dev.flowform.model.EosMode;
+import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LiveConnector;
+import dev.flowform.model.LiveMirrorMaker2;
 import dev.flowform.model.StrimziApi;
+import dev.flowform.model.strimzi.MirrorMaker2Names;
+import dev.flowform.model.strimzi.Strimzi;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
@@ -119,9 +119,11 @@ abstract class SimTestSupport {
                 .inNamespace(ns).withName(name).get();
         GenericKubernetesResource ps = client.genericKubernetesResources(StrimziCrds.podSet(cluster.api()))
                 .inNamespace(ns).withName(MirrorMaker2Names.podSetName(name)).get();
-        List<Pod> pods = client.pods().inNamespace(ns).withLabels(Map.of(Strimzi.CLUSTER_LABEL, name,
-                Strimzi.KIND_LABEL, Strimzi.KAFKA_MIRROR_MAKER_2_KIND)).list().getItems();
-        ConfigMap cm = client.configMaps().inNamespace(ns).withName(MirrorMaker2Names.configMapName(name)).get();
+        List<GenericKubernetesResource> pods = client.genericKubernetesResources(CoreResources.PODS).inNamespace(ns)
+                .withLabels(Map.of(Strimzi.CLUSTER_LABEL, name, Strimzi.KIND_LABEL, Strimzi.KAFKA_MIRROR_MAKER_2_KIND))
+                .list().getItems();
+        GenericKubernetesResource cm = client.genericKubernetesResources(CoreResources.CONFIG_MAPS).inNamespace(ns)
+                .withName(MirrorMaker2Names.configMapName(name)).get();
         return dev.flowform.live.LiveMapper.mirrorMaker(m, ps, pods, cm);
     }
 

@@ -73,10 +73,10 @@ public final class Fixtures {
                 GenericKubernetesResource ps = (GenericKubernetesResource) objects.stream()
                         .filter(x -> "StrimziPodSet".equals(x.getKind()) && x.getMetadata().getName().equals(n + "-connect"))
                         .findFirst().orElse(null);
-                List<Pod> pods = objects.stream().filter(x -> x instanceof Pod p
-                                && n.equals(p.getMetadata().getLabels().get("strimzi.io/cluster"))).map(x -> (Pod) x).toList();
-                ConfigMap cm = (ConfigMap) objects.stream().filter(x -> x instanceof ConfigMap
-                        && x.getMetadata().getName().equals(n + "-connect-config")).findFirst().orElse(null);
+                List<GenericKubernetesResource> pods = objects.stream().filter(x -> x instanceof Pod p
+                                && n.equals(p.getMetadata().getLabels().get("strimzi.io/cluster"))).map(Fixtures::generic).toList();
+                GenericKubernetesResource cm = objects.stream().filter(x -> x instanceof ConfigMap
+                        && x.getMetadata().getName().equals(n + "-connect-config")).findFirst().map(Fixtures::generic).orElse(null);
                 clusters.add(LiveMapper.connectCluster(kc, ps, pods, cm));
                 fp.put(LiveMapper.key(kc), LiveMapper.fingerprint(kc));
                 api = StrimziApi.fromApiVersion(kc.getApiVersion());
@@ -86,5 +86,10 @@ public final class Fixtures {
             }
         }
         return new LiveState(api == null ? StrimziApi.V1BETA2 : api, "https://fixture:6443", clusters, connectors, fp);
+    }
+
+    /** @return {@code o} as fabric8's generic client would have read it */
+    private static GenericKubernetesResource generic(HasMetadata o) {
+        return io.fabric8.kubernetes.client.utils.Serialization.jsonMapper().convertValue(o, GenericKubernetesResource.class);
     }
 }
