@@ -29,7 +29,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * stored generation and status, and dumps the persisted kinds. Objects are created straight in the server's
  * store, through the same CRUD handling an HTTP request gets but without a client or a socket: a cluster
  * starts before anyone connects, and creating a few dozen objects over HTTP in a fresh JVM (client,
- * serialization and server warm-up included) cost a {@code plan} with the embedded cluster about 0.4 s.
+ * serialization and server warm-up included) cost a {@code plan} with the embedded cluster 0.2 s (quiet
+ * machine) to 0.5 s (loaded).
  *
  * <p>The mock resets {@code metadata.generation} to 1 and drops {@code status} on create. Generations are
  * restored by {@code generation - 1} spec-changing updates (a temporary marker field in {@code spec}, removed
