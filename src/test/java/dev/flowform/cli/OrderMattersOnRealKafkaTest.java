@@ -76,7 +76,9 @@ class OrderMattersOnRealKafkaTest {
             CliRunner.Result apply = ex.run(work.resolve("state"), "apply", "--auto-approve");
             System.out.println(apply.out());
             assertThat(apply.exitCode()).as("%s", apply).isZero();
-            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500)).until(() ->
+            // the other connectors restart with the roll too; on a loaded machine their tasks come back, and the operator
+            // reports them, minutes later (the seeded connectors get the same 4 minutes)
+            await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(500)).until(() ->
                     ProveCommand.awaitConnectorsRunning(ex.cluster, RealKafkaExample.NS, new java.io.PrintWriter(
                             java.io.Writer.nullWriter())));
             assertThat(ex.kafka.runtime().status(RealKafkaExample.NS + "/mm2-connect", "dc1-to-dc2-source"))
