@@ -3,6 +3,7 @@ package dev.flowform.cli;
 import dev.flowform.sim.connect.RealKafka;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -15,12 +16,15 @@ import java.util.function.BooleanSupplier;
  *   <li><b>before</b> (at-least-once, the source consumer reads {@code read_uncommitted}): 10 committed and 3
  *       aborted transactions of 100. The aborted records reach the target as if committed;</li>
  *   <li><b>before, crash</b>: 40 committed and 10 aborted transactions of 50, the worker running the source
- *       task SIGKILLed after the 12th. Without exactly-once the records since the last offset commit are
- *       replicated twice: duplicates;</li>
+ *       task SIGKILLed from the 12th on, as soon as records of the phase have reached the target. Without
+ *       exactly-once the records since the last offset commit are replicated twice: duplicates;</li>
  *   <li>the rollout (flowform plan and apply, {@code apply} is passed in);</li>
- *   <li><b>after, crash</b>: the same writes and the same kill. Exactly-once: every committed record once,
- *       no aborted record; read with {@code read_uncommitted} the target shows the killed task's unfinished
- *       transaction as extra copies, which proves the kill landed inside one;</li>
+ *   <li><b>after, crash</b>: the same writes and a kill that lands inside an open transaction of the source
+ *       task: once the target has one, the worker is frozen (SIGSTOP), the transaction checked to be still open
+ *       half a second later (a commit already sent has completed by then), and the worker SIGKILLed; had the
+ *       commit won the race, the worker is thawed and the next open transaction tried. Exactly-once: every
+ *       committed record once, no aborted record; read with {@code read_uncommitted} the target shows the killed
+ *       task's unfinished transaction as extra copies;</li>
  *   <li>the first phase counted again: the switch did not replicate anything again.</li>
  * </ol>
  *
@@ -30,6 +34,16 @@ import java.util.function.BooleanSupplier;
 final class ExactlyOnceProof {
     /** Transactions written before the crash in the crash phases. */
     static final int KILL_AFTER = 12;
+    /** Transactions written in each crash phase. */
+    private static final int CRASH_TRANSACTIONS = 50;
+    /**
+     * After the last write, how long the crash waits for the task to be caught mid-flight: records of the phase on
+     * the target (at-least-once), or a transaction that stays open while the worker is frozen (exactly-once: with
+     * {@code transaction.boundary=interval} every interval of replication has one).
+     */
+    private static final Duration MID_FLIGHT_TIMEOUT = Duration.ofSeconds(60);
+    /** How long a worker stays frozen before its transaction is checked again: far longer than a commit in flight. */
+    private static final Duration FROZEN_CHECK = Duration.ofMillis(500);
     /**
      * How long the target is read until every committed record is there: long enough for a source task that failed
      * after the kill to be restarted by the operator's {@code autoRestart} at its next periodic reconcile (every
@@ -74,11 +88,12 @@ final class ExactlyOnceProof {
         out.printf("  waiting %d s, so the at-least-once task commits the offsets of phase 1 before the crash%n",
                 FLUSH_WAIT.toSeconds());
         out.flush();
-        sleep(FLUSH_WAIT);
+        pause(FLUSH_WAIT);
 
         out.println("Phase 2: at-least-once flow, 50 transactions of 50 records (10 aborted), the worker running the "
-                + "source task killed (SIGKILL) after transaction " + KILL_AFTER);
-        RealKafka.Produced p2 = writeWithCrash("p2");
+                + "source task killed (SIGKILL) from transaction " + KILL_AFTER + " on, once records of the phase "
+                + "reached the target");
+        RealKafka.Produced p2 = writeWithCrash("p2", false);
         RealKafka.Counted t2 = count("p2", p2, true);
         report("p2", p2, t2);
 
@@ -88,14 +103,15 @@ final class ExactlyOnceProof {
             return null;
         }
 
-        out.println("Phase 4: exactly-once flow, the same writes and the same kill");
-        RealKafka.Produced p3 = writeWithCrash("p3");
+        out.println("Phase 4: exactly-once flow, the same writes; the worker is killed inside an open transaction "
+                + "of the source task");
+        RealKafka.Produced p3 = writeWithCrash("p3", true);
         RealKafka.Counted t3 = count("p3", p3, true);
         report("p3", p3, t3);
         RealKafka.Counted t3u = kafka.count(flow.targetAlias(), flow.targetTopic(), "p3", p3.committed(), false,
                 Duration.ofSeconds(10));
         out.printf("  read_uncommitted on the target: %d records, %d of them copies from the killed task's unfinished "
-                + "transaction (so the kill landed inside one)%n", t3u.records(), t3u.duplicates());
+                + "transaction%n", t3u.records(), t3u.duplicates());
 
         RealKafka.Counted t1again = count("p1", p1, true);
         out.printf("Phase 1 counted again: %d records (%d committed, %d aborted, %d duplicates)%n",
@@ -105,25 +121,81 @@ final class ExactlyOnceProof {
         return r;
     }
 
-    private static void sleep(Duration d) {
+    /** Sleeps; returns false when interrupted (the interrupt flag is set again). */
+    private static boolean pause(Duration d) {
         try {
             Thread.sleep(d.toMillis());
+            return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
         }
     }
 
-    private RealKafka.Produced writeWithCrash(String phase) {
-        return kafka.write(flow.sourceAlias(), flow.topic(), phase, 50, 50, 5, tx -> {
-            if (tx == KILL_AFTER) {
-                String pod = kafka.podOfTask(flow.cluster(), flow.sourceConnector(), 0);
-                crash.accept(pod);
-                out.println("  killed the worker of pod " + pod + " (SIGKILL at "
-                        + java.time.LocalTime.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS)
-                        + "); its container restarts");
-                out.flush();
+    /**
+     * Writes the crash phase's transactions; from transaction {@link #KILL_AFTER} on, after each one, kills the
+     * worker running the source task as soon as it is caught mid-flight, and after the last one waits up to
+     * {@link #MID_FLIGHT_TIMEOUT} for that.
+     */
+    private RealKafka.Produced writeWithCrash(String phase, boolean exactlyOnce) {
+        long before = kafka.endOffset(flow.targetAlias(), flow.targetTopic());
+        String[] killed = {null};
+        RealKafka.Produced produced = kafka.write(flow.sourceAlias(), flow.topic(), phase, CRASH_TRANSACTIONS, 50, 5, tx -> {
+            if (tx < KILL_AFTER || killed[0] != null) {
+                return;
             }
+            long deadline = System.nanoTime() + (tx == CRASH_TRANSACTIONS ? MID_FLIGHT_TIMEOUT.toNanos() : 0);
+            do {
+                killed[0] = exactlyOnce ? killInsideTransaction() : killAfterReplication(before);
+            } while (killed[0] == null && System.nanoTime() < deadline && pause(Duration.ofMillis(20)));
         });
+        if (killed[0] == null) {
+            throw new IllegalStateException("the source task of " + flow.sourceConnector() + " was not seen "
+                    + (exactlyOnce ? "with an open transaction" : "replicating") + " within "
+                    + MID_FLIGHT_TIMEOUT.toSeconds() + " s of the last write, so the crash could not be staged");
+        }
+        return produced;
+    }
+
+    /** Kills the task's worker if records written since {@code before} are on the target; returns its pod or null. */
+    private String killAfterReplication(long before) {
+        long now = kafka.endOffset(flow.targetAlias(), flow.targetTopic());
+        if (now <= before) {
+            return null;
+        }
+        String pod = kafka.podOfTask(flow.cluster(), flow.sourceConnector(), 0);
+        crash.accept(pod);
+        killedAt(pod, (now - before) + " records of the phase on the target");
+        return pod;
+    }
+
+    /**
+     * Kills the task's worker inside an open transaction: freezes it once the target topic has one, and kills it
+     * if that transaction is still open after {@link #FROZEN_CHECK}, otherwise thaws it. Returns the pod or null.
+     */
+    private String killInsideTransaction() {
+        if (kafka.openTransaction(flow.targetAlias(), flow.targetTopic()).isEmpty()) {
+            return null;
+        }
+        String pod = kafka.podOfTask(flow.cluster(), flow.sourceConnector(), 0);
+        kafka.freezeWorker(pod, true);
+        pause(FROZEN_CHECK);
+        Optional<String> open = kafka.openTransaction(flow.targetAlias(), flow.targetTopic());
+        if (open.isEmpty()) {
+            kafka.freezeWorker(pod, false);
+            return null;
+        }
+        crash.accept(pod);
+        killedAt(pod, "transaction " + open.get() + " still open after " + FROZEN_CHECK.toMillis()
+                + " ms frozen (SIGSTOP)");
+        return pod;
+    }
+
+    private void killedAt(String pod, String why) {
+        out.println("  killed the worker of pod " + pod + " (SIGKILL at "
+                + java.time.LocalTime.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS) + "; " + why
+                + "); its container restarts");
+        out.flush();
     }
 
     private RealKafka.Counted count(String phase, RealKafka.Produced produced, boolean readCommitted) {

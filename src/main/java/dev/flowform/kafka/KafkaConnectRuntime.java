@@ -120,6 +120,21 @@ public final class KafkaConnectRuntime implements ConnectRuntime {
     }
 
     /**
+     * Sends a signal to the worker process of a pod.
+     *
+     * @param pod    {@code namespace/podName}
+     * @param signal the signal's name for {@code kill -s}: {@code STOP} freezes the worker, {@code CONT} thaws it
+     * @throws IllegalStateException when the pod has no running worker or {@code kill} fails
+     */
+    public void signal(String pod, String signal) {
+        WorkerProcess w = workers.get(pod);
+        if (w == null || !w.alive()) {
+            throw new IllegalStateException("pod " + pod + " has no running worker to send SIG" + signal + " to");
+        }
+        w.signal(signal);
+    }
+
+    /**
      * The pods whose worker process runs, for one Connect cluster.
      *
      * @param cluster {@code namespace/KafkaConnect name}

@@ -9,8 +9,22 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.IntConsumer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.ListTransactionsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -19,6 +33,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -29,9 +44,12 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class KafkaEnvironment implements RealKafka {
     private static final Duration QUIET = Duration.ofSeconds(3);
     private static final long PAUSE_BETWEEN_TRANSACTIONS_MS = 100;
+    private static final long ADMIN_TIMEOUT_MS = 10_000;
 
     private final KafkaClusters clusters;
     private final KafkaConnectRuntime runtime;
+    /** One admin client per cluster alias, for the checks the proof makes many times a second. */
+    private final Map<String, Admin> admins = new ConcurrentHashMap<>();
 
     /**
      * Starts the clusters, creates the topics and prepares the runtime (no worker runs yet).
@@ -168,6 +186,69 @@ public final class KafkaEnvironment implements RealKafka {
     }
 
     @Override
+    public long endOffset(String alias, String topic) {
+        return KafkaContext.call(() -> adminCall(alias, admin -> {
+            List<TopicPartition> partitions;
+            try {
+                partitions = admin.describeTopics(List.of(topic)).allTopicNames().get(ADMIN_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                        .get(topic).partitions().stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                    return 0L;
+                }
+                throw e;
+            }
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            partitions.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
+            return admin.listOffsets(latest).all().get(ADMIN_TIMEOUT_MS, TimeUnit.MILLISECONDS).values().stream()
+                    .mapToLong(ListOffsetsResultInfo::offset).sum();
+        }));
+    }
+
+    @Override
+    public Optional<String> openTransaction(String alias, String topic) {
+        return KafkaContext.call(() -> adminCall(alias, admin -> {
+            List<String> ongoing = admin.listTransactions(new ListTransactionsOptions()
+                            .filterStates(Set.of(TransactionState.ONGOING)))
+                    .all().get(ADMIN_TIMEOUT_MS, TimeUnit.MILLISECONDS).stream()
+                    .map(TransactionListing::transactionalId).toList();
+            if (ongoing.isEmpty()) {
+                return Optional.empty();
+            }
+            Map<String, TransactionDescription> described = admin.describeTransactions(ongoing).all()
+                    .get(ADMIN_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            return described.entrySet().stream()
+                    .filter(e -> e.getValue().state() == TransactionState.ONGOING
+                            && e.getValue().topicPartitions().stream().anyMatch(tp -> tp.topic().equals(topic)))
+                    .map(Map.Entry::getKey).sorted().findFirst();
+        }));
+    }
+
+    @Override
+    public void freezeWorker(String pod, boolean frozen) {
+        runtime.signal(pod, frozen ? "STOP" : "CONT");
+    }
+
+    private interface AdminWork<T> {
+        T call(Admin admin) throws ExecutionException, InterruptedException, TimeoutException;
+    }
+
+    private <T> T adminCall(String alias, AdminWork<T> work) {
+        Admin admin = admins.computeIfAbsent(alias, a -> Admin.create(
+                Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, clusters.bootstrapServers(a))));
+        try {
+            return work.call(admin);
+        } catch (ExecutionException | TimeoutException e) {
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            throw new IllegalStateException("Kafka cluster \"" + alias + "\" did not answer an admin request: "
+                    + cause.getMessage(), cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while asking Kafka cluster \"" + alias + "\"", e);
+        }
+    }
+
+    @Override
     public String podOfTask(String cluster, String connector, int task) {
         ConnectorStatus status = runtime.status(cluster, connector)
                 .orElseThrow(() -> new IllegalStateException("connector " + connector + " has no status"));
@@ -184,6 +265,7 @@ public final class KafkaEnvironment implements RealKafka {
 
     @Override
     public void close() {
+        KafkaContext.run(() -> admins.values().forEach(a -> a.close(Duration.ofSeconds(5))));
         runtime.close();
     }
 

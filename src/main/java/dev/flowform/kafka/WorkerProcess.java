@@ -3,6 +3,7 @@ package dev.flowform.kafka;
 import java.io.IOException;
 import java.io.Writer;
 import java.lang.ProcessBuilder.Redirect;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -84,6 +85,28 @@ final class WorkerProcess {
     /** @return true while the process runs */
     boolean alive() {
         return process.isAlive();
+    }
+
+    /**
+     * Sends a signal with {@code kill -s} (the JDK's process API sends only TERM and KILL).
+     *
+     * @param signal the signal's name, e.g. {@code STOP} or {@code CONT}
+     * @throws IllegalStateException when {@code kill} cannot run or exits with an error
+     */
+    void signal(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-s", signal, Long.toString(process.pid()))
+                    .redirectErrorStream(true).start();
+            String out = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill -s " + signal + " of the worker of pod " + pod + " failed: " + out);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("kill -s " + signal + " could not run: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while sending SIG" + signal + " to the worker of pod " + pod, e);
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.IntConsumer;
 
 /**
@@ -73,6 +74,38 @@ public interface RealKafka extends AutoCloseable {
      * @return the counts
      */
     Counted count(String alias, String topic, String phase, int expected, boolean readCommitted, Duration timeout);
+
+    /**
+     * The end offset of a topic as a {@code read_uncommitted} reader sees it (the high watermark), summed over its
+     * partitions: grows as soon as a record is written, committed or not.
+     *
+     * @param alias the cluster
+     * @param topic the topic
+     * @return the sum of the partitions' high watermarks; 0 when the topic does not exist yet
+     * @throws IllegalStateException when the broker does not answer within 10 s
+     */
+    long endOffset(String alias, String topic);
+
+    /**
+     * The transaction that is open ({@code ONGOING} on its transaction coordinator) and has written to a topic, as
+     * the Admin API's {@code listTransactions} and {@code describeTransactions} report it (KIP-664).
+     *
+     * @param alias the cluster
+     * @param topic the topic
+     * @return the transactional id of such a transaction, or empty when none is open
+     * @throws IllegalStateException when the broker does not answer within 10 s
+     */
+    Optional<String> openTransaction(String alias, String topic);
+
+    /**
+     * Freezes or thaws the worker process of a pod with SIGSTOP / SIGCONT: a frozen worker sends nothing, so a
+     * transaction it has open stays open (until it is killed, or its {@code transaction.timeout.ms} passes).
+     *
+     * @param pod    {@code namespace/podName}
+     * @param frozen true for SIGSTOP, false for SIGCONT
+     * @throws IllegalStateException when the pod has no worker process or the signal cannot be sent
+     */
+    void freezeWorker(String pod, boolean frozen);
 
     /**
      * Finds the pod whose worker runs a task, as {@code GET /connectors/{name}/status} reports it.
