@@ -1,5 +1,5 @@
 -- flowform state schema, version 2: the root module's outputs, written by apply after a
--- successful run and read by "flowform output" (configuration language, issue 3).
+-- successful run and read by "flowform output".
 --
 -- Portable SQL (H2 2.x and PostgreSQL 10+), as in V1.
 --

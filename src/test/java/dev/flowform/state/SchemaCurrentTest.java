@@ -1,6 +1,7 @@
 package dev.flowform.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URL;
 import java.nio.file.Files;
@@ -11,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,6 +82,61 @@ class SchemaCurrentTest {
         }
         try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
             assertThat(store.environment().name()).isEqualTo("prod");
+        }
+    }
+
+    @Test
+    void anEarlierTextDiffersOnlyInCommentsAndHasTheRecordedChecksum() throws Exception {
+        for (Map.Entry<String, Integer> e : StateDatabase.REWORDED.entrySet()) {
+            String script = StateDatabase.MIGRATION_SCRIPTS.get(Integer.parseInt(e.getKey()) - 1);
+            assertThat(StateDatabase.flywayChecksum("db/reworded/" + script)).as(script).isEqualTo(e.getValue());
+            assertThat(StateDatabase.flywayChecksum("db/migration/" + script)).as(script).isNotEqualTo(e.getValue());
+            assertThat(statements("db/reworded/" + script)).as(script).isEqualTo(statements("db/migration/" + script));
+        }
+    }
+
+    @Test
+    void aStateMigratedWithAnEarlierTextOpensAndGetsTodaysChecksum() throws Exception {
+        StateStore.open(stateDir, "prod", clock).close();
+        String url = StateStore.jdbcUrl(stateDir, "prod");
+        int earlier = StateDatabase.REWORDED.get("2");
+        setChecksum(url, earlier);
+        try (StateStore store = StateStore.openReadOnly(stateDir, "prod", clock)) {
+            assertThat(store.environment().name()).as("read-only, no migration needed").isEqualTo("prod");
+        }
+        // Flyway, which runs whenever a migration is pending, validates the history: the earlier checksum passes
+        Backend backend = H2Backend.file(stateDir.toAbsolutePath().normalize().resolve("prod"), dev.flowform.apply.Sleeper.SYSTEM);
+        StateDatabase.migrate(backend);
+        assertThat(checksum(url)).isEqualTo(StateDatabase.flywayChecksum("db/migration/V2__outputs.sql"));
+        try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
+            assertThat(store.environment().name()).isEqualTo("prod");
+        }
+
+        setChecksum(url, 12345);
+        assertThatThrownBy(() -> StateDatabase.migrate(backend))
+                .hasMessageContaining("checksum mismatch for migration version 2");
+    }
+
+    private static void setChecksum(String url, int checksum) throws Exception {
+        try (Connection c = DriverManager.getConnection(url, "sa", ""); Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE \"flyway_schema_history\" SET \"checksum\" = " + checksum + " WHERE \"version\" = '2'");
+        }
+    }
+
+    private static int checksum(String url) throws Exception {
+        try (Connection c = DriverManager.getConnection(url, "sa", ""); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT \"checksum\" FROM \"flyway_schema_history\" WHERE \"version\" = '2'")) {
+            assertThat(rs.next()).isTrue();
+            return rs.getInt(1);
+        }
+    }
+
+    /** The script's lines without comments and blank lines. */
+    private static List<String> statements(String resource) throws Exception {
+        try (var in = SchemaCurrentTest.class.getClassLoader().getResourceAsStream(resource)) {
+            assertThat(in).as(resource).isNotNull();
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines()
+                    .map(l -> l.replaceAll("--.*$", "").strip()).filter(l -> !l.isEmpty()).toList();
         }
     }
 
