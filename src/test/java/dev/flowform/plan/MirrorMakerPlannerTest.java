@@ -337,6 +337,37 @@ class MirrorMakerPlannerTest {
     }
 
     @Test
+    void a_changed_target_bootstrap_is_a_worker_change_that_rolls_in_either_layout() {
+        for (boolean v1 : List.of(false, true)) {
+            String at = v1 ? "spec.target.bootstrapServers" : "spec.clusters[alias=dc2].bootstrapServers";
+            Plan same = plan(withTargetBootstrap("dc2-kafka-bootstrap:9092"), new MirrorMakerWorld(null, v1).toLive());
+            assertThat(same.steps()).as("unchanged, v1=%s", v1).isEmpty();
+
+            Plan moved = plan(withTargetBootstrap("dc2-new-bootstrap:9093"), new MirrorMakerWorld(null, v1).toLive());
+            assertThat(shape(moved)).as("v1=%s", v1).containsExactly(
+                    "UPDATE_CONNECT_CLUSTER [" + at.replace("[", ".[") + "=dc2-new-bootstrap:9093]", "WAIT_FOR_ROLL disabled");
+            assertThat(moved.changes()).singleElement().satisfies(c -> assertThat(c.attributes()).singleElement()
+                    .satisfies(a -> {
+                        assertThat(a.path()).isEqualTo(at);
+                        assertThat(a.before()).isEqualTo("\"dc2-kafka-bootstrap:9092\"");
+                        assertThat(a.after()).isEqualTo("\"dc2-new-bootstrap:9093\"");
+                    }));
+        }
+        // with the exactly-once rollout, the new address rides with the first mode change and its roll
+        DesiredMirrorMaker2 eos = new DesiredMirrorMaker2("mirrormaker2.mm2", "mm2", "replication", ManageMode.ADOPT, null,
+                null, null, "dc2", "dc2-new-bootstrap:9093", Map.of(), List.of(MirrorMakerWorld.mirror(true)),
+                java.util.Set.of(), null).derived("replication");
+        assertThat(shape(plan(eos, new MirrorMakerWorld(null).toLive()))).startsWith(
+                "SET_WORKER_EOS preparing [" + WORKER + "=preparing, spec.clusters.[alias=dc2].bootstrapServers=dc2-new-bootstrap:9093]",
+                "WAIT_FOR_ROLL preparing", "SET_WORKER_EOS enabled [" + WORKER + "=enabled]", "WAIT_FOR_ROLL enabled");
+    }
+
+    private static DesiredMirrorMaker2 withTargetBootstrap(String bootstrap) {
+        return new DesiredMirrorMaker2("mirrormaker2.mm2", "mm2", "replication", ManageMode.ADOPT, null, null, null, "dc2",
+                bootstrap, Map.of(), List.of(MirrorMakerWorld.mirror(false)), java.util.Set.of(), null).derived("replication");
+    }
+
+    @Test
     @SuppressWarnings("unchecked")
     void v1_refusals_warnings_and_messages_name_the_v1_paths() {
         for (MirrorMakerWorld.Roll roll : List.of(MirrorMakerWorld.Roll.PAUSED, MirrorMakerWorld.Roll.NOT_READY)) {

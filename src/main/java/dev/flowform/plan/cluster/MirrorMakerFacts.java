@@ -119,9 +119,11 @@ record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef 
     }
 
     /**
-     * Adds the worker configuration edits: declared keys (and, under own, removal of undeclared ones). In the
-     * {@code v1} layout {@code group.id} and the storage topics are fields of {@code spec.target} (its {@code config}
-     * forbids them; Strimzi {@code KafkaMirrorMaker2TargetClusterSpec} at 1.0.0), so a declared one edits the field.
+     * Adds the worker configuration edits: the target cluster's declared bootstrap servers, declared keys (and, under
+     * own, removal of undeclared ones). In the {@code v1} layout {@code group.id} and the storage topics are fields of
+     * {@code spec.target} (its {@code config} forbids them; Strimzi {@code KafkaMirrorMaker2TargetClusterSpec} at 1.0.0),
+     * so a declared one edits the field. The target is the cluster the workers themselves connect to, so a change of
+     * its bootstrap servers is a worker change that rolls the pods, like a KafkaConnect's {@code spec.bootstrapServers}.
      */
     private static void workerConfig(DesiredMirrorMaker2 dm, LiveMirrorMaker2 live, List<FieldEdit> edits,
                                      List<AttributeChange> attrs) {
@@ -131,6 +133,15 @@ record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef 
                 : List.of("spec", "clusters", "[alias=" + live.target() + "]", "config");
         String shown = v1 ? "spec.target.config" : "spec.clusters[alias=" + live.target() + "].config";
         Map<?, ?> target = v1 && live.workers().spec().get("target") instanceof Map<?, ?> t ? t : Map.of();
+        Object bootstrap = (v1 ? target : LiveMirrorMaker2.cluster(live.workers().spec(), live.target())).get("bootstrapServers");
+        if (dm.targetBootstrap() != null && !dm.targetBootstrap().equals(bootstrap == null ? null : bootstrap.toString())) {
+            List<String> at = v1 ? List.of("spec", "target", "bootstrapServers")
+                    : List.of("spec", "clusters", "[alias=" + live.target() + "]", "bootstrapServers");
+            edits.add(FieldEdit.set(at, dm.targetBootstrap(), false));
+            attrs.add(new AttributeChange((v1 ? "spec.target" : "spec.clusters[alias=" + live.target() + "]")
+                    + ".bootstrapServers", bootstrap == null ? null : Json.render(bootstrap.toString()),
+                    Json.render(dm.targetBootstrap()), false));
+        }
         dm.config().forEach((k, v) -> {
             String field = v1 ? KafkaMirrorMaker2Manifest.V1_TARGET_FIELDS.get(k) : null;
             if (field != null) {
