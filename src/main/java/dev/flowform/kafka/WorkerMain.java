@@ -16,7 +16,8 @@ import org.apache.kafka.connect.runtime.Connect;
  * (SIGTERM: Connect's shutdown hook stops the worker gracefully) and a crash can be a real SIGKILL.
  *
  * <p>Usage: {@code WorkerMain <worker.properties>}. Exits 0 when stopped, 3 when the worker cannot start
- * (as {@code ConnectDistributed} does).
+ * (as {@code ConnectDistributed} does), {@value ParentWatch#PARENT_GONE} when the JVM that launched it is gone
+ * ({@link ParentWatch}).
  */
 public final class WorkerMain {
     private WorkerMain() {
@@ -31,6 +32,7 @@ public final class WorkerMain {
             System.err.println("usage: WorkerMain <worker.properties>");
             System.exit(2);
         }
+        ParentWatch.start(System.in);
         Properties props = new Properties();
         try (Reader r = Files.newBufferedReader(Path.of(args[0]))) {
             props.load(r);
