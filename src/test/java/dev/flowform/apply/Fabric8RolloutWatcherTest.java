@@ -54,6 +54,21 @@ class Fabric8RolloutWatcherTest {
     }
 
     @Test
+    void a_cache_that_missed_the_last_event_is_read_past_after_a_quiet_progress_interval() throws Exception {
+        Fabric8RolloutWatcher watcher = new Fabric8RolloutWatcher(null, Clock.systemUTC(), Duration.ofMillis(50));
+        java.util.concurrent.atomic.AtomicInteger directReads = new java.util.concurrent.atomic.AtomicInteger();
+        Readiness stale = new Readiness.InProgress("2/3 workers on the new revision", 2, 3);
+
+        Readiness r = watcher.loop(new Fabric8RolloutWatcher.Signal(), () -> stale, () -> {
+            directReads.incrementAndGet();
+            return new Readiness.Complete("3/3 workers on the new revision");
+        }, Duration.ofSeconds(30), (s, e) -> { }, () -> "");
+
+        assertThat(r).isInstanceOf(Readiness.Complete.class);
+        assertThat(directReads).hasValue(1);
+    }
+
+    @Test
     void a_stuck_pod_ends_in_the_operators_not_ready_message() throws Exception {
         SimSettings settings = SimSettings.fast().withStuckTimeout(Duration.ofMillis(500));
         try (EmbeddedCluster cluster = Sim.start("existing-v1beta2", tmp, settings)) {
