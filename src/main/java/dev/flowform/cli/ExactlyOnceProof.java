@@ -1,8 +1,10 @@
 package dev.flowform.cli;
 
+import dev.flowform.plan.rules.ConnectorRules;
 import dev.flowform.sim.connect.RealKafka;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
@@ -18,7 +20,10 @@ import java.util.function.BooleanSupplier;
  *   <li><b>before, crash</b>: 40 committed and 10 aborted transactions of 50, the worker running the source
  *       task SIGKILLed from the 12th on, as soon as records of the phase have reached the target. Without
  *       exactly-once the records since the last offset commit are replicated twice: duplicates;</li>
- *   <li>the rollout (flowform plan and apply, {@code apply} is passed in);</li>
+ *   <li>the rollout (flowform plan and apply, {@code apply} is passed in); then, since Kafka Connect swaps the
+ *       source task to its new configuration a moment after the KafkaConnector reports RUNNING (which Strimzi's
+ *       status cannot show), a wait until the stored task configuration holds {@code read_committed} and a restart
+ *       of the connector's tasks ({@link RealKafka#restartWithConfig});</li>
  *   <li><b>after, crash</b>: the same writes and a kill that lands inside an open transaction of the source
  *       task: once the target has one, the worker is frozen (SIGSTOP), the transaction checked to be still open
  *       half a second later (a commit already sent has completed by then), and the worker SIGKILLed; had the
@@ -52,6 +57,11 @@ final class ExactlyOnceProof {
      * the task FAILED ({@code DistributedHerder.fenceZombieSourceTasks}).
      */
     private static final Duration COUNT_TIMEOUT = Duration.ofSeconds(240);
+    /**
+     * How long Kafka Connect may take to store the task configurations of the changed connector, and then to run a
+     * restarted task (which first asks the leader to fence the old ones).
+     */
+    private static final Duration SWAP_TIMEOUT = Duration.ofMinutes(2);
     /** Longer than the real runtime's offset.flush.interval.ms (10 s). */
     private static final Duration FLUSH_WAIT = Duration.ofSeconds(11);
 
@@ -102,6 +112,10 @@ final class ExactlyOnceProof {
         if (!rollout.getAsBoolean()) {
             return null;
         }
+        out.println("  waiting until Kafka Connect runs the source task with the new configuration: "
+                + kafka.restartWithConfig(flow.cluster(), flow.sourceConnector(), flow.targetAlias(),
+                Map.of(ConnectorRules.SOURCE_ISOLATION_LEVEL, ConnectorRules.READ_COMMITTED), SWAP_TIMEOUT));
+        out.flush();
 
         out.println("Phase 4: exactly-once flow, the same writes; the worker is killed inside an open transaction "
                 + "of the source task");

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -98,6 +99,37 @@ final class ConnectRest {
      */
     RestResult restartTask(String name, int task) {
         return call("POST", connectorPath(name) + "/tasks/" + task + "/restart", null);
+    }
+
+    /**
+     * {@code POST /connectors/{name}/restart?includeTasks=true&onlyFailed=false}: the connector and every task
+     * (KIP-745).
+     *
+     * @param name connector name
+     * @return the status and, for errors, Kafka's message
+     */
+    RestResult restartAll(String name) {
+        return call("POST", connectorPath(name) + "/restart?includeTasks=true&onlyFailed=false", null);
+    }
+
+    /**
+     * {@code GET /connectors/{name}/tasks}: the task configurations Kafka Connect has stored.
+     *
+     * @param name connector name
+     * @return each task's configuration, by task id order; empty on an error or when the worker does not answer
+     */
+    Optional<List<Map<String, String>>> taskConfigs(String name) {
+        Response r = send("GET", connectorPath(name) + "/tasks", null);
+        if (r == null || r.status != 200) {
+            return Optional.empty();
+        }
+        List<Map<String, String>> out = new ArrayList<>();
+        for (JsonNode t : JSON.readTree(r.body)) {
+            Map<String, String> config = new TreeMap<>();
+            t.path("config").properties().forEach(e -> config.put(e.getKey(), e.getValue().asString()));
+            out.add(config);
+        }
+        return Optional.of(out);
     }
 
     /**

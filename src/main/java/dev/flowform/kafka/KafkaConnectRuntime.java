@@ -190,6 +190,33 @@ public final class KafkaConnectRuntime implements ConnectRuntime {
         return Optional.empty();
     }
 
+    /**
+     * @param cluster {@code namespace/KafkaConnect name}
+     * @param name    connector name
+     * @return the task configurations Kafka Connect has stored for it, from the first worker that answers; empty when
+     *         none does
+     */
+    public Optional<List<Map<String, String>>> taskConfigs(String cluster, String name) {
+        for (String pod : workerPods(cluster)) {
+            Optional<List<Map<String, String>>> c = new ConnectRest(ports.get(pod)).taskConfigs(name);
+            if (c.isPresent()) {
+                return c;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Restarts a connector and every one of its tasks (KIP-745).
+     *
+     * @param cluster {@code namespace/KafkaConnect name}
+     * @param name    connector name
+     * @return Kafka Connect's answer
+     */
+    public RestResult restartAll(String cluster, String name) {
+        return withWorker(cluster, rest -> rest.restartAll(name));
+    }
+
     @Override
     public Set<String> connectors(String cluster) {
         for (String pod : workerPods(cluster)) {

@@ -3,6 +3,7 @@ package dev.flowform.kafka;
 import dev.flowform.sim.connect.ConnectRuntime;
 import dev.flowform.sim.connect.ConnectorStatus;
 import dev.flowform.sim.connect.RealKafka;
+import dev.flowform.sim.connect.RestResult;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -222,6 +224,54 @@ public final class KafkaEnvironment implements RealKafka {
                             && e.getValue().topicPartitions().stream().anyMatch(tp -> tp.topic().equals(topic)))
                     .map(Map.Entry::getKey).sorted().findFirst();
         }));
+    }
+
+    @Override
+    public String restartWithConfig(String cluster, String connector, String targetAlias, Map<String, String> expected,
+                                    Duration timeout) {
+        long start = System.nanoTime();
+        await(timeout, "the task configurations of " + connector + " to hold " + expected, () -> runtime
+                .taskConfigs(cluster, connector)
+                .filter(tasks -> !tasks.isEmpty() && tasks.stream().allMatch(t -> t.entrySet().containsAll(expected.entrySet())))
+                .isPresent());
+        String txId = transactionalId(targetAlias, connector);
+        short before = producerEpoch(targetAlias, txId);
+        RestResult restarted = runtime.restartAll(cluster, connector);
+        if (!restarted.ok()) {
+            throw new IllegalStateException("Kafka Connect refused to restart " + connector + ": " + restarted.message());
+        }
+        await(timeout, "a new instance of task 0 of " + connector + " (epoch of " + txId + " above " + before + ")",
+                () -> producerEpoch(targetAlias, txId) > before);
+        await(timeout, connector + " and its tasks to run", () -> runtime.status(cluster, connector)
+                .filter(st -> "RUNNING".equals(st.state()) && !st.tasks().isEmpty()
+                        && st.tasks().stream().allMatch(t -> "RUNNING".equals(t.state())))
+                .isPresent());
+        return String.format("its task configurations hold %s; restarted it and its tasks; %s epoch %d -> %d (%.1f s)",
+                expected, txId, before, producerEpoch(targetAlias, txId), (System.nanoTime() - start) / 1e9);
+    }
+
+    /** @return the transactional id of task 0 of a source connector: {@code <group.id>-<connector>-0} (KIP-618) */
+    private String transactionalId(String alias, String connector) {
+        return KafkaContext.call(() -> adminCall(alias, admin -> admin.listTransactions().all()
+                .get(ADMIN_TIMEOUT_MS, TimeUnit.MILLISECONDS).stream().map(TransactionListing::transactionalId)
+                .filter(id -> id.endsWith("-" + connector + "-0")).sorted().findFirst()
+                .orElseThrow(() -> new IllegalStateException("no transactional id of task 0 of " + connector
+                        + " on Kafka cluster \"" + alias + "\": it does not run exactly-once"))));
+    }
+
+    private short producerEpoch(String alias, String transactionalId) {
+        return KafkaContext.call(() -> adminCall(alias, admin -> (short) admin.describeTransactions(List.of(transactionalId))
+                .all().get(ADMIN_TIMEOUT_MS, TimeUnit.MILLISECONDS).get(transactionalId).producerEpoch()));
+    }
+
+    private static void await(Duration timeout, String what, BooleanSupplier done) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("waited " + timeout.toSeconds() + " s for " + what);
+            }
+            sleep(200);
+        }
     }
 
     @Override

@@ -98,6 +98,27 @@ public interface RealKafka extends AutoCloseable {
     Optional<String> openTransaction(String alias, String topic);
 
     /**
+     * Makes sure that every task of a connector runs a configuration holding {@code expected}. Kafka Connect restarts a
+     * task with a changed configuration a moment after the connector's new configuration is stored (the connector
+     * restarts, regenerates its task configurations, the workers rebalance), while the connector's status already
+     * reads RUNNING; a task started before that still runs the old configuration. So this waits until the stored task
+     * configurations ({@code GET /connectors/{name}/tasks}) hold {@code expected}, restarts the connector and its tasks
+     * ({@code POST /connectors/{name}/restart?includeTasks=true}, KIP-745), and waits until task 0's transactional
+     * producer has a higher epoch than before the restart (a new task instance initialised it, which fences any older
+     * one, KIP-618) and every task runs.
+     *
+     * @param cluster     {@code namespace/KafkaConnect name}
+     * @param connector   the connector
+     * @param targetAlias the cluster the Connect workers write to (where the task's transactional id lives)
+     * @param expected    configuration entries every task configuration must hold
+     * @param timeout     how long each of the waits may take
+     * @return what was done, for the proof's output
+     * @throws IllegalStateException when a wait times out or Connect refuses the restart
+     */
+    String restartWithConfig(String cluster, String connector, String targetAlias, Map<String, String> expected,
+                             Duration timeout);
+
+    /**
      * Freezes or thaws the worker process of a pod with SIGSTOP / SIGCONT: a frozen worker sends nothing, so a
      * transaction it has open stays open (until it is killed, or its {@code transaction.timeout.ms} passes).
      *
