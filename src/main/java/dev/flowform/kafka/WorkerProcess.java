@@ -25,7 +25,7 @@ final class WorkerProcess {
     private final int restPort;
     private final Process process;
 
-    private WorkerProcess(String pod, int restPort, Process process) {
+    WorkerProcess(String pod, int restPort, Process process) {
         this.pod = pod;
         this.restPort = restPort;
         this.process = process;
@@ -118,7 +118,9 @@ final class WorkerProcess {
         if (kill) {
             process.destroyForcibly();
         } else {
-            process.destroy();
+            // through the handle: Process.destroy() also closes our end of the worker's standard input, which its
+            // ParentWatch takes for this JVM's exit and halts, cutting Connect's graceful shutdown short
+            process.toHandle().destroy();
         }
         try {
             if (!process.waitFor(kill ? 10_000 : GRACEFUL_STOP_MS, TimeUnit.MILLISECONDS)) {
