@@ -1,4 +1,4 @@
--- flowform state schema, version 1: one database per environment (DESIGN.md section 6).
+-- flowform state schema, version 1: one database per environment.
 --
 -- Portable SQL: runs unchanged on H2 2.x (the default file backend) and PostgreSQL 10+.
 -- Long documents (plan JSON, step intents, resource bodies, details) use VARCHAR without a

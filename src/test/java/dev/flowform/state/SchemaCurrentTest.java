@@ -96,36 +96,42 @@ class SchemaCurrentTest {
     }
 
     @Test
-    void aStateMigratedWithAnEarlierTextOpensAndGetsTodaysChecksum() throws Exception {
+    void aStateMigratedWithEarlierTextsOpensAndGetsTodaysChecksums() throws Exception {
         StateStore.open(stateDir, "prod", clock).close();
         String url = StateStore.jdbcUrl(stateDir, "prod");
-        int earlier = StateDatabase.REWORDED.get("2");
-        setChecksum(url, earlier);
+        for (Map.Entry<String, Integer> e : StateDatabase.REWORDED.entrySet()) {
+            setChecksum(url, e.getKey(), e.getValue());
+        }
         try (StateStore store = StateStore.openReadOnly(stateDir, "prod", clock)) {
             assertThat(store.environment().name()).as("read-only, no migration needed").isEqualTo("prod");
         }
         // Flyway, which runs whenever a migration is pending, validates the history: the earlier checksum passes
         Backend backend = H2Backend.file(stateDir.toAbsolutePath().normalize().resolve("prod"), dev.flowform.apply.Sleeper.SYSTEM);
         StateDatabase.migrate(backend);
-        assertThat(checksum(url)).isEqualTo(StateDatabase.flywayChecksum("db/migration/V2__outputs.sql"));
+        for (String version : StateDatabase.REWORDED.keySet()) {
+            String script = StateDatabase.MIGRATION_SCRIPTS.get(Integer.parseInt(version) - 1);
+            assertThat(checksum(url, version)).as(script).isEqualTo(StateDatabase.flywayChecksum("db/migration/" + script));
+        }
         try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
             assertThat(store.environment().name()).isEqualTo("prod");
         }
 
-        setChecksum(url, 12345);
+        setChecksum(url, "2", 12345);
         assertThatThrownBy(() -> StateDatabase.migrate(backend))
                 .hasMessageContaining("checksum mismatch for migration version 2");
     }
 
-    private static void setChecksum(String url, int checksum) throws Exception {
+    private static void setChecksum(String url, String version, int checksum) throws Exception {
         try (Connection c = DriverManager.getConnection(url, "sa", ""); Statement s = c.createStatement()) {
-            s.executeUpdate("UPDATE \"flyway_schema_history\" SET \"checksum\" = " + checksum + " WHERE \"version\" = '2'");
+            s.executeUpdate("UPDATE \"flyway_schema_history\" SET \"checksum\" = " + checksum + " WHERE \"version\" = '"
+                    + version + "'");
         }
     }
 
-    private static int checksum(String url) throws Exception {
+    private static int checksum(String url, String version) throws Exception {
         try (Connection c = DriverManager.getConnection(url, "sa", ""); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT \"checksum\" FROM \"flyway_schema_history\" WHERE \"version\" = '2'")) {
+             ResultSet rs = s.executeQuery("SELECT \"checksum\" FROM \"flyway_schema_history\" WHERE \"version\" = '"
+                     + version + "'")) {
             assertThat(rs.next()).isTrue();
             return rs.getInt(1);
         }
