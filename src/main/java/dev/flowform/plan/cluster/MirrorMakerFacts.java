@@ -118,6 +118,22 @@ record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef 
         return live == null || desired.eos().ordinal() > current.ordinal();
     }
 
+    /** Adds the edit of one field of the target cluster's entry ({@code entry}) when {@code want} differs. */
+    private static void targetField(List<String> entry, String field, String want, Map<?, ?> target, boolean sensitive,
+                                    List<FieldEdit> edits, List<AttributeChange> attrs) {
+        Object old = target.get(field);
+        if (!want.equals(old == null ? null : old.toString())) {
+            edits.add(FieldEdit.set(MirrorWork.join(entry, field), want, sensitive));
+            attrs.add(new AttributeChange(shown(MirrorWork.join(entry, field)),
+                    old == null ? null : Json.render(old.toString()), Json.render(want), sensitive));
+        }
+    }
+
+    /** @return a path as plans show it: {@code spec.clusters[alias=dc2].config} */
+    private static String shown(List<String> path) {
+        return String.join(".", path).replace(".[", "[");
+    }
+
     /**
      * Adds the worker configuration edits: the target cluster's declared bootstrap servers, declared keys (and, under
      * own, removal of undeclared ones). In the {@code v1} layout {@code group.id} and the storage topics are fields of
@@ -129,28 +145,18 @@ record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef 
                                      List<AttributeChange> attrs) {
         boolean v1 = live.v1Layout();
         Map<String, String> have = live.workers().config();
-        List<String> prefix = v1 ? List.of("spec", "target", "config")
-                : List.of("spec", "clusters", "[alias=" + live.target() + "]", "config");
-        String shown = v1 ? "spec.target.config" : "spec.clusters[alias=" + live.target() + "].config";
-        Map<?, ?> target = v1 && live.workers().spec().get("target") instanceof Map<?, ?> t ? t : Map.of();
-        Object bootstrap = (v1 ? target : LiveMirrorMaker2.cluster(live.workers().spec(), live.target())).get("bootstrapServers");
-        if (dm.targetBootstrap() != null && !dm.targetBootstrap().equals(bootstrap == null ? null : bootstrap.toString())) {
-            List<String> at = v1 ? List.of("spec", "target", "bootstrapServers")
-                    : List.of("spec", "clusters", "[alias=" + live.target() + "]", "bootstrapServers");
-            edits.add(FieldEdit.set(at, dm.targetBootstrap(), false));
-            attrs.add(new AttributeChange((v1 ? "spec.target" : "spec.clusters[alias=" + live.target() + "]")
-                    + ".bootstrapServers", bootstrap == null ? null : Json.render(bootstrap.toString()),
-                    Json.render(dm.targetBootstrap()), false));
+        List<String> entry = v1 ? List.of("spec", "target") : List.of("spec", "clusters", "[alias=" + live.target() + "]");
+        List<String> prefix = MirrorWork.join(entry, "config");
+        String shown = shown(prefix);
+        Map<?, ?> target = !v1 ? LiveMirrorMaker2.cluster(live.workers().spec(), live.target())
+                : live.workers().spec().get("target") instanceof Map<?, ?> t ? t : Map.of();
+        if (dm.targetBootstrap() != null) {
+            targetField(entry, "bootstrapServers", dm.targetBootstrap(), target, false, edits, attrs);
         }
         dm.config().forEach((k, v) -> {
             String field = v1 ? KafkaMirrorMaker2Manifest.V1_TARGET_FIELDS.get(k) : null;
             if (field != null) {
-                Object old = target.get(field);
-                if (!v.equals(old == null ? null : old.toString())) {
-                    edits.add(FieldEdit.set(List.of("spec", "target", field), v, dm.isSensitive(k)));
-                    attrs.add(new AttributeChange("spec.target." + field, old == null ? null : Json.render(old.toString()),
-                            Json.render(v), dm.isSensitive(k)));
-                }
+                targetField(entry, field, v, target, dm.isSensitive(k), edits, attrs);
             } else if (!v.equals(have.get(k))) {
                 edits.add(FieldEdit.set(MirrorWork.join(prefix, k), v, dm.isSensitive(k)));
                 attrs.add(new AttributeChange(shown + ".\"" + k + "\"", have.containsKey(k) ? Json.render(have.get(k)) : null,
