@@ -199,6 +199,9 @@ final class ExactlyOnceProof {
             kafka.freezeWorker(pod, false);
             return null;
         }
+        // killed here, not by the kubelet: a frozen worker holds any REST call the simulated operator makes to it
+        // (and so the kubelet's crash, which runs on the operator's thread) until that call's 60 s timeout
+        kafka.runtime().stopWorker(pod, true);
         crash.accept(pod);
         killedAt(pod, "transaction " + open.get() + " still open after " + FROZEN_CHECK.toMillis()
                 + " ms frozen (SIGSTOP)");
