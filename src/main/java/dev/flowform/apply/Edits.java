@@ -38,6 +38,29 @@ public final class Edits {
     }
 
     /**
+     * The scalar values set by {@code edits} that {@code object} does not hold: what an API server did not keep of a
+     * write, as it prunes a field its schema does not define (a structural CRD without the field).
+     *
+     * @param object the object as the server answered the write
+     * @param edits  the edits the write carried
+     * @return the set edits of a string, number or boolean that the object does not hold, in order
+     */
+    public static List<FieldEdit> notKept(Map<String, Object> object, List<FieldEdit> edits) {
+        List<FieldEdit> out = new java.util.ArrayList<>();
+        for (FieldEdit e : edits) {
+            boolean scalar = e.value() instanceof String || e.value() instanceof Number || e.value() instanceof Boolean;
+            try {
+                if (!e.remove() && scalar && edit(new java.util.LinkedHashMap<>(object), e, 0)) {
+                    out.add(e);
+                }
+            } catch (IllegalArgumentException gone) {
+                out.add(e); // the list entry the edit selects is not there at all
+            }
+        }
+        return out;
+    }
+
+    /**
      * @param selector a path segment
      * @return the key and value of a {@code [key=value]} segment, or null for a plain field name
      */

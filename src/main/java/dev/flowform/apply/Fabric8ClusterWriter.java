@@ -67,8 +67,26 @@ public final class Fabric8ClusterWriter implements ClusterWriter {
                 return gen(current);
             }
             GenericKubernetesResource updated = Serialization.jsonMapper().convertValue(raw, GenericKubernetesResource.class);
-            return gen(ops(ref).resource(updated).update());
+            GenericKubernetesResource stored = ops(ref).resource(updated).update();
+            List<FieldEdit> dropped = Edits.notKept(LiveMapper.raw(stored), edits);
+            if (!dropped.isEmpty()) {
+                throw new ApplyException(notKept(ref, dropped.get(0)), false, null);
+            }
+            return gen(stored);
         });
+    }
+
+    /**
+     * @return why a write whose field the server dropped fails: a structural CRD prunes what its schema does not define,
+     *         such as {@code spec.state} of a KafkaConnector before Strimzi 0.38 (Strimzi proposal 054)
+     */
+    private static String notKept(ObjectRef ref, FieldEdit e) {
+        String path = String.join(".", e.path());
+        String value = e.sensitive() ? dev.flowform.model.SecretKeys.MASK : String.valueOf(e.value());
+        return "the API server did not keep " + path + " = " + value + " in " + ref + ": the CustomResourceDefinition "
+                + "installed on the cluster does not define the field, and the server dropped it"
+                + (e.path().equals(List.of("spec", "state")) ? ". spec.state, which stops and starts a connector, "
+                + "needs Strimzi 0.38 or newer; upgrade the operator and its CRDs, then run apply again" : "");
     }
 
     @Override
