@@ -113,6 +113,23 @@ final class ConnectRest {
     }
 
     /**
+     * {@code GET /connectors/{name}/config}: the configuration Kafka Connect has stored ({@code name} included).
+     *
+     * @param name connector name
+     * @return the configuration; empty when the connector does not exist, on an error, or when the worker does not
+     *         answer
+     */
+    Optional<Map<String, String>> config(String name) {
+        Response r = send("GET", connectorPath(name) + "/config", null);
+        if (r == null || r.status != 200) {
+            return Optional.empty();
+        }
+        Map<String, String> config = new TreeMap<>();
+        JSON.readTree(r.body).properties().forEach(e -> config.put(e.getKey(), e.getValue().asString()));
+        return Optional.of(config);
+    }
+
+    /**
      * {@code GET /connectors/{name}/tasks}: the task configurations Kafka Connect has stored.
      *
      * @param name connector name

@@ -160,6 +160,19 @@ public final class KafkaConnectRuntime implements ConnectRuntime {
     }
 
     @Override
+    public boolean holdsConfig(String cluster, String name, Map<String, String> config) {
+        Map<String, String> wanted = new java.util.TreeMap<>(connectorConfig(config));
+        wanted.put("name", name);
+        for (String pod : workerPods(cluster)) {
+            Optional<Map<String, String>> stored = new ConnectRest(ports.get(pod)).config(name);
+            if (stored.isPresent()) {
+                return stored.get().equals(wanted);
+            }
+        }
+        return false;
+    }
+
+    @Override
     public RestResult setTargetState(String cluster, String name, TargetState state) {
         String verb = switch (state) {
             case RUNNING -> "resume";

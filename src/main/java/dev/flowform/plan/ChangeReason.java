@@ -40,6 +40,11 @@ public enum ChangeReason {
     /** The flow's source connector drops {@code required} before the workers leave enabled: rule 5. */
     CONNECTOR_EOS_OFF("exactly-once off for the flow: exactly.once.support back to requested before the workers leave "
             + "enabled (KIP-618 reverse order)"),
+    /** The change is applied as stop, reconfigure, start (docs/domain-rules.md 8b). */
+    STOP_START("stopped first, then reconfigured and started, so that no task of the old configuration runs once apply "
+            + "is complete (KIP-875)"),
+    /** A connector an apply that did not finish left stopped (its resume mark) is started again. */
+    RESUME_STOPPED("stopped by an apply that did not finish: reconfigured and started again (spec.state %s)"),
     /** Other connector configuration differs from its flow. */
     CONNECTOR_CONFIG("connector configuration differs from %s"),
     /** No flow produces the connector any more (Terraform: delete because no resource configuration). */
@@ -58,6 +63,11 @@ public enum ChangeReason {
     /** A mirror's source connector drops {@code required} before the workers leave enabled: rule 5. */
     MIRROR_EOS_OFF("exactly-once off for mirror(s) %s: exactly.once.support removed before the workers leave enabled "
             + "(KIP-618 reverse order)"),
+    /** A mirror's source connector change is applied as stop, reconfigure, start (docs/domain-rules.md 8b). */
+    MIRROR_STOP_START("source connector of mirror(s) %s stopped first, then reconfigured and started, so that no task of "
+            + "the old configuration runs once apply is complete (KIP-875)"),
+    /** A mirror's source connector an apply that did not finish left stopped is started again. */
+    MIRROR_RESUME_STOPPED("source connector of mirror(s) %s stopped by an apply that did not finish: started again"),
     /** Other mirror settings differ from the configuration. */
     MIRROR_CONFIG("mirror settings differ from the configuration"),
     /** A task of a KafkaMirrorMaker2 FAILED while the resource is Ready: the operator is asked to restart it. */

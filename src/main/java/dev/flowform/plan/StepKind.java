@@ -21,8 +21,13 @@ public enum StepKind {
     WAIT_FOR_ROLL,
     /** Create a KafkaConnector. */
     CREATE_CONNECTOR,
-    /** Change a KafkaConnector's spec. */
+    /** Change a KafkaConnector's spec (or a KafkaMirrorMaker2's mirrors). */
     UPDATE_CONNECTOR,
+    /**
+     * Stop a connector before a change to its exactly-once settings ({@code spec.state: stopped}, KIP-875), marking the
+     * state it returns to ({@link dev.flowform.plan.rules.StopBeforeChange}); no restart of the workers.
+     */
+    STOP_CONNECTOR,
     /** Delete a KafkaConnector flowform manages. */
     DELETE_CONNECTOR,
     /** Wait until a KafkaConnector and all its tasks run at the new generation (rule 8). */

@@ -26,8 +26,9 @@ import java.util.logging.Logger;
  *
  * <p>A KafkaConnector change, and every connector of a cluster after each successful KafkaConnect reconcile,
  * is reconciled after {@link SimSettings#connectorDelay()}: only when its KafkaConnect carries
- * {@code strimzi.io/use-connector-resources: "true"}. The reconcile sends {@code PUT /connectors/{name}/config}
- * (the {@code spec.config} with {@code connector.class} and {@code tasks.max} from the spec), then the target state
+ * {@code strimzi.io/use-connector-resources: "true"}. The reconcile reads {@code GET /connectors/{name}/config} and,
+ * when it differs, sends {@code PUT /connectors/{name}/config} (the {@code spec.config} with {@code connector.class}
+ * and {@code tasks.max} from the spec), then the target state
  * ({@code spec.state}, or the deprecated {@code spec.pause}), then reads {@code GET /connectors/{name}/status} and
  * {@code .../topics} into {@code status}. A failed call ends with {@code NotReady} and Strimzi's exception and
  * message ({@code ConnectRestException}: "PUT /connectors/... returned 400 (Bad Request): ..."). With that
@@ -256,10 +257,12 @@ final class ConnectorReconciler {
         if (tasksMax != null) {
             config.put("tasks.max", String.valueOf(tasksMax));
         }
-        RestResult put = ctx.runtime().putConnectorConfig(connectCluster, name, config);
-        if (!put.ok()) {
-            failCall(c, g, cluster, "PUT /connectors/" + name + "/config", put);
-            return false;
+        if (!ctx.runtime().holdsConfig(connectCluster, name, config)) {
+            RestResult put = ctx.runtime().putConnectorConfig(connectCluster, name, config);
+            if (!put.ok()) {
+                failCall(c, g, cluster, "PUT /connectors/" + name + "/config", put);
+                return false;
+            }
         }
         TargetState state = targetState(spec);
         RestResult moved = ctx.runtime().setTargetState(connectCluster, name, state);

@@ -3,6 +3,7 @@ package dev.flowform.sim;
 import dev.flowform.model.StrimziApi;
 import dev.flowform.model.strimzi.MirrorMaker2Names;
 import dev.flowform.model.strimzi.Strimzi;
+import dev.flowform.sim.connect.ConnectRuntime;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 
 import java.util.ArrayList;
@@ -93,6 +94,44 @@ record MirrorMakerModel(String name, int replicas, String target, WorkerConfig.R
         Object r = spec.get("replicas");
         int replicas = r instanceof Number n ? Math.max(0, n.intValue()) : 3;
         return new MirrorMakerModel(mm2.getMetadata().getName(), replicas, target, rendered, revision, connectors);
+    }
+
+    /**
+     * The target state of each connector of a KafkaMirrorMaker2: its {@code sourceConnector} or
+     * {@code checkpointConnector} entry's {@code state} (Strimzi 0.38+), else the deprecated {@code pause: true}, else
+     * running.
+     *
+     * @param mm2 a KafkaMirrorMaker2
+     * @return connector name to target state, for the connectors that are not to run
+     */
+    static Map<String, ConnectRuntime.TargetState> targetStates(GenericKubernetesResource mm2) {
+        Map<String, Object> spec = SimContext.spec(mm2);
+        boolean v1 = spec.get("target") instanceof Map<?, ?>;
+        String target = JsonMaps.str(v1 ? obj(spec.get("target")) : entry(spec, String.valueOf(spec.get("connectCluster"))),
+                "alias");
+        Map<String, ConnectRuntime.TargetState> out = new LinkedHashMap<>();
+        for (Object o : JsonMaps.list(spec.get("mirrors"))) {
+            Map<String, Object> m = obj(o);
+            String source = JsonMaps.str(v1 ? obj(m.get("source")) : entry(spec, JsonMaps.str(m, "sourceCluster")), "alias");
+            if (source != null) {
+                out.put(MirrorMaker2Names.sourceConnector(source, target), targetState(obj(m.get("sourceConnector"))));
+                out.put(MirrorMaker2Names.checkpointConnector(source, target), targetState(obj(m.get("checkpointConnector"))));
+            }
+        }
+        return out;
+    }
+
+    private static ConnectRuntime.TargetState targetState(Map<String, Object> connector) {
+        Object state = connector.get("state");
+        if (state == null) {
+            return Boolean.parseBoolean(String.valueOf(connector.get("pause"))) ? ConnectRuntime.TargetState.PAUSED
+                    : ConnectRuntime.TargetState.RUNNING;
+        }
+        return switch (state.toString().toLowerCase(java.util.Locale.ROOT)) {
+            case "paused" -> ConnectRuntime.TargetState.PAUSED;
+            case "stopped" -> ConnectRuntime.TargetState.STOPPED;
+            default -> ConnectRuntime.TargetState.RUNNING;
+        };
     }
 
     /**

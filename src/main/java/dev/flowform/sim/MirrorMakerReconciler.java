@@ -143,6 +143,7 @@ final class MirrorMakerReconciler {
                 return;
             }
             st.model = MirrorMakerModel.of(mm2, rolls());
+            st.targetStates = MirrorMakerModel.targetStates(mm2);
             st.generation = SimContext.generation(mm2);
         }
         st.refreshes = 0;
@@ -189,6 +190,7 @@ final class MirrorMakerReconciler {
             }
             RestartConnectorTask.apply(ctx, mm2);
             st.model = MirrorMakerModel.of(mm2, rolls());
+            st.targetStates = MirrorMakerModel.targetStates(mm2);
             if (st.adopted != null && st.adopted.fingerprint().equals(MirrorMakerModel.fingerprint(mm2, rolls()))) {
                 st.model = rolls() ? st.model.adopting(st.adopted.revision(), st.adopted.fileText())
                         : st.model.withRevision(st.adopted.revision());
@@ -252,14 +254,20 @@ final class MirrorMakerReconciler {
         }
     }
 
-    /** PUTs every generated connector, deletes the others, and writes the status. */
+    /**
+     * Sends every generated connector's configuration (when Kafka Connect stores another) and the target state its
+     * entry asks for, deletes the others, and writes the status.
+     */
     private void connectors(State st) {
         String cluster = st.ns + "/" + st.name;
         String failure = null;
         for (Map.Entry<String, Map<String, String>> c : st.model.connectors().entrySet()) {
-            RestResult put = ctx.runtime().putConnectorConfig(cluster, c.getKey(), c.getValue());
+            // as for a KafkaConnector: the configuration only when Connect stores another, then the target state
+            RestResult put = ctx.runtime().holdsConfig(cluster, c.getKey(), c.getValue()) ? RestResult.success(200)
+                    : ctx.runtime().putConnectorConfig(cluster, c.getKey(), c.getValue());
             if (put.ok()) {
-                put = ctx.runtime().setTargetState(cluster, c.getKey(), ConnectRuntime.TargetState.RUNNING);
+                put = ctx.runtime().setTargetState(cluster, c.getKey(),
+                        st.targetStates.getOrDefault(c.getKey(), ConnectRuntime.TargetState.RUNNING));
             }
             if (!put.ok() && failure == null) {
                 failure = "PUT /connectors/" + c.getKey() + "/config returned " + put.status() + " (" + put.message() + ")";
@@ -481,6 +489,8 @@ final class MirrorMakerReconciler {
         boolean again;
         long generation;
         MirrorMakerModel model;
+        /** The target state its spec asks of each connector ({@code sourceConnector.state}, Strimzi 0.38+). */
+        Map<String, ConnectRuntime.TargetState> targetStates = Map.of();
         String waitingPod;
         String failure;
         int refreshes;

@@ -61,10 +61,11 @@ class ApplyOrderTest {
         try (EmbeddedCluster cluster = Sim.start("existing-v1beta2", tmp, SimSettings.fast())) {
             Plan good = plan(new Fabric8ClusterReader(cluster.client()).read(Set.of(Configs.NS)));
             assertThat(good.steps()).extracting(Step::kind).startsWith(StepKind.SET_WORKER_EOS, StepKind.WAIT_FOR_ROLL,
-                    StepKind.SET_WORKER_EOS, StepKind.WAIT_FOR_ROLL, StepKind.UPDATE_CONNECTOR);
+                    StepKind.SET_WORKER_EOS, StepKind.WAIT_FOR_ROLL, StepKind.STOP_CONNECTOR,
+                    StepKind.WAIT_FOR_CONNECTOR_READY, StepKind.UPDATE_CONNECTOR);
             // The shortcut people take by hand: preparing, wait, then patch the connector straight away.
             List<Step> shortcut = new ArrayList<>();
-            for (Step s : List.of(good.steps().get(0), good.steps().get(1), good.steps().get(4), good.steps().get(5))) {
+            for (Step s : List.of(good.steps().get(0), good.steps().get(1), good.steps().get(6), good.steps().get(7))) {
                 int id = shortcut.size() + 1;
                 shortcut.add(new Step(id, s.kind(), s.address(), s.object(), id == 1 ? List.of() : List.of(id - 1),
                         s.payload(), s.summary()));

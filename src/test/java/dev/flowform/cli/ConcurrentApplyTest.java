@@ -61,7 +61,7 @@ class ConcurrentApplyTest {
                     if (codes.get(i) == 1) {
                         assertThat(children.get(i).err()).contains("Error acquiring the state lock", "Who:       " + holder,
                                 "Operation: apply", "ago)");
-                        assertThat(children.get(i).out()).doesNotContain("[1/6]");
+                        assertThat(children.get(i).out()).doesNotContain("[1/8]");
                     }
                 }
                 assertThat(state.locker().current()).isEmpty();
@@ -85,7 +85,7 @@ class ConcurrentApplyTest {
                 "\"seed\": \"./seed\", \"pod_ready_delay_ms\": 20000"));
         try (ChildFlowform child = ChildFlowform.start(dir, Map.of(ClusterConnection.SIM_FAST_ENV, "1"), "apply", "--auto-approve",
                 "--no-color", "--dir", dir.toString(), "--state-dir", stateDir.toString())) {
-            int at = child.awaitLine(0, l -> l.contains("[2/6] WAIT_FOR_ROLL"), Duration.ofSeconds(120));
+            int at = child.awaitLine(0, l -> l.contains("[2/8] WAIT_FOR_ROLL"), Duration.ofSeconds(120));
             assertThat(at).as("%s%n%s", child.out(), child.err()).isNotNegative();
             child.signal("INT");
 
@@ -107,12 +107,12 @@ class ConcurrentApplyTest {
 
         Files.writeString(main, original);
         CliRunner.Result plan = CliRunner.fast().run(CliFiles.args("plan", dir, stateDir));
-        assertThat(plan.out()).contains("Apply interrupted during step 2 of 6: WAIT_FOR_ROLL connect_cluster.mm2-connect",
+        assertThat(plan.out()).contains("Apply interrupted during step 2 of 8: WAIT_FOR_ROLL connect_cluster.mm2-connect",
                 "was stopped before it finished");
         CliRunner.Result next = CliRunner.fast().run(CliFiles.args("apply", dir, stateDir, "--auto-approve"));
 
         assertThat(next.exitCode()).as("%s", next).isZero();
-        assertThat(next.out()).contains("Apply interrupted during step 2 of 6: WAIT_FOR_ROLL connect_cluster.mm2-connect",
+        assertThat(next.out()).contains("Apply interrupted during step 2 of 8: WAIT_FOR_ROLL connect_cluster.mm2-connect",
                 "Apply complete!").doesNotContain("Released the state lock");
     }
 

@@ -20,18 +20,23 @@ import tools.jackson.databind.JsonNode;
  * What {@link CrashResumeTest} (a real {@code kill -9}) and {@link CrashResumeInProcessTest} (a crash injected
  * through the journal) both check after the quickstart apply died: what the crash left in the state, then that
  * a fresh apply converges, a final plan is empty, and the journal shows exactly one completed execution of each
- * of the six steps.
+ * of the eight steps.
  */
 final class CrashResumeCheck {
 
-    /** The six steps of the quickstart, by kind, address and target EOS mode: each must be done exactly once. */
+    /**
+     * The eight steps of the quickstart, by kind, address and target EOS mode or connector state: each must be done
+     * exactly once.
+     */
     static final List<String> STEPS = List.of(
             "SET_WORKER_EOS connect_cluster.mm2-connect preparing",
             "WAIT_FOR_ROLL connect_cluster.mm2-connect preparing",
             "SET_WORKER_EOS connect_cluster.mm2-connect enabled",
             "WAIT_FOR_ROLL connect_cluster.mm2-connect enabled",
+            "STOP_CONNECTOR kafka_connector.dc1-to-dc2-source",
+            "WAIT_FOR_CONNECTOR_READY kafka_connector.dc1-to-dc2-source STOPPED",
             "UPDATE_CONNECTOR kafka_connector.dc1-to-dc2-source",
-            "WAIT_FOR_CONNECTOR_READY kafka_connector.dc1-to-dc2-source");
+            "WAIT_FOR_CONNECTOR_READY kafka_connector.dc1-to-dc2-source RUNNING");
 
     /**
      * What the crash left in the state.
@@ -96,11 +101,12 @@ final class CrashResumeCheck {
         }
     }
 
-    /** @return kind, address and the EOS mode the step sets or waits for, from its journaled intent */
+    /** @return kind, address and the EOS mode or connector state the step sets or waits for, from its journaled intent */
     private static String key(StepRecord s) {
         JsonNode payload = Json.MAPPER.readTree(s.intentJson()).path("payload");
         String mode = payload.has("mode") ? payload.path("mode").asString()
-                : payload.has("expected_mode") ? payload.path("expected_mode").asString() : "";
+                : payload.has("expected_mode") ? payload.path("expected_mode").asString()
+                : payload.has("expected_state") ? payload.path("expected_state").asString() : "";
         return (s.kind() + " " + s.address() + " " + mode).strip();
     }
 }

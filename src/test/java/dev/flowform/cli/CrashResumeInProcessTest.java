@@ -80,9 +80,16 @@ class CrashResumeInProcessTest {
                 Arguments.of("boundary 3|4", 6, true, 0),
                 Arguments.of("mid wait 4, one worker rolled", 7, true, 1),
                 Arguments.of("boundary 4|5 (enabled roll done)", 8, true, 0),
-                Arguments.of("boundary 5|6 (connector patched, not awaited)", 10, true, 0),
-                Arguments.of("mid wait 6 (connector restarting)", 11, true, 0),
-                Arguments.of("after step 6, before the run is closed", 12, true, 0));
+                Arguments.of("while step 5 stops the connector (intent committed)", 9, true, 0),
+                Arguments.of("step 5 stopped the connector, its done row not written", 10, false, 0),
+                Arguments.of("boundary 5|6 (connector stop written, not awaited)", 10, true, 0),
+                Arguments.of("mid wait 6 (connector stopping)", 11, true, 0),
+                Arguments.of("boundary 6|7 (connector seen STOPPED, not reconfigured)", 12, true, 0),
+                Arguments.of("while step 7 reconfigures and starts (intent committed)", 13, true, 0),
+                Arguments.of("step 7 reconfigured and started, its done row not written", 14, false, 0),
+                Arguments.of("boundary 7|8 (connector started, not awaited)", 14, true, 0),
+                Arguments.of("mid wait 8 (connector starting)", 15, true, 0),
+                Arguments.of("after step 8, before the run is closed", 16, true, 0));
     }
 
     @ParameterizedTest(name = "[{index}] crash {0}")

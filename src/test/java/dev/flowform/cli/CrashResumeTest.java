@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Done-means 1 of the locking/journal issue: the quickstart apply runs in a child JVM and is killed
  * with SIGKILL; after the kill a fresh apply converges, the journal shows exactly one completed
- * execution of each of the six steps, and a final plan is empty ({@link CrashResumeCheck}).
+ * execution of each of the eight steps, and a final plan is empty ({@link CrashResumeCheck}).
  *
  * <p>Three kill points stay real here, each for what only a dead process shows: in the middle of a roll
  * (the embedded cluster and its simulated operator die mid-roll and restart from their file), while an API
@@ -45,9 +45,10 @@ class CrashResumeTest {
      */
     static Stream<Arguments> killPoints() {
         return Stream.of(
-                Arguments.of("mid wait 2, one worker rolled", "[2/6] WAIT_FOR_ROLL", "1/3 workers on the new revision"),
-                Arguments.of("while step 5 patches the connector", "", "[5/6] UPDATE_CONNECTOR"),
-                Arguments.of("after step 6, before the run is closed", "", "[6/6] done"));
+                Arguments.of("mid wait 2, one worker rolled", "[2/8] WAIT_FOR_ROLL", "1/3 workers on the new revision"),
+                Arguments.of("while step 5 stops the connector", "", "[5/8] STOP_CONNECTOR"),
+                Arguments.of("while step 7 reconfigures and starts the connector", "", "[7/8] UPDATE_CONNECTOR"),
+                Arguments.of("after step 8, before the run is closed", "", "[8/8] done"));
     }
 
     @ParameterizedTest(name = "[{index}] kill {0}")
@@ -70,7 +71,7 @@ class CrashResumeTest {
 
         CrashResumeCheck.Left left = CrashResumeCheck.left(stateDir);
         // the last kill point races with the run's own end: the kill may land before or after its outcome is written
-        boolean racesTheEnd = name.startsWith("after step 6");
+        boolean racesTheEnd = name.startsWith("after step 8");
         assertThat(left.runOpen() || racesTheEnd).as("the kill left the run open").isTrue();
         assertThat(left.lockLeft() || racesTheEnd).as("the kill left the lock held").isTrue();
 

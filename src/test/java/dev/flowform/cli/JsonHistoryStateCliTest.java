@@ -58,18 +58,18 @@ class JsonHistoryStateCliTest {
                 "change_summary", "apply_start", "apply_progress", "apply_complete", "change_summary", "outputs");
         assertThat(ofType("planned_change")).extracting(n -> n.at("/change/resource/addr").asString())
                 .containsExactly("connect_cluster.mm2-connect", "kafka_connector.dc1-to-dc2-source");
-        assertThat(ofType("apply_start")).hasSize(6).first().satisfies(n -> {
+        assertThat(ofType("apply_start")).hasSize(8).first().satisfies(n -> {
             assertThat(n.at("/hook/resource/resource_type").asString()).isEqualTo("connect_cluster");
             assertThat(n.at("/hook/action").asString()).isEqualTo("update");
             assertThat(n.at("/hook/step/kind").asString()).isEqualTo("SET_WORKER_EOS");
-            assertThat(n.at("/hook/step/total").asInt()).isEqualTo(6);
+            assertThat(n.at("/hook/step/total").asInt()).isEqualTo(8);
         });
         assertThat(ofType("apply_progress")).isNotEmpty().allSatisfy(n -> {
             assertThat(n.at("/hook/elapsed_seconds").isIntegralNumber()).isTrue();
             assertThat(n.at("/hook/progress/detail").asString()).isNotEmpty();
         });
         assertThat(ofType("apply_progress")).anySatisfy(n -> assertThat(n.at("/hook/progress/done").asInt()).isEqualTo(2));
-        assertThat(ofType("apply_complete")).hasSize(6);
+        assertThat(ofType("apply_complete")).hasSize(8);
         assertThat(lines.get(lines.size() - 1).path("type").asString()).as("Terraform ends with the outputs").isEqualTo("outputs");
         JsonNode last = lines.get(lines.size() - 2);
         assertThat(last.path("type").asString()).isEqualTo("change_summary");
@@ -94,7 +94,7 @@ class JsonHistoryStateCliTest {
         CliRunner.Result json = CliRunner.fast().run(CliFiles.args("history", dir, stateDir, "--json"));
 
         assertThat(human.exitCode()).as("%s", human).isZero();
-        assertThat(human.out()).contains("History of environment \"demo\"", "Run 1", "SUCCEEDED", "6 done, 0 failed",
+        assertThat(human.out()).contains("History of environment \"demo\"", "Run 1", "SUCCEEDED", "8 done, 0 failed",
                 "SET_WORKER_EOS", "WAIT_FOR_CONNECTOR_READY", "by ");
         JsonNode doc = Json.MAPPER.readTree(json.out());
         assertThat(doc.path("environment").asString()).isEqualTo("demo");
@@ -102,7 +102,7 @@ class JsonHistoryStateCliTest {
         assertThat(run.path("outcome").asString()).isEqualTo("SUCCEEDED");
         assertThat(run.path("who").asString()).contains("@");
         assertThat(run.path("duration_ms").asLong()).isPositive();
-        assertThat(run.path("steps")).hasSize(6);
+        assertThat(run.path("steps")).hasSize(8);
         assertThat(run.path("steps").get(1).path("kind").asString()).isEqualTo("WAIT_FOR_ROLL");
         assertThat(run.path("steps").get(1).path("status").asString()).isEqualTo("DONE");
         assertThat(run.path("steps").get(1).path("duration_ms").isNumber()).isTrue();

@@ -83,11 +83,12 @@ class ParallelAndIdentityCliTest {
 
             assertThat(r.exitCode()).as("%s", r).isZero();
             List<StepRecord> steps = steps(tmp.resolve("state-parallel"));
-            assertThat(steps).hasSize(12).allMatch(s -> s.status() == StepStatus.DONE);
+            assertThat(steps).hasSize(16).allMatch(s -> s.status() == StepStatus.DONE);
             assertThat(overlap(steps, "connect_cluster.mm2-connect", "connect_cluster.west-connect")).isTrue();
             assertThat(steps.stream().filter(s -> s.address().contains("mm2-connect") || s.address().contains("dc1-to-dc2"))
                     .map(StepRecord::kind).toList()).as("each cluster's steps stay in order").containsExactly("SET_WORKER_EOS",
-                    "WAIT_FOR_ROLL", "SET_WORKER_EOS", "WAIT_FOR_ROLL", "UPDATE_CONNECTOR", "WAIT_FOR_CONNECTOR_READY");
+                    "WAIT_FOR_ROLL", "SET_WORKER_EOS", "WAIT_FOR_ROLL", "STOP_CONNECTOR", "WAIT_FOR_CONNECTOR_READY",
+                    "UPDATE_CONNECTOR", "WAIT_FOR_CONNECTOR_READY");
         }
         try (EmbeddedCluster cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(twoClusterSeed())
                 .settings(slow).build())) {
@@ -113,7 +114,7 @@ class ParallelAndIdentityCliTest {
 
             assertThat(r.exitCode()).isEqualTo(1);
             String err = FaultSuiteTest.flat(r.err());
-            assertThat(err).contains("Apply failed", "7 of 12 steps done, 1 failed, 4 not run", "Invalid bootstrap servers",
+            assertThat(err).contains("Apply failed", "9 of 16 steps done, 1 failed, 6 not run", "Invalid bootstrap servers",
                     "Done:", "Failed:", "Not run:");
             List<StepRecord> steps = steps(tmp.resolve("state"));
             assertThat(steps).filteredOn(s -> s.status() == StepStatus.FAILED).singleElement()

@@ -69,7 +69,7 @@ class PgConcurrentApplyTest {
                     if (codes.get(i) == 1) {
                         assertThat(children.get(i).err()).contains("Error acquiring the state lock",
                                 "Who:       " + run.who(), "Operation: apply", "Session:   PostgreSQL server process");
-                        assertThat(children.get(i).out()).doesNotContain("[1/6]");
+                        assertThat(children.get(i).out()).doesNotContain("[1/8]");
                     }
                 }
                 assertThat(state.locker().current()).isEmpty();
@@ -87,7 +87,7 @@ class PgConcurrentApplyTest {
         env.put(ClusterConnection.SIM_FAST_ENV, "1");
         try (ChildFlowform child = ChildFlowform.start(Files.createDirectories(tmp.resolve("machine-a")), env, "apply",
                 "--auto-approve", "--no-color", "--dir", dir.toString())) {
-            int at = child.awaitLine(0, l -> l.contains("[2/6] WAIT_FOR_ROLL"), Duration.ofSeconds(120));
+            int at = child.awaitLine(0, l -> l.contains("[2/8] WAIT_FOR_ROLL"), Duration.ofSeconds(120));
             assertThat(at).as("%s%n%s", child.out(), child.err()).isNotNegative();
             child.kill();
         }
@@ -115,7 +115,7 @@ class PgConcurrentApplyTest {
                     }
                 }
             }
-            assertThat(done).as("each step DONE once").hasSize(6).allSatisfy((k, n) -> assertThat(n).as(k).isEqualTo(1));
+            assertThat(done).as("each step DONE once").hasSize(8).allSatisfy((k, n) -> assertThat(n).as(k).isEqualTo(1));
             assertThat(state.locker().current()).isEmpty();
         }
     }

@@ -53,7 +53,7 @@ class PgRestartMidApplyTest {
         String err;
         try (ChildFlowform child = ChildFlowform.start(Files.createDirectories(tmp.resolve("work")), env, "apply",
                 "--auto-approve", "--no-color", "--dir", dir.toString())) {
-            int at = child.awaitLine(0, l -> l.contains("[2/6] WAIT_FOR_ROLL"), Duration.ofSeconds(120));
+            int at = child.awaitLine(0, l -> l.contains("[2/8] WAIT_FOR_ROLL"), Duration.ofSeconds(120));
             assertThat(at).as("%s%n%s", child.out(), child.err()).isNotNegative();
             pg.close();
             exit = child.waitFor(Duration.ofSeconds(120));
@@ -82,7 +82,7 @@ class PgRestartMidApplyTest {
                         }
                     }
                 }
-                assertThat(done).as("each step DONE once").hasSize(6)
+                assertThat(done).as("each step DONE once").hasSize(8)
                         .allSatisfy((k, n) -> assertThat(n).as(k).isEqualTo(1));
                 assertThat(state.locker().current()).isEmpty();
             }

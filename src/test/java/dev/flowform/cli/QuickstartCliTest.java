@@ -49,8 +49,10 @@ class QuickstartCliTest {
                 "WAIT_FOR_ROLL",
                 "SET_WORKER_EOS", "exactly.once.source.support = enabled",
                 "WAIT_FOR_ROLL",
-                "UPDATE_CONNECTOR", "kafka_connector.dc1-to-dc2-source", "read_committed",
-                "WAIT_FOR_CONNECTOR_READY");
+                "STOP_CONNECTOR", "kafka_connector.dc1-to-dc2-source", "spec.state: stopped",
+                "WAIT_FOR_CONNECTOR_READY", "STOPPED",
+                "UPDATE_CONNECTOR", "kafka_connector.dc1-to-dc2-source", "read_committed", "then start",
+                "WAIT_FOR_CONNECTOR_READY", "RUNNING");
         assertThat(plan.out()).contains("Plan: 0 to add, 2 to change, 0 to destroy, 2 rolling restarts.");
         assertThat(plan.out()).doesNotContain("Fixture-Secret-4417");
 
@@ -68,7 +70,8 @@ class QuickstartCliTest {
             assertThat(runs.get(0).outcome()).isEqualTo(RunOutcome.SUCCEEDED);
             List<StepRecord> steps = state.journal().steps(runs.get(0).id());
             assertThat(steps).extracting(StepRecord::kind).containsExactly("SET_WORKER_EOS", "WAIT_FOR_ROLL",
-                    "SET_WORKER_EOS", "WAIT_FOR_ROLL", "UPDATE_CONNECTOR", "WAIT_FOR_CONNECTOR_READY");
+                    "SET_WORKER_EOS", "WAIT_FOR_ROLL", "STOP_CONNECTOR", "WAIT_FOR_CONNECTOR_READY", "UPDATE_CONNECTOR",
+                    "WAIT_FOR_CONNECTOR_READY");
             assertThat(state.snapshots().all()).extracting(r -> r.address()).contains("connect_cluster.mm2-connect",
                     "kafka_connector.dc1-to-dc2-source");
             assertThat(state.snapshots().all()).allSatisfy(r -> assertThat(r.bodyJson()).doesNotContain("Fixture-Secret-4417"));

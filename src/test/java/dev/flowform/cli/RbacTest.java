@@ -287,6 +287,11 @@ class RbacTest {
         }
 
         @Override
+        public boolean holdsConfig(String cluster, String name, Map<String, String> config) {
+            return !name.endsWith("-source") && inner.holdsConfig(cluster, name, config);
+        }
+
+        @Override
         public RestResult setTargetState(String cluster, String name, TargetState state) {
             return inner.setTargetState(cluster, name, state);
         }

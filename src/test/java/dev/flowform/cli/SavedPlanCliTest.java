@@ -155,7 +155,7 @@ class SavedPlanCliTest {
         CliRunner.Result json = cli.run(args("plan", "--json", "--detailed-exitcode"));
         assertThat(json.exitCode()).as("%s", json).isEqualTo(2);
         Plan doc = PlanCodec.decode(json.out());
-        assertThat(doc.steps()).hasSize(6);
+        assertThat(doc.steps()).hasSize(8);
         assertThat(doc.transactionalIds()).extracting(t -> t.transactionalId()).contains("connect-cluster-mm2-connect",
                 "mm2-connect-dc1-to-dc2-source-3");
 

@@ -57,10 +57,11 @@ class GoldenPlanViewsTest {
     @Test
     void the_quickstart_graph_shows_waits_apart_and_edges_in_step_order() {
         String mermaid = PlanGraph.render(decode("eos-absent-rolled"), PlanGraph.Notation.MERMAID);
-        assertThat(mermaid).containsSubsequence("s1[", "s2{{", "s3[", "s4{{", "s5[", "s6{{",
-                "s1 --> s2", "s2 --> s3", "s3 --> s4", "s4 --> s5", "s5 --> s6", "class s2,s4,s6 wait");
+        assertThat(mermaid).containsSubsequence("s1[", "s2{{", "s3[", "s4{{", "s5[", "s6{{", "s7[", "s8{{",
+                "s1 --> s2", "s2 --> s3", "s3 --> s4", "s4 --> s5", "s5 --> s6", "s6 --> s7", "s7 --> s8",
+                "class s2,s4,s6,s8 wait");
         String dot = PlanGraph.render(decode("eos-absent-rolled"), PlanGraph.Notation.DOT);
-        assertThat(dot).contains("s2 [shape=hexagon, style=dashed", "s1 [shape=box", "s5 -> s6;");
+        assertThat(dot).contains("s2 [shape=hexagon, style=dashed", "s1 [shape=box", "s5 -> s6;", "s7 -> s8;");
     }
 
     @Test

@@ -50,8 +50,8 @@ class MirrorMakerForcedRollResumeTest {
     void the_original_plan_has_a_forced_roll_after_each_mode() {
         assertThat(original().steps().stream().map(Step::kind).toList()).containsExactly(StepKind.SET_WORKER_EOS,
                 StepKind.WAIT_FOR_ROLL, StepKind.FORCE_ROLL, StepKind.WAIT_FOR_FORCED_ROLL, StepKind.SET_WORKER_EOS,
-                StepKind.WAIT_FOR_ROLL, StepKind.FORCE_ROLL, StepKind.WAIT_FOR_FORCED_ROLL, StepKind.UPDATE_CONNECTOR,
-                StepKind.WAIT_FOR_CONNECTOR_READY);
+                StepKind.WAIT_FOR_ROLL, StepKind.FORCE_ROLL, StepKind.WAIT_FOR_FORCED_ROLL, StepKind.STOP_CONNECTOR,
+                StepKind.WAIT_FOR_CONNECTOR_READY, StepKind.UPDATE_CONNECTOR, StepKind.WAIT_FOR_CONNECTOR_READY);
     }
 
     @Test
@@ -60,7 +60,7 @@ class MirrorMakerForcedRollResumeTest {
         w.noRoll = true;
         w.podsRun = EosMode.PREPARING;
         assertThat(resumed(doneUpTo(6, Resume.StepState.STARTED), w)).containsExactly("FORCE_ROLL",
-                "WAIT_FOR_FORCED_ROLL enabled", "UPDATE_CONNECTOR", "WAIT_FOR_CONNECTOR_READY");
+                "WAIT_FOR_FORCED_ROLL enabled", "STOP_CONNECTOR", "WAIT_FOR_CONNECTOR_READY", "UPDATE_CONNECTOR", "WAIT_FOR_CONNECTOR_READY");
     }
 
     @Test
@@ -69,7 +69,7 @@ class MirrorMakerForcedRollResumeTest {
         w.noRoll = true;
         w.manualRoll = true;
         assertThat(resumed(doneUpTo(7, Resume.StepState.STARTED), w)).containsExactly("WAIT_FOR_FORCED_ROLL enabled",
-                "UPDATE_CONNECTOR", "WAIT_FOR_CONNECTOR_READY");
+                "STOP_CONNECTOR", "WAIT_FOR_CONNECTOR_READY", "UPDATE_CONNECTOR", "WAIT_FOR_CONNECTOR_READY");
     }
 
     @Test
@@ -79,8 +79,8 @@ class MirrorMakerForcedRollResumeTest {
         w.manualRoll = true;
         Map<Integer, Resume.StepState> states = doneUpTo(2, Resume.StepState.STARTED);
         assertThat(resumed(states, w)).containsExactly("WAIT_FOR_FORCED_ROLL preparing", "SET_WORKER_EOS",
-                "WAIT_FOR_ROLL enabled", "FORCE_ROLL", "WAIT_FOR_FORCED_ROLL enabled", "UPDATE_CONNECTOR",
-                "WAIT_FOR_CONNECTOR_READY");
+                "WAIT_FOR_ROLL enabled", "FORCE_ROLL", "WAIT_FOR_FORCED_ROLL enabled", "STOP_CONNECTOR",
+                "WAIT_FOR_CONNECTOR_READY", "UPDATE_CONNECTOR", "WAIT_FOR_CONNECTOR_READY");
     }
 
     @Test
@@ -90,6 +90,6 @@ class MirrorMakerForcedRollResumeTest {
         w.podsRun = EosMode.DISABLED;
         assertThat(resumed(doneUpTo(2, Resume.StepState.NOT_STARTED), w)).containsExactly("FORCE_ROLL",
                 "WAIT_FOR_FORCED_ROLL preparing", "SET_WORKER_EOS", "WAIT_FOR_ROLL enabled", "FORCE_ROLL",
-                "WAIT_FOR_FORCED_ROLL enabled", "UPDATE_CONNECTOR", "WAIT_FOR_CONNECTOR_READY");
+                "WAIT_FOR_FORCED_ROLL enabled", "STOP_CONNECTOR", "WAIT_FOR_CONNECTOR_READY", "UPDATE_CONNECTOR", "WAIT_FOR_CONNECTOR_READY");
     }
 }

@@ -7,6 +7,7 @@ import dev.flowform.model.LiveState;
 import dev.flowform.model.ManageMode;
 import dev.flowform.model.DesiredMirrorMaker2;
 import dev.flowform.model.StrimziApi;
+import dev.flowform.plan.rules.StopBeforeChange;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -63,27 +64,35 @@ class MirrorMakerPlannerTest {
             "config.storage.replication.factor", "3");
     private static final String WORKER_V1 = "spec.target.config.exactly.once.source.support";
     private static final String SRC = "spec.mirrors.[sourceCluster=dc1].sourceConnector.config.";
+    private static final String STATE = "spec.mirrors.[sourceCluster=dc1].sourceConnector.state";
+    private static final String MARK = "metadata.annotations." + StopBeforeChange.mirrorAnnotation("dc1");
+    /** The stop before a change of the source connector's exactly-once keys, and its wait. */
+    private static final String STOP = "STOP_CONNECTOR [" + STATE + "=stopped, " + MARK + "=running]";
+    /** What the mirrors patch adds after such a stop: the state to return to, and the mark removed. */
+    private static final String START = STATE + "=running, " + MARK + " removed]";
     private static final String SET_EOS = "[" + SRC + "source.consumer.isolation.level=read_committed, " + SRC
-            + "exactly.once.support=required]";
+            + "exactly.once.support=required, " + START;
 
     static Stream<Arguments> rollouts() {
         return Stream.of(
                 Arguments.of("unset -> enabled: full rollout",
                         (Function<Boolean, LiveState>) v1 -> new MirrorMakerWorld(null, v1).toLive(), true, List.of("SET_WORKER_EOS preparing [" + WORKER + "=preparing]", "WAIT_FOR_ROLL preparing",
                                 "SET_WORKER_EOS enabled [" + WORKER + "=enabled]", "WAIT_FOR_ROLL enabled",
-                                "UPDATE_CONNECTOR " + SET_EOS, "WAIT_FOR_CONNECTOR_READY")),
+                                STOP, "WAIT_FOR_CONNECTOR_READY", "UPDATE_CONNECTOR " + SET_EOS, "WAIT_FOR_CONNECTOR_READY")),
                 Arguments.of("preparing rolled -> enabled",
                         (Function<Boolean, LiveState>) v1 -> new MirrorMakerWorld("preparing", v1).toLive(), true, List.of("SET_WORKER_EOS enabled [" + WORKER + "=enabled]", "WAIT_FOR_ROLL enabled",
-                                "UPDATE_CONNECTOR " + SET_EOS, "WAIT_FOR_CONNECTOR_READY")),
+                                STOP, "WAIT_FOR_CONNECTOR_READY", "UPDATE_CONNECTOR " + SET_EOS, "WAIT_FOR_CONNECTOR_READY")),
                 Arguments.of("preparing still rolling: wait first", (Function<Boolean, LiveState>) v1 -> {
                     MirrorMakerWorld w = new MirrorMakerWorld("preparing", v1);
                     w.roll = MirrorMakerWorld.Roll.IN_PROGRESS;
                     w.podsRun = EosMode.DISABLED;
                     return w.toLive();
                 }, true, List.of("WAIT_FOR_ROLL preparing@7", "SET_WORKER_EOS enabled [" + WORKER + "=enabled]",
-                        "WAIT_FOR_ROLL enabled", "UPDATE_CONNECTOR " + SET_EOS, "WAIT_FOR_CONNECTOR_READY")),
+                        "WAIT_FOR_ROLL enabled", STOP, "WAIT_FOR_CONNECTOR_READY", "UPDATE_CONNECTOR " + SET_EOS,
+                        "WAIT_FOR_CONNECTOR_READY")),
                 Arguments.of("enabled, connector only",
-                        (Function<Boolean, LiveState>) v1 -> new MirrorMakerWorld("enabled", v1).toLive(), true, List.of("UPDATE_CONNECTOR " + SET_EOS, "WAIT_FOR_CONNECTOR_READY")),
+                        (Function<Boolean, LiveState>) v1 -> new MirrorMakerWorld("enabled", v1).toLive(), true, List.of(STOP, "WAIT_FOR_CONNECTOR_READY", "UPDATE_CONNECTOR " + SET_EOS,
+                        "WAIT_FOR_CONNECTOR_READY")),
                 Arguments.of("converged: nothing", (Function<Boolean, LiveState>) v1 -> {
                     MirrorMakerWorld w = new MirrorMakerWorld("enabled", v1);
                     w.sourceConfig().put("source.consumer.isolation.level", "read_committed");
@@ -95,7 +104,8 @@ class MirrorMakerPlannerTest {
                     w.sourceConfig().put("source.consumer.isolation.level", "read_committed");
                     w.sourceConfig().put("exactly.once.support", "required");
                     return w.toLive();
-                }, false, List.of("UPDATE_CONNECTOR [" + SRC + "exactly.once.support removed]", "WAIT_FOR_CONNECTOR_READY",
+                }, false, List.of(STOP, "WAIT_FOR_CONNECTOR_READY", "UPDATE_CONNECTOR [" + SRC + "exactly.once.support removed, "
+                        + START, "WAIT_FOR_CONNECTOR_READY",
                         "SET_WORKER_EOS disabled [" + WORKER + "=disabled]", "WAIT_FOR_ROLL disabled")),
                 Arguments.of("unset, no exactly-once: nothing",
                         (Function<Boolean, LiveState>) v1 -> new MirrorMakerWorld(null, v1).toLive(), false, List.of()));

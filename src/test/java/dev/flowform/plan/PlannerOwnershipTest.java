@@ -2,6 +2,7 @@ package dev.flowform.plan;
 
 import static dev.flowform.plan.StepKind.SET_WORKER_EOS;
 import static dev.flowform.plan.StepKind.TRANSFER_OWNERSHIP;
+import static dev.flowform.plan.StepKind.STOP_CONNECTOR;
 import static dev.flowform.plan.StepKind.UPDATE_CONNECTOR;
 import static dev.flowform.plan.StepKind.WAIT_FOR_CONNECTOR_READY;
 import static dev.flowform.plan.StepKind.WAIT_FOR_ROLL;
@@ -134,7 +135,7 @@ class PlannerOwnershipTest {
 
         assertThat(plan.diagnostics()).isEmpty();
         assertThat(plan.steps()).extracting(Step::kind).containsExactly(SET_WORKER_EOS, WAIT_FOR_ROLL, SET_WORKER_EOS,
-                WAIT_FOR_ROLL, UPDATE_CONNECTOR, WAIT_FOR_CONNECTOR_READY);
+                WAIT_FOR_ROLL, STOP_CONNECTOR, WAIT_FOR_CONNECTOR_READY, UPDATE_CONNECTOR, WAIT_FOR_CONNECTOR_READY);
         assertThat(plan.steps()).filteredOn(s -> s.kind().isMutation())
                 .allSatisfy(s -> assertThat(edits(s)).noneMatch(e -> Ownership.isMark(e.path())));
     }
@@ -152,8 +153,9 @@ class PlannerOwnershipTest {
                         org.assertj.core.groups.Tuple.tuple(List.of("metadata", "annotations", Ownership.LINEAGE_ANNOTATION), LINEAGE));
         assertThat(edits(writes.get(1))).as("the second EOS patch of the same KafkaConnect writes no marks again")
                 .noneMatch(e -> Ownership.isMark(e.path()));
-        assertThat(writes.get(2).kind()).isEqualTo(UPDATE_CONNECTOR);
+        assertThat(writes.get(2).kind()).as("the connector's first write is its stop").isEqualTo(STOP_CONNECTOR);
         assertThat(edits(writes.get(2))).filteredOn(e -> Ownership.isMark(e.path())).hasSize(2);
+        assertThat(edits(writes.get(3))).noneMatch(e -> Ownership.isMark(e.path()));
         assertThat(plan.summary().rolls()).as("the marks cost no roll").isEqualTo(2);
         assertThat(plan.steps()).filteredOn(s -> s.object().kind().equals("KafkaConnect"))
                 .allSatisfy(s -> assertThat(s.payload() instanceof StepPayload.WaitForRoll || edits(s).stream()
@@ -173,7 +175,7 @@ class PlannerOwnershipTest {
         assertThat(plan.diagnostics()).isEmpty();
         assertThat(plan.steps()).extracting(Step::kind).containsExactly(TRANSFER_OWNERSHIP, TRANSFER_OWNERSHIP,
                 TRANSFER_OWNERSHIP, TRANSFER_OWNERSHIP, SET_WORKER_EOS, WAIT_FOR_ROLL, SET_WORKER_EOS, WAIT_FOR_ROLL,
-                UPDATE_CONNECTOR, WAIT_FOR_CONNECTOR_READY);
+                STOP_CONNECTOR, WAIT_FOR_CONNECTOR_READY, UPDATE_CONNECTOR, WAIT_FOR_CONNECTOR_READY);
         Step cluster = plan.steps().get(0);
         assertThat(cluster.address()).isEqualTo(CLUSTER);
         assertThat(cluster.summary()).isEqualTo("take over from environment \"staging\" (lineage lineage-staging)");

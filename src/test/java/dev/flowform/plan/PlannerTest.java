@@ -3,6 +3,7 @@ package dev.flowform.plan;
 import static dev.flowform.plan.StepKind.CREATE_CONNECTOR;
 import static dev.flowform.plan.StepKind.CREATE_CONNECT_CLUSTER;
 import static dev.flowform.plan.StepKind.SET_WORKER_EOS;
+import static dev.flowform.plan.StepKind.STOP_CONNECTOR;
 import static dev.flowform.plan.StepKind.UPDATE_CONNECTOR;
 import static dev.flowform.plan.StepKind.WAIT_FOR_CONNECTOR_READY;
 import static dev.flowform.plan.StepKind.WAIT_FOR_ROLL;
@@ -13,6 +14,7 @@ import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveState;
 import dev.flowform.model.ManageMode;
 import dev.flowform.model.StrimziApi;
+import dev.flowform.plan.rules.StopBeforeChange;
 import dev.flowform.testing.Configs;
 import dev.flowform.testing.Fixtures;
 import java.time.Instant;
@@ -39,12 +41,12 @@ class PlannerTest {
     static Stream<Arguments> situations() {
         return Stream.of(
                 Arguments.of("existing-v1beta2", List.of(SET_WORKER_EOS, WAIT_FOR_ROLL, SET_WORKER_EOS, WAIT_FOR_ROLL,
-                        UPDATE_CONNECTOR, WAIT_FOR_CONNECTOR_READY), List.of("preparing", "enabled")),
+                        STOP_CONNECTOR, WAIT_FOR_CONNECTOR_READY, UPDATE_CONNECTOR, WAIT_FOR_CONNECTOR_READY), List.of("preparing", "enabled")),
                 Arguments.of("existing-v1", List.of(SET_WORKER_EOS, WAIT_FOR_ROLL, SET_WORKER_EOS, WAIT_FOR_ROLL,
-                        UPDATE_CONNECTOR, WAIT_FOR_CONNECTOR_READY), List.of("preparing", "enabled")),
-                Arguments.of("half-done-preparing", List.of(SET_WORKER_EOS, WAIT_FOR_ROLL, UPDATE_CONNECTOR,
+                        STOP_CONNECTOR, WAIT_FOR_CONNECTOR_READY, UPDATE_CONNECTOR, WAIT_FOR_CONNECTOR_READY), List.of("preparing", "enabled")),
+                Arguments.of("half-done-preparing", List.of(SET_WORKER_EOS, WAIT_FOR_ROLL, STOP_CONNECTOR, WAIT_FOR_CONNECTOR_READY, UPDATE_CONNECTOR,
                         WAIT_FOR_CONNECTOR_READY), List.of("enabled")),
-                Arguments.of("roll-in-progress", List.of(WAIT_FOR_ROLL, SET_WORKER_EOS, WAIT_FOR_ROLL, UPDATE_CONNECTOR,
+                Arguments.of("roll-in-progress", List.of(WAIT_FOR_ROLL, SET_WORKER_EOS, WAIT_FOR_ROLL, STOP_CONNECTOR, WAIT_FOR_CONNECTOR_READY, UPDATE_CONNECTOR,
                         WAIT_FOR_CONNECTOR_READY), List.of("enabled")));
     }
 
@@ -58,18 +60,29 @@ class PlannerTest {
         assertThat(plan.steps()).filteredOn(s -> s.kind() == SET_WORKER_EOS)
                 .extracting(s -> ((StepPayload.SetWorkerEos) s.payload()).mode().value())
                 .containsExactlyElementsOf(modes);
-        Step update = plan.steps().stream().filter(s -> s.kind() == UPDATE_CONNECTOR).findFirst().orElseThrow();
-        assertThat(update.object().name()).isEqualTo("dc1-to-dc2-source");
-        assertThat(((StepPayload.PatchObject) update.payload()).edits())
+        Step stop = plan.steps().stream().filter(s -> s.kind() == STOP_CONNECTOR).findFirst().orElseThrow();
+        assertThat(stop.object().name()).isEqualTo("dc1-to-dc2-source");
+        assertThat(((StepPayload.PatchObject) stop.payload()).edits())
                 .extracting(FieldEdit::path, FieldEdit::value)
                 .containsExactlyInAnyOrder(
-                        org.assertj.core.groups.Tuple.tuple(List.of("spec", "config", "exactly.once.support"), "required"),
-                        org.assertj.core.groups.Tuple.tuple(List.of("spec", "config", "source.consumer.isolation.level"),
-                                "read_committed"),
+                        org.assertj.core.groups.Tuple.tuple(List.of("spec", "state"), "stopped"),
+                        org.assertj.core.groups.Tuple.tuple(List.of("metadata", "annotations",
+                                StopBeforeChange.RESUME_ANNOTATION), "running"),
                         org.assertj.core.groups.Tuple.tuple(List.of("metadata", "annotations", Ownership.ENVIRONMENT_ANNOTATION),
                                 "test"),
                         org.assertj.core.groups.Tuple.tuple(List.of("metadata", "annotations", Ownership.LINEAGE_ANNOTATION),
                                 "lineage-1"));
+        Step update = plan.steps().stream().filter(s -> s.kind() == UPDATE_CONNECTOR).findFirst().orElseThrow();
+        assertThat(update.object().name()).isEqualTo("dc1-to-dc2-source");
+        assertThat(((StepPayload.PatchObject) update.payload()).edits())
+                .extracting(FieldEdit::path, FieldEdit::value, FieldEdit::remove)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(List.of("spec", "config", "exactly.once.support"), "required", false),
+                        org.assertj.core.groups.Tuple.tuple(List.of("spec", "config", "source.consumer.isolation.level"),
+                                "read_committed", false),
+                        org.assertj.core.groups.Tuple.tuple(List.of("spec", "state"), "running", false),
+                        org.assertj.core.groups.Tuple.tuple(List.of("metadata", "annotations",
+                                StopBeforeChange.RESUME_ANNOTATION), null, true));
         assertThat(plan.summary()).isEqualTo(new PlanSummary(0, 2, 0, modes.size()));
     }
 
@@ -162,9 +175,9 @@ class PlannerTest {
 
         Plan plan = Planner.plan(desired, live, REQUEST);
 
-        assertThat(plan.steps()).extracting(Step::kind).containsExactly(UPDATE_CONNECTOR, WAIT_FOR_CONNECTOR_READY,
-                SET_WORKER_EOS, WAIT_FOR_ROLL);
-        assertThat(((StepPayload.SetWorkerEos) plan.steps().get(2).payload()).mode()).isEqualTo(EosMode.DISABLED);
+        assertThat(plan.steps()).extracting(Step::kind).containsExactly(STOP_CONNECTOR, WAIT_FOR_CONNECTOR_READY,
+                UPDATE_CONNECTOR, WAIT_FOR_CONNECTOR_READY, SET_WORKER_EOS, WAIT_FOR_ROLL);
+        assertThat(((StepPayload.SetWorkerEos) plan.steps().get(4).payload()).mode()).isEqualTo(EosMode.DISABLED);
     }
 
     @Test

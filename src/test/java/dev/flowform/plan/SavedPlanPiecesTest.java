@@ -115,9 +115,10 @@ class SavedPlanPiecesTest {
         Plan plan = Planner.plan(desired, w.toLive(), new PlanRequest("test", new StateRef("L", 1), NOW)
                 .withOptions(PlanOptions.DEFAULT.withTargets(List.of("connect_cluster.mm2-connect"))));
 
-        assertThat(plan.steps()).extracting(Step::kind).containsExactly(StepKind.UPDATE_CONNECTOR,
-                StepKind.WAIT_FOR_CONNECTOR_READY, StepKind.SET_WORKER_EOS, StepKind.WAIT_FOR_ROLL);
-        assertThat(((StepPayload.SetWorkerEos) plan.steps().get(2).payload()).mode()).isEqualTo(EosMode.DISABLED);
+        assertThat(plan.steps()).extracting(Step::kind).containsExactly(StepKind.STOP_CONNECTOR,
+                StepKind.WAIT_FOR_CONNECTOR_READY, StepKind.UPDATE_CONNECTOR, StepKind.WAIT_FOR_CONNECTOR_READY,
+                StepKind.SET_WORKER_EOS, StepKind.WAIT_FOR_ROLL);
+        assertThat(((StepPayload.SetWorkerEos) plan.steps().get(4).payload()).mode()).isEqualTo(EosMode.DISABLED);
         assertThat(plan.diagnostics()).extracting(Diagnostic::summary).contains("Resource targeting is in effect");
     }
 }

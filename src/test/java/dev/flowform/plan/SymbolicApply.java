@@ -5,6 +5,7 @@ import dev.flowform.model.ConnectorRole;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveConnector;
 import dev.flowform.model.strimzi.Strimzi;
+import dev.flowform.plan.rules.StopBeforeChange;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -170,7 +171,7 @@ final class SymbolicApply {
                 world.connectors.put(s.object().name(), body);
                 world.statuses.put(s.object().name(), World.Status.PENDING);
             }
-            case UPDATE_CONNECTOR -> {
+            case UPDATE_CONNECTOR, STOP_CONNECTOR -> {
                 Map<String, Object> body = world.connectors.get(s.object().name());
                 if (body == null) {
                     violations.add("step " + s.id() + " updates connector " + s.object().name() + " that does not exist");
@@ -178,7 +179,15 @@ final class SymbolicApply {
                 }
                 Map<String, Object> after = World.deepCopy(body);
                 Edits.apply(after, ((StepPayload.PatchObject) s.payload()).edits());
-                checkConnectorWrite(s, after);
+                if (s.kind() == StepKind.STOP_CONNECTOR) {
+                    if (!World.map(body.get("spec")).get("config").equals(World.map(after.get("spec")).get("config"))) {
+                        violations.add("step " + s.id() + " stops " + s.object().name() + " and changes its configuration "
+                                + "in one write, which Strimzi sends first [rule 8b]");
+                    }
+                } else {
+                    checkConnectorWrite(s, after);
+                }
+                checkStoppedForChange(s, body, after);
                 Map<String, Object> md = World.map(after.get("metadata"));
                 md.put("generation", World.generation(after) + 1);
                 world.connectors.put(s.object().name(), after);
@@ -203,7 +212,9 @@ final class SymbolicApply {
                     violations.add("step " + s.id() + " waits for " + w.expectedState() + " but the connector's spec.state makes it "
                             + expected);
                 }
-                if (requires(body) && !(workerModes.isEmpty() || workerModes.equals(EnumSet.of(EosMode.ENABLED)))) {
+                // a stop is not validated (and Strimzi sends no configuration Connect already stores)
+                if (requires(body) && !"STOPPED".equals(w.expectedState())
+                        && !(workerModes.isEmpty() || workerModes.equals(EnumSet.of(EosMode.ENABLED)))) {
                     violations.add("step " + s.id() + " would never finish: " + s.object().name() + " requires EOS, workers run "
                             + workerModes);
                 }
@@ -264,6 +275,37 @@ final class SymbolicApply {
         if (!"read_committed".equals(String.valueOf(World.map(World.map(body.get("spec")).get("config"))
                 .get("source.consumer.isolation.level")))) {
             violations.add("step " + s.id() + " gives " + s.object().name() + " required without read_committed [rule 4]");
+        }
+    }
+
+    /**
+     * Rule 8b: a change of an exactly-once key of a source connector that runs tasks, and keeps running them, is written
+     * only once the connector was seen STOPPED (KIP-875: its old task configurations are gone), unless no worker runs it,
+     * Kafka cannot stop it (before 3.5), or Connect refuses its live configuration (so the operator never gets to the
+     * stop).
+     */
+    private void checkStoppedForChange(Step s, Map<String, Object> before, Map<String, Object> after) {
+        Map<String, Object> was = World.map(World.map(before.get("spec")).get("config"));
+        Map<String, Object> now = World.map(World.map(after.get("spec")).get("config"));
+        boolean eosKeyChanged = StopBeforeChange.KEYS.stream().anyMatch(k -> !java.util.Objects.equals(was.get(k), now.get(k)));
+        boolean running = !StopBeforeChange.isStopped((String) World.map(before.get("spec")).get("state"))
+                && !StopBeforeChange.isStopped((String) World.map(after.get("spec")).get("state"));
+        boolean source = ConnectorRole.ofClass((String) World.map(before.get("spec")).get("class")) == ConnectorRole.SOURCE;
+        Object version = world.kc == null ? null : World.map(world.kc.get("spec")).get("version");
+        boolean kip875 = version == null || dev.flowform.plan.KafkaVersion.parse(version.toString())
+                .map(v -> !v.isBefore(3, 5)).orElse(true);
+        boolean accepted = !requires(before) || workerModes.equals(EnumSet.of(EosMode.ENABLED));
+        boolean workers = world.kc != null && World.replicas(world.kc) > 0 && source && kip875 && accepted;
+        if (eosKeyChanged && running && workers) {
+            violations.add("step " + s.id() + " changes an exactly-once key of " + s.object().name() + " while it runs, so a "
+                    + "task of the old configuration may run after apply [rule 8b]");
+        }
+        if (eosKeyChanged && workers && !running && world.statuses.get(s.object().name()) != World.Status.STOPPED
+                && StopBeforeChange.isStopped((String) World.map(before.get("spec")).get("state"))
+                && World.map(World.map(before.get("metadata")).get("annotations"))
+                .containsKey(StopBeforeChange.RESUME_ANNOTATION)) {
+            violations.add("step " + s.id() + " starts " + s.object().name() + " with its new configuration before it was seen "
+                    + "STOPPED [rule 8b]");
         }
     }
 

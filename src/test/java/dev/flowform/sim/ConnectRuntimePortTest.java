@@ -60,6 +60,11 @@ class ConnectRuntimePortTest extends SimTestSupport {
         }
 
         @Override
+        public boolean holdsConfig(String cluster, String name, Map<String, String> config) {
+            return delegate.holdsConfig(cluster, name, config);
+        }
+
+        @Override
         public RestResult setTargetState(String cluster, String name, TargetState state) {
             return delegate.setTargetState(cluster, name, state);
         }

@@ -22,6 +22,18 @@ public final class Sim {
      * @return a running embedded cluster; close it
      */
     public static EmbeddedCluster start(String fixture, Path workDir, SimSettings settings) {
+        return start(fixture, workDir, settings, null);
+    }
+
+    /**
+     * @param fixture  a file name under {@code src/test/resources/fixtures} without {@code .yaml}
+     * @param workDir  a scratch folder (the seed is copied there)
+     * @param settings simulated operator timings
+     * @param runtime  the Kafka Connect behind the worker pods, or null for a new simulated one
+     * @return a running embedded cluster; close it
+     */
+    public static EmbeddedCluster start(String fixture, Path workDir, SimSettings settings,
+                                        java.util.function.Supplier<dev.flowform.sim.connect.ConnectRuntime> runtime) {
         Path seed = workDir.resolve("seed-" + fixture);
         try (InputStream in = Sim.class.getResourceAsStream("/fixtures/" + fixture + ".yaml")) {
             Files.createDirectories(seed);
@@ -29,6 +41,7 @@ public final class Sim {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(seed).settings(settings).build());
+        return EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(seed).settings(settings).connectRuntime(runtime)
+                .build());
     }
 }

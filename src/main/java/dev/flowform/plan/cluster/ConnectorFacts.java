@@ -19,10 +19,10 @@ import dev.flowform.plan.Rule;
 import dev.flowform.plan.rules.ConnectorCheck;
 import dev.flowform.plan.rules.ConnectorRules;
 import dev.flowform.plan.rules.Finding;
+import dev.flowform.plan.rules.StopBeforeChange;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -110,8 +110,11 @@ record ConnectorFacts(List<ConnectorWork> work, List<Diagnostic> findings) {
             return Optional.empty();
         }
         SpecDiff diff = SpecDiff.connector(d, l);
-        failed(d.address(), l, !diff.isEmpty()).ifPresent(findings::add);
-        if (diff.isEmpty()) {
+        String mark = l.annotations().get(StopBeforeChange.RESUME_ANNOTATION);
+        boolean stops = StopBeforeChange.lane(diff.edits(), l.state(), mark, StopBeforeChange.RUNNING, d.role()
+                == dev.flowform.model.ConnectorRole.SOURCE) != StopBeforeChange.Lane.PLAIN;
+        failed(d.address(), l, !diff.isEmpty(), stops).ifPresent(findings::add);
+        if (diff.isEmpty() && mark == null) {
             return Optional.empty();
         }
         Map<String, String> after = new TreeMap<>(l.config());
@@ -124,9 +127,13 @@ record ConnectorFacts(List<ConnectorWork> work, List<Diagnostic> findings) {
                 }
             }
         }
-        String state = d.state() != null ? d.state() : l.state() != null ? l.state() : "running";
-        return Optional.of(new ConnectorWork(Action.UPDATE, d.address(), l.ref(), d, null, diff, runtimeState(state),
-                ConnectorRules.isRequired(after.get(ConnectorRules.EXACTLY_ONCE_SUPPORT))));
+        // a connector flowform stopped for a change returns to the state its mark records, unless one is declared
+        String state = d.state() != null ? d.state() : mark != null ? mark
+                : l.state() != null ? l.state() : StopBeforeChange.RUNNING;
+        return Optional.of(new ConnectorWork(Action.UPDATE, d.address(), l.ref(), d, null, diff,
+                StopBeforeChange.runtimeState(state), ConnectorRules.isRequired(after.get(ConnectorRules.EXACTLY_ONCE_SUPPORT)),
+                l.state(), mark, state, ConnectorRules.isRequired(l.config().get(ConnectorRules.EXACTLY_ONCE_SUPPORT)),
+                ConnectorCheck.evaluate(l, l.generation(), "STOPPED").isComplete()));
     }
 
     /** @return the creation of a connector that does not exist; empty (with an error) when it was to be adopted */
@@ -144,12 +151,12 @@ record ConnectorFacts(List<ConnectorWork> work, List<Diagnostic> findings) {
                 d.tasksMax(), d.state(), d.config()).toMap();
         return Optional.of(new ConnectorWork(Action.CREATE, d.address(),
                 new ObjectRef((String) manifest.get("apiVersion"), KafkaConnectorManifest.KIND, d.namespace(), d.name()),
-                d, manifest, new SpecDiff(List.of(), List.of()), runtimeState(d.state() == null ? "running" : d.state()),
+                d, manifest, new SpecDiff(List.of(), List.of()), StopBeforeChange.runtimeState(d.state()),
                 ConnectorRules.isRequired(d.config().get(ConnectorRules.EXACTLY_ONCE_SUPPORT))));
     }
 
     /** @return the warning about a FAILED connector or task (rule {@link Rule#CONNECTOR_FAILED}), if any */
-    private static Optional<Diagnostic> failed(String address, LiveConnector l, boolean updated) {
+    private static Optional<Diagnostic> failed(String address, LiveConnector l, boolean updated, boolean stops) {
         String trace = null;
         if ("FAILED".equals(l.connectorState())) {
             trace = "connector FAILED: " + ConnectorCheck.head(l.connectorTrace());
@@ -168,16 +175,11 @@ record ConnectorFacts(List<ConnectorWork> work, List<Diagnostic> findings) {
                 "KafkaConnector " + l.namespace() + "/" + l.name() + " reports " + trace + ". "
                         + (updated ? "This plan changes its configuration, which makes Kafka Connect restart it."
                                 : "This plan does not change it. If it is still FAILED afterwards, restart it with "
-                                        + "kubectl annotate kafkaconnector " + l.name() + " strimzi.io/restart=true."),
+                                        + "kubectl annotate kafkaconnector " + l.name() + " strimzi.io/restart=true.")
+                        + (stops && "FAILED".equals(l.connectorState()) ? " The plan stops it first; Strimzi before 1.1.0 "
+                                + "does not stop a FAILED connector, whose tasks may still run: on such an operator, restart "
+                                + "it (strimzi.io/restart=true) before apply." : ""),
                 address));
     }
 
-    /** @return {@code RUNNING}, {@code PAUSED} or {@code STOPPED} for a {@code spec.state} value */
-    private static String runtimeState(String specState) {
-        return switch (specState.toLowerCase(Locale.ROOT)) {
-            case "paused" -> "PAUSED";
-            case "stopped" -> "STOPPED";
-            default -> "RUNNING";
-        };
-    }
 }

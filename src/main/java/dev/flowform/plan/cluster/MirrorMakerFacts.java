@@ -78,7 +78,8 @@ record MirrorMakerFacts(PlanScope scope, DesiredMirrorMaker2 desired, ObjectRef 
         List<String> missing = new ArrayList<>();
         for (DesiredMirror m : dm.mirrors()) {
             live.mirror(m.sourceAlias()).ifPresentOrElse(lm -> {
-                MirrorWork w = MirrorWork.of(dm, m, lm, live.v1Layout(), MirrorSet.sourceEntry(live, lm));
+                MirrorWork w = MirrorWork.of(dm, m, lm, live.v1Layout(), MirrorSet.sourceEntry(live, lm),
+                        live.workers().annotations());
                 if (!w.isEmpty()) {
                     mirrors.add(w);
                 }

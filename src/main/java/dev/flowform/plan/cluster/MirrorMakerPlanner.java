@@ -325,6 +325,8 @@ public final class MirrorMakerPlanner {
         set.renamed().forEach((from, to) -> parts.add("rename " + from + " to " + to));
         set.added().forEach(a -> parts.add("add " + a));
         set.removed().stream().filter(r -> !set.renamed().containsKey(r)).forEach(r -> parts.add("remove " + r));
+        MirrorLanes lanes = MirrorLanes.of(f, mode);
+        lanes.stopSteps(f, chain);
         for (MirrorWork w : f.mirrors()) {
             edits.addAll(w.edits());
             for (FieldEdit e : w.edits()) {
@@ -332,6 +334,8 @@ public final class MirrorMakerPlanner {
                         : e.key() + "=" + (e.sensitive() ? dev.flowform.model.SecretKeys.MASK : String.valueOf(e.value()))));
             }
         }
+        edits.addAll(lanes.startEdits(f.v1()));
+        parts.addAll(lanes.startParts());
         chain.add(new Draft(set.rolls() ? StepKind.UPDATE_CONNECT_CLUSTER : StepKind.UPDATE_CONNECTOR, f.address(), f.ref(),
                 new StepPayload.PatchObject(edits), "mirrors " + String.join(", ", parts)));
         if (set.rolls()) {
@@ -381,6 +385,13 @@ public final class MirrorMakerPlanner {
         }
         if (!on.isEmpty()) {
             reasons.add(ChangeReason.MIRROR_EOS_ON.of(String.join(", ", on)));
+        }
+        MirrorLanes lanes = MirrorLanes.of(f, f.upgrade() ? f.desired().eos() : f.current());
+        if (!lanes.stopFirst().isEmpty()) {
+            reasons.add(ChangeReason.MIRROR_STOP_START.of(String.join(", ", lanes.stopFirst())));
+        }
+        if (!lanes.marked().isEmpty()) {
+            reasons.add(ChangeReason.MIRROR_RESUME_STOPPED.of(String.join(", ", lanes.marked())));
         }
         if (!off.isEmpty()) {
             reasons.add(ChangeReason.MIRROR_EOS_OFF.of(String.join(", ", off)));

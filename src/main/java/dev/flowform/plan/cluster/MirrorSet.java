@@ -276,7 +276,7 @@ record MirrorSet(List<FieldEdit> edits, List<AttributeChange> attrs, List<Change
             Map<String, Object> copy = new LinkedHashMap<>(old.raw());
             LiveMirrorMaker2.Mirror moved = new LiveMirrorMaker2.Mirror(want.sourceAlias(), old.sourceConfig(),
                     old.checkpoint(), old.checkpointConfig(), copy);
-            MirrorWork w = MirrorWork.of(dm, want, moved, v1, renamedSource(sourceEntry(live, old), want));
+            MirrorWork w = MirrorWork.of(dm, want, moved, v1, renamedSource(sourceEntry(live, old), want), Map.of());
             edits.addAll(w.edits());
             attrs.addAll(w.attrs());
         }

@@ -8,6 +8,7 @@ import dev.flowform.plan.AttributeChange;
 import dev.flowform.plan.FieldEdit;
 import dev.flowform.plan.Json;
 import dev.flowform.plan.rules.ConnectorRules;
+import dev.flowform.plan.rules.StopBeforeChange;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,8 +31,13 @@ import java.util.function.Predicate;
  * @param attrs  the same as attribute changes, for the plan
  * @param eosOn  true when the edits turn exactly-once on
  * @param eosOff true when the edits remove {@code exactly.once.support}
+ * @param liveState the live {@code sourceConnector.state}, or null (running)
+ * @param mark      the live {@link StopBeforeChange#mirrorAnnotation} of this mirror: the state to return to after
+ *                  flowform stopped its source connector for a change; null when not stopped by flowform
+ * @param liveRequiresEos true when the live {@code sourceConnector.config} has exactly.once.support=required
  */
-record MirrorWork(String source, List<FieldEdit> edits, List<AttributeChange> attrs, boolean eosOn, boolean eosOff) {
+record MirrorWork(String source, List<FieldEdit> edits, List<AttributeChange> attrs, boolean eosOn, boolean eosOff,
+                  String liveState, String mark, boolean liveRequiresEos) {
 
     /** The source connector entries exactly-once needs, in the order they are written. */
     static final Map<String, String> SOURCE_EOS = eosKeys();
@@ -41,6 +47,11 @@ record MirrorWork(String source, List<FieldEdit> edits, List<AttributeChange> at
         attrs = List.copyOf(attrs);
     }
 
+    /** Work without live connector state, while its edits are collected. */
+    private MirrorWork(String source, List<FieldEdit> edits, List<AttributeChange> attrs) {
+        this(source, edits, attrs, false, false, null, null, false);
+    }
+
     /**
      * @param dm   the block
      * @param want the mirror as declared
@@ -48,15 +59,16 @@ record MirrorWork(String source, List<FieldEdit> edits, List<AttributeChange> at
      * @param v1   true when the live resource uses the {@code v1} layout (the mirror is selected by {@code source.alias})
      * @param sourceEntry the live source cluster entry: {@code spec.mirrors[].source} in {@code v1}, the source's
      *                    {@code spec.clusters[]} entry in {@code v1beta2}; empty when there is none
+     * @param annotations the live resource's annotations (the mark of a stopped source connector)
      * @return the work, with no edits when the entry already matches
      */
     static MirrorWork of(DesiredMirrorMaker2 dm, DesiredMirror want, LiveMirrorMaker2.Mirror live, boolean v1,
-                         Map<String, Object> sourceEntry) {
+                         Map<String, Object> sourceEntry, Map<String, String> annotations) {
         String selector = mirrorSelector(v1, want.sourceAlias());
         List<String> at = List.of("spec", "mirrors", selector);
         String shown = "spec.mirrors" + selector;
         boolean own = dm.manage() == ManageMode.OWN;
-        MirrorWork w = new MirrorWork(want.sourceAlias(), new ArrayList<>(), new ArrayList<>(), false, false);
+        MirrorWork w = new MirrorWork(want.sourceAlias(), new ArrayList<>(), new ArrayList<>());
         Map<String, String> source = new LinkedHashMap<>(want.sourceConnectorConfig());
         if (want.exactlyOnce()) {
             source.putAll(SOURCE_EOS);
@@ -75,12 +87,25 @@ record MirrorWork(String source, List<FieldEdit> edits, List<AttributeChange> at
         boolean on = want.exactlyOnce() && w.edits.stream().anyMatch(e -> SOURCE_EOS.containsKey(e.key()) && !e.remove());
         boolean off = !want.exactlyOnce() && w.edits.stream()
                 .anyMatch(e -> e.remove() && e.key().equals(ConnectorRules.EXACTLY_ONCE_SUPPORT));
-        return new MirrorWork(w.source, w.edits, w.attrs, on, off);
+        Object state = live.raw().get("sourceConnector") instanceof Map<?, ?> sc ? sc.get("state") : null;
+        return new MirrorWork(w.source, w.edits, w.attrs, on, off, state == null ? null : state.toString(),
+                annotations.get(StopBeforeChange.mirrorAnnotation(want.sourceAlias())),
+                ConnectorRules.isRequired(live.sourceConfig().get(ConnectorRules.EXACTLY_ONCE_SUPPORT)));
     }
 
-    /** @return true when the entry needs no edit */
+    /** @return true when the entry needs no edit and its source connector was not stopped by flowform */
     boolean isEmpty() {
-        return edits.isEmpty();
+        return edits.isEmpty() && mark == null;
+    }
+
+    /** @return the edits of the source connector's {@code sourceConnector} entry */
+    List<FieldEdit> sourceConnectorEdits() {
+        return edits.stream().filter(e -> e.path().contains("sourceConnector")).toList();
+    }
+
+    /** @return the {@code spec.state} its source connector ends in: the one its mark records, else the live one */
+    String targetState() {
+        return mark != null ? mark : liveState != null ? liveState : StopBeforeChange.RUNNING;
     }
 
     /**
@@ -126,7 +151,7 @@ record MirrorWork(String source, List<FieldEdit> edits, List<AttributeChange> at
                 a.add(new AttributeChange(shown + ".\"" + k + "\"", Json.render(v), null, sensitive.test(k)));
             }
         });
-        return new MirrorWork(source, e, a, false, false);
+        return new MirrorWork(source, e, a);
     }
 
     /** Adds the edit of one declared scalar field; an undeclared one is left alone. */
@@ -138,7 +163,7 @@ record MirrorWork(String source, List<FieldEdit> edits, List<AttributeChange> at
         List<AttributeChange> a = new ArrayList<>(attrs);
         e.add(FieldEdit.set(path, want, false));
         a.add(new AttributeChange(shown, have == null ? null : Json.render(have), Json.render(want), false));
-        return new MirrorWork(source, e, a, false, false);
+        return new MirrorWork(source, e, a);
     }
 
     /**

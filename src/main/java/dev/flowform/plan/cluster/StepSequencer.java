@@ -15,6 +15,7 @@ import dev.flowform.plan.Json;
 import dev.flowform.plan.StepKind;
 import dev.flowform.plan.StepPayload;
 import dev.flowform.plan.rules.ConnectorRules;
+import dev.flowform.plan.rules.StopBeforeChange;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,6 +48,8 @@ import java.util.TreeSet;
 final class StepSequencer {
 
     private static final String MIRROR_PACKAGE = "org.apache.kafka.connect.mirror.";
+    private static final List<String> STATE_PATH = List.of("spec", "state");
+    private static final List<String> MARK_PATH = List.of("metadata", "annotations", StopBeforeChange.RESUME_ANNOTATION);
 
     private final ClusterFacts facts;
     private final boolean concurrentConnectors;
@@ -198,12 +201,7 @@ final class StepSequencer {
                             lane(w)));
                     waitForConnector(w);
                 }
-                case UPDATE -> {
-                    changes.add(new Change(w.address(), w.ref(), Action.UPDATE, w.diff().attrs(), updateReason(w)));
-                    chain.add(new Draft(StepKind.UPDATE_CONNECTOR, w.address(), w.ref(),
-                            new StepPayload.PatchObject(w.diff().edits()), editSummary(w.diff().edits()), lane(w)));
-                    waitForConnector(w);
-                }
+                case UPDATE -> update(w);
                 case DELETE -> {
                     changes.add(new Change(w.address(), w.ref(), Action.DELETE, List.of(),
                             ChangeReason.NO_FLOW.of(facts.scope().environment())));
@@ -213,6 +211,58 @@ final class StepSequencer {
                 default -> throw new IllegalStateException("no step for " + w.action());
             }
         }
+    }
+
+    /**
+     * A connector update: one write, or, when {@link StopBeforeChange#lane} says so, a stop (with the mark of the state
+     * to return to) and its wait, then the write of the configuration with that state (the mark removed).
+     */
+    private void update(ConnectorWork w) {
+        EosMode atStep = facts.upgrade() ? facts.desired().eos() : facts.existing().current();
+        boolean liveAccepted = !w.liveRequiresEos() || atStep == EosMode.ENABLED;
+        StopBeforeChange.Lane how = StopBeforeChange.lane(w.diff().edits(), w.liveState(), w.resumeMark(), w.targetState(),
+                StopBeforeChange.canStop(w.desired().role(), facts.kafkaVersion(), facts.replicas(), liveAccepted));
+        List<Change.Reason> reasons = new ArrayList<>();
+        if (!w.diff().isEmpty()) {
+            reasons.add(updateReason(w));
+        }
+        if (how == StopBeforeChange.Lane.PLAIN) {
+            changes.add(new Change(w.address(), w.ref(), Action.UPDATE, w.diff().attrs(), reasons));
+            chain.add(new Draft(StepKind.UPDATE_CONNECTOR, w.address(), w.ref(),
+                    new StepPayload.PatchObject(w.diff().edits()), editSummary(w.diff().edits()), lane(w)));
+            waitForConnector(w);
+            return;
+        }
+        String name = w.ref().name();
+        List<FieldEdit> edits = new ArrayList<>(w.diff().edits().stream()
+                .filter(e -> !e.path().equals(STATE_PATH)).toList());
+        List<AttributeChange> attrs = new ArrayList<>(w.diff().attrs());
+        if (how == StopBeforeChange.Lane.STOP_FIRST) {
+            reasons.add(ChangeReason.STOP_START.of());
+            chain.add(new Draft(StepKind.STOP_CONNECTOR, w.address(), w.ref(), new StepPayload.PatchObject(List.of(
+                    FieldEdit.set(STATE_PATH, StopBeforeChange.STOPPED, false),
+                    FieldEdit.set(MARK_PATH, w.targetState(), false))),
+                    "stop " + name + " (spec.state: stopped): Kafka Connect drops the tasks of its current configuration",
+                    lane(w)));
+        } else {
+            reasons.add(ChangeReason.RESUME_STOPPED.of(w.targetState()));
+            if (attrs.stream().noneMatch(a -> a.path().equals("spec.state"))) {
+                attrs.add(new AttributeChange("spec.state", Json.render(StopBeforeChange.STOPPED),
+                        Json.render(w.targetState()), false));
+            }
+        }
+        if (facts.replicas() > 0 && !(how == StopBeforeChange.Lane.ALREADY_STOPPED && w.seenStopped())) {
+            chain.add(new Draft(StepKind.WAIT_FOR_CONNECTOR_READY, w.address(), w.ref(),
+                    new StepPayload.WaitForConnector("STOPPED", null), "wait until " + name
+                    + " is STOPPED and none of its tasks runs", lane(w)));
+        }
+        changes.add(new Change(w.address(), w.ref(), Action.UPDATE, attrs, reasons));
+        edits.add(FieldEdit.set(STATE_PATH, w.targetState(), false));
+        edits.add(FieldEdit.remove(MARK_PATH, false));
+        String what = editSummary(w.diff().edits().stream().filter(e -> !e.path().equals(STATE_PATH)).toList());
+        chain.add(new Draft(StepKind.UPDATE_CONNECTOR, w.address(), w.ref(), new StepPayload.PatchObject(edits),
+                (what.isEmpty() ? "" : what + ", ") + "then start " + name + " (spec.state: " + w.targetState() + ")", lane(w)));
+        waitForConnector(w);
     }
 
     private void waitForConnector(ConnectorWork w) {

@@ -6,14 +6,18 @@ import dev.flowform.model.ConnectorRole;
 import dev.flowform.model.LiveConnector;
 import dev.flowform.model.TaskStatus;
 import dev.flowform.plan.Readiness;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Decides whether a KafkaConnector change has settled.
  *
  * <p>Done means: {@code status.observedGeneration >= G}, condition {@code Ready=True}, and
  * {@code status.connectorStatus.connector.state} and every {@code tasks[].state} equal the expected
- * runtime state ({@code RUNNING} unless the connector is paused or stopped). Ready alone is not
+ * runtime state ({@code RUNNING} unless the connector is paused). A stopped connector has no task configurations
+ * (KIP-875), so {@code STOPPED} means the connector reports STOPPED and no task reports RUNNING, PAUSED or RESTARTING
+ * (Connect keeps the status of a task it stopped, as UNASSIGNED). Ready alone is not
  * trusted: it has missed failed tasks (strimzi/strimzi-kafka-operator#6624). {@code UNASSIGNED} and
  * {@code RESTARTING} are transient; {@code FAILED} is a failure, except a FAILED task while a caller says the status
  * may predate the change (see {@link #evaluate(LiveConnector, long, String, boolean)}).
@@ -25,6 +29,8 @@ import java.util.Optional;
 public final class ConnectorCheck {
 
     private static final int TRACE_HEAD_CHARS = 400;
+    /** Task states of a task that runs, or is about to run again. */
+    private static final Set<String> ACTIVE = Set.of("RUNNING", "PAUSED", "RESTARTING");
 
     private ConnectorCheck() {
     }
@@ -62,10 +68,14 @@ public final class ConnectorCheck {
         if (observed == null || observed < generation) {
             return new Readiness.InProgress("waiting for the operator, " + genText, 0, Math.max(total, 1));
         }
+        boolean stopping = "STOPPED".equals(expectedState);
+        if ("FAILED".equals(c.connectorState()) && stopping) {
+            return notStopped(c, genText, taskFailureMayBeStale);
+        }
         if ("FAILED".equals(c.connectorState())) {
             return new Readiness.Failed("connector " + c.name() + " is FAILED: " + head(c.connectorTrace()));
         }
-        for (TaskStatus t : c.tasks()) {
+        for (TaskStatus t : stopping ? List.<TaskStatus>of() : c.tasks()) {
             if ("FAILED".equals(t.state()) && taskFailureMayBeStale) {
                 return new Readiness.InProgress("task " + c.name() + "-" + t.id() + " FAILED, possibly before this change "
                         + "(Connect restarts reconfigured tasks): waiting for a later status, " + genText,
@@ -83,13 +93,36 @@ public final class ConnectorCheck {
         }
         long ok = c.tasks().stream().filter(t -> expectedState.equals(t.state())).count();
         boolean mayHaveNoTask = ConnectorRole.ofClass(c.className()) == ConnectorRole.CHECKPOINT;
-        boolean tasksOk = "STOPPED".equals(expectedState) || ((total > 0 || mayHaveNoTask) && ok == total);
+        // a stopped connector has no task configurations (KIP-875); a task reported RUNNING has not stopped yet
+        boolean tasksOk = stopping ? c.tasks().stream().noneMatch(t -> ACTIVE.contains(t.state()))
+                : (total > 0 || mayHaveNoTask) && ok == total;
         if (Conditions.isTrue(c.conditions(), "Ready") && expectedState.equals(c.connectorState()) && tasksOk) {
-            return new Readiness.Complete("connector " + expectedState + ", " + ok + "/" + total + " tasks "
-                    + expectedState + ", " + genText);
+            return new Readiness.Complete("connector " + expectedState + ", " + (stopping ? "no task running"
+                    : ok + "/" + total + " tasks " + expectedState) + ", " + genText);
+        }
+        if (stopping) {
+            long active = c.tasks().stream().filter(t -> ACTIVE.contains(t.state())).count();
+            return new Readiness.InProgress("connector " + (c.connectorState() == null ? "not reported" : c.connectorState())
+                    + ", " + active + " task(s) still running, " + genText, c.connectorState() == null ? 0 : 1, 1);
         }
         return new Readiness.InProgress("connector " + (c.connectorState() == null ? "not reported" : c.connectorState())
                 + ", " + ok + "/" + total + " tasks " + expectedState + ", " + genText, (int) ok, Math.max(total, 1));
+    }
+
+    /**
+     * A connector awaited as STOPPED reports FAILED: right after the stop that can be a status from before it; later it
+     * means the operator did not stop it. Strimzi before 1.1.0 leaves a FAILED connector as it is when
+     * {@code spec.state} asks for {@code stopped} (strimzi/strimzi-kafka-operator#12542), while its tasks may still run.
+     */
+    private static Readiness notStopped(LiveConnector c, String genText, boolean mayBeStale) {
+        if (mayBeStale) {
+            return new Readiness.InProgress("connector FAILED, possibly before the stop: waiting for a later status, "
+                    + genText, 0, 1);
+        }
+        return new Readiness.Failed("connector " + c.name() + " is FAILED and was not stopped (Strimzi before 1.1.0 does "
+                + "not stop a FAILED connector, whose tasks may still run): " + head(c.connectorTrace()) + ". Restart it "
+                + "(kubectl annotate kafkaconnector -n " + c.ref().namespace() + " " + c.name()
+                + " strimzi.io/restart=true) and run apply again");
     }
 
     /** @return the first line(s) of a trace, at most a few hundred characters */

@@ -8,7 +8,9 @@ import dev.flowform.model.strimzi.MirrorMaker2Names;
 import dev.flowform.plan.Readiness;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -17,12 +19,16 @@ import java.util.Optional;
  * <p>For the generation {@code G} the change produced: {@code status.observedGeneration >= G} with {@code Ready=True}
  * ({@code NotReady} there is a failure, {@code ReconciliationPaused} an abort), and every connector the spec generates
  * ({@code <source>-><target>.MirrorSourceConnector} and, where the mirror has one, {@code .MirrorCheckpointConnector};
- * Strimzi {@code KafkaMirrorMaker2Connectors}) is listed in {@code status.connectors[]} as {@code RUNNING} with every
- * task {@code RUNNING}. A FAILED task is a failure although the resource is {@code Ready}: Strimzi sets
+ * Strimzi {@code KafkaMirrorMaker2Connectors}) is listed in {@code status.connectors[]} in the state its entry's
+ * {@code state} asks for: {@code RUNNING} (the default) or {@code PAUSED} with every task so, or {@code STOPPED} with
+ * no task running (KIP-875). A FAILED task is a failure although the resource is {@code Ready}: Strimzi sets
  * {@code NotReady} only for a FAILED connector (strimzi/strimzi-kafka-operator PR 5733), so task failures have to be
  * read from {@code connectors[].tasks[]}. Pure.
  */
 public final class MirrorCheck {
+
+    /** Task states of a task that runs, or is about to run again. */
+    private static final java.util.Set<String> ACTIVE = java.util.Set.of("RUNNING", "PAUSED", "RESTARTING");
 
     private MirrorCheck() {
     }
@@ -66,7 +72,18 @@ public final class MirrorCheck {
         if (!Conditions.isTrue(m.workers().conditions(), "Ready")) {
             return new Readiness.InProgress("waiting for condition Ready, " + genText, 0, expected.size());
         }
-        List<String> failed = failedTasks(m);
+        Map<String, String> wanted = expectedStates(m);
+        List<String> notStopped = m.connectors().stream().filter(c -> "FAILED".equals(c.state())
+                && "STOPPED".equals(wanted.get(c.name()))).map(LiveMirrorMaker2.ConnectorState::name).toList();
+        if (!notStopped.isEmpty()) {
+            return taskFailureMayBeStale ? new Readiness.InProgress("connector " + String.join(", ", notStopped)
+                    + " FAILED, possibly before the stop: waiting for a later status, " + genText, 0, expected.size())
+                    : new Readiness.Failed("connector " + String.join(", ", notStopped) + " is FAILED and was not stopped "
+                    + "(Strimzi before 1.1.0 does not stop a FAILED connector, whose tasks may still run). Restart it "
+                    + "(kubectl annotate kafkamirrormaker2 " + m.name() + " strimzi.io/restart-connector="
+                    + notStopped.get(0) + ") and run apply again");
+        }
+        List<String> failed = failedTasks(m, wanted);
         boolean connectorFailed = m.connectors().stream().anyMatch(c -> "FAILED".equals(c.state()));
         if (!failed.isEmpty() && taskFailureMayBeStale && !connectorFailed) {
             return new Readiness.InProgress(String.join("; ", failed) + ", possibly before this change (Connect restarts "
@@ -75,29 +92,90 @@ public final class MirrorCheck {
         if (!failed.isEmpty()) {
             return new Readiness.Failed(String.join("; ", failed) + " while KafkaMirrorMaker2 " + m.name() + " is Ready");
         }
-        int running = 0;
+        int settled = 0;
         List<String> waiting = new ArrayList<>();
         for (String name : expected) {
             Optional<LiveMirrorMaker2.ConnectorState> s = m.connector(name);
-            if (s.isPresent() && "RUNNING".equals(s.get().state())
-                    && s.get().tasks().stream().allMatch(t -> "RUNNING".equals(t.state()))) {
-                running++;
+            String want = wanted.getOrDefault(name, "RUNNING");
+            if (s.isPresent() && settled(s.get(), want)) {
+                settled++;
             } else {
-                waiting.add(name + (s.isEmpty() ? " not reported" : " " + s.get().state()));
+                waiting.add(name + (s.isEmpty() ? " not reported" : " " + s.get().state()
+                        + (want.equals("RUNNING") ? "" : ", to be " + want)));
             }
         }
         if (!waiting.isEmpty()) {
-            return new Readiness.InProgress(running + "/" + expected.size() + " connectors RUNNING (" + String.join(", ", waiting)
-                    + "), " + genText, running, expected.size());
+            return new Readiness.InProgress(settled + "/" + expected.size() + " connectors as their spec asks ("
+                    + String.join(", ", waiting) + "), " + genText, settled, expected.size());
         }
-        return new Readiness.Complete(expected.size() + "/" + expected.size() + " connectors and their tasks RUNNING, "
-                + genText + ", Ready");
+        boolean allRunning = wanted.values().stream().allMatch("RUNNING"::equals);
+        return new Readiness.Complete(expected.size() + "/" + expected.size() + " connectors and their tasks "
+                + (allRunning ? "RUNNING" : "as their spec asks (" + describe(expected, wanted) + ")") + ", " + genText
+                + ", Ready");
+    }
+
+    /**
+     * @return true when a connector is in the runtime state its spec asks for: RUNNING or PAUSED with every task so, or
+     *         STOPPED with no task running (KIP-875: a stopped connector has no task configurations)
+     */
+    private static boolean settled(LiveMirrorMaker2.ConnectorState s, String want) {
+        if (!want.equals(s.state())) {
+            return false;
+        }
+        if ("STOPPED".equals(want)) {
+            return s.tasks().stream().noneMatch(t -> ACTIVE.contains(t.state()));
+        }
+        return s.tasks().stream().allMatch(t -> want.equals(t.state()));
+    }
+
+    private static String describe(List<String> names, Map<String, String> wanted) {
+        List<String> out = new ArrayList<>();
+        for (String n : names) {
+            out.add(n + " " + wanted.getOrDefault(n, "RUNNING"));
+        }
+        return String.join(", ", out);
+    }
+
+    /**
+     * The runtime state the spec asks of each connector: its entry's {@code state} ({@code sourceConnector} or
+     * {@code checkpointConnector}, Strimzi 0.38+), else the deprecated {@code pause: true}, else RUNNING.
+     *
+     * @param m the KafkaMirrorMaker2 as read
+     * @return connector name to {@code RUNNING}, {@code PAUSED} or {@code STOPPED}
+     */
+    public static Map<String, String> expectedStates(LiveMirrorMaker2 m) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (LiveMirrorMaker2.Mirror mirror : m.mirrors()) {
+            out.put(MirrorMaker2Names.sourceConnector(mirror.source(), m.target()), state(mirror.raw().get("sourceConnector")));
+            out.put(MirrorMaker2Names.checkpointConnector(mirror.source(), m.target()),
+                    state(mirror.raw().get("checkpointConnector")));
+        }
+        return out;
+    }
+
+    private static String state(Object connectorSpec) {
+        if (!(connectorSpec instanceof Map<?, ?> spec)) {
+            return "RUNNING";
+        }
+        Object state = spec.get("state");
+        if (state == null && Boolean.parseBoolean(String.valueOf(spec.get("pause")))) {
+            return "PAUSED";
+        }
+        return StopBeforeChange.runtimeState(state == null ? null : state.toString());
     }
 
     /** @return {@code "task <id> of <connector> FAILED"} for every failed task and connector, in status order */
     public static List<String> failedTasks(LiveMirrorMaker2 m) {
+        return failedTasks(m, Map.of());
+    }
+
+    /** @return the failed tasks and connectors, leaving out those of a connector its spec asks to stop */
+    private static List<String> failedTasks(LiveMirrorMaker2 m, Map<String, String> wanted) {
         List<String> out = new ArrayList<>();
         for (LiveMirrorMaker2.ConnectorState c : m.connectors()) {
+            if ("STOPPED".equals(wanted.get(c.name()))) {
+                continue;
+            }
             if ("FAILED".equals(c.state())) {
                 out.add("connector " + c.name() + " FAILED");
             }

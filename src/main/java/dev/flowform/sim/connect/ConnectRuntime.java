@@ -62,6 +62,20 @@ public interface ConnectRuntime extends AutoCloseable {
     RestResult putConnectorConfig(String cluster, String name, Map<String, String> config);
 
     /**
+     * {@code GET /connectors/{name}/config} compared with a configuration the operator would send: Strimzi's
+     * {@code AbstractConnectOperator} sends {@code PUT /connectors/{name}/config} only when they differ
+     * ({@code maybeCreateOrUpdateConnector}), so a change of the connector's state alone reaches Connect without a
+     * new configuration, and without Connect validating the stored one again.
+     *
+     * @param cluster {@code namespace/KafkaConnect name}
+     * @param name    the connector name
+     * @param config  the full configuration, {@code connector.class} (and {@code tasks.max}, when set) included
+     * @return true when Kafka Connect stores exactly this configuration for the connector; false when it stores another,
+     *         none, or no worker answers
+     */
+    boolean holdsConfig(String cluster, String name, Map<String, String> config);
+
+    /**
      * Moves a connector to a target state: {@code PUT /connectors/{name}/resume}, {@code /pause} or
      * {@code /stop}.
      *

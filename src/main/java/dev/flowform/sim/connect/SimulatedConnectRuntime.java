@@ -2,6 +2,7 @@ package dev.flowform.sim.connect;
 
 import dev.flowform.model.EosMode;
 import dev.flowform.model.strimzi.Strimzi;
+import dev.flowform.plan.rules.StopBeforeChange;
 import dev.flowform.sim.ConnectorValidator;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -53,6 +54,8 @@ public final class SimulatedConnectRuntime implements ConnectRuntime {
     private final Map<String, WorkerSpec> workers = new ConcurrentHashMap<>();
     private final Map<String, Map<String, Entry>> connectors = new ConcurrentHashMap<>();
     private final Map<String, Map<String, ConnectorStatus>> rejected = new ConcurrentHashMap<>();
+    /** Connectors whose exactly-once keys changed while they were not stopped, in order ({@code cluster/name}). */
+    private final List<String> reconfiguredWhileRunning = java.util.Collections.synchronizedList(new ArrayList<>());
     /** Failure trace of each failed task, per {@code cluster/connector}, by task id. */
     private final Map<String, Map<Integer, String>> failedTasks = new ConcurrentHashMap<>();
 
@@ -120,11 +123,29 @@ public final class SimulatedConnectRuntime implements ConnectRuntime {
         Connector now = new Connector(className, stored, before == null ? "RUNNING" : before.connector().state(),
                 before == null ? List.of() : before.connector().topics());
         table.put(name, new Entry(now, tasksMax(config.get(TASKS_MAX))));
+        if (before != null && !"STOPPED".equals(before.connector().state()) && StopBeforeChange.KEYS.stream()
+                .anyMatch(k -> !java.util.Objects.equals(before.connector().config().get(k), stored.get(k)))) {
+            reconfiguredWhileRunning.add(cluster + "/" + name);
+        }
         if (before == null || !before.connector().config().equals(stored)) {
             failedTasks.remove(cluster + "/" + name);
         }
         clearRejected(cluster, name);
         return RestResult.success(before == null ? 201 : 200);
+    }
+
+    @Override
+    public boolean holdsConfig(String cluster, String name, Map<String, String> config) {
+        Entry e = connectors.getOrDefault(cluster, Map.of()).get(name);
+        Map<String, ConnectorStatus> failed = rejected.get(cluster);
+        if (e == null || (failed != null && failed.containsKey(name)) || members(cluster).isEmpty()) {
+            return false; // none stored, a rejected one reported, or no worker to answer the GET
+        }
+        Map<String, String> stored = new LinkedHashMap<>(config);
+        stored.remove(CONNECTOR_CLASS);
+        stored.remove(TASKS_MAX);
+        return e.connector().className().equals(config.get(CONNECTOR_CLASS)) && e.connector().config().equals(stored)
+                && java.util.Objects.equals(e.tasksMax(), tasksMax(config.get(TASKS_MAX)));
     }
 
     @Override
@@ -181,6 +202,19 @@ public final class SimulatedConnectRuntime implements ConnectRuntime {
             }
         }
         return Optional.of(new ConnectorStatus(name, state, workerId, null, tasks, "source"));
+    }
+
+    /**
+     * The connectors whose exactly-once keys ({@link StopBeforeChange#KEYS}) an accepted configuration changed while
+     * their target state was not STOPPED: Kafka Connect then runs the tasks of the old configuration until it has
+     * swapped them, after the KafkaConnector already reads RUNNING (docs/domain-rules.md, 8b).
+     *
+     * @return {@code namespace/cluster/connector} of each such change, in order
+     */
+    public List<String> reconfiguredWhileRunning() {
+        synchronized (reconfiguredWhileRunning) {
+            return List.copyOf(reconfiguredWhileRunning);
+        }
     }
 
     /**

@@ -64,7 +64,7 @@ class ResumeTest {
         assertThat(a.open()).extracting(Step::id).containsExactly(1);
         assertThat(a.confirmed()).isEmpty();
         assertThat(a.carried()).isEmpty();
-        assertThat(a.notice().summary()).isEqualTo("Apply interrupted during step 1 of 6: SET_WORKER_EOS connect_cluster.mm2-connect");
+        assertThat(a.notice().summary()).isEqualTo("Apply interrupted during step 1 of 8: SET_WORKER_EOS connect_cluster.mm2-connect");
         assertThat(a.notice().detail()).contains("had not reached the cluster", "killed");
         assertThat(next.steps()).extracting(Step::kind).startsWith(StepKind.SET_WORKER_EOS);
         assertThat(next.diagnostics().get(0)).isEqualTo(a.notice());
@@ -86,8 +86,9 @@ class ResumeTest {
         assertThat(a.notice().detail()).contains("had reached the cluster; it is recorded as done");
         Plan next = Resume.continuePlan(Planner.plan(desired(), live, REQUEST), a, live);
         assertThat(next.steps()).extracting(Step::kind).containsExactly(StepKind.WAIT_FOR_ROLL, StepKind.SET_WORKER_EOS,
-                StepKind.WAIT_FOR_ROLL, StepKind.UPDATE_CONNECTOR, StepKind.WAIT_FOR_CONNECTOR_READY);
-        assertThat(next.steps()).extracting(Step::id).containsExactly(1, 2, 3, 4, 5);
+                StepKind.WAIT_FOR_ROLL, StepKind.STOP_CONNECTOR, StepKind.WAIT_FOR_CONNECTOR_READY,
+                StepKind.UPDATE_CONNECTOR, StepKind.WAIT_FOR_CONNECTOR_READY);
+        assertThat(next.steps()).extracting(Step::id).containsExactly(1, 2, 3, 4, 5, 6, 7);
         assertThat(next.steps().get(1).dependsOn()).as("the cluster's chain waits for the carried wait").containsExactly(1);
     }
 
@@ -103,19 +104,19 @@ class ResumeTest {
         assertThat(a.carried()).hasSize(1);
         assertThat(next.steps()).filteredOn(s -> s.kind() == StepKind.WAIT_FOR_ROLL).hasSize(2);
         assertThat(next.steps().get(0).summary()).startsWith("wait for the roll already in progress");
-        assertThat(a.notice().summary()).isEqualTo("Apply interrupted during step 2 of 6: WAIT_FOR_ROLL connect_cluster.mm2-connect");
+        assertThat(a.notice().summary()).isEqualTo("Apply interrupted during step 2 of 8: WAIT_FOR_ROLL connect_cluster.mm2-connect");
     }
 
     @Test
     void a_connector_update_that_landed_gets_its_readiness_wait_back_although_the_planner_sees_nothing_to_do() {
         Plan plan = original();
         Map<Integer, Resume.StepState> states = new HashMap<>();
-        for (int i = 1; i <= 4; i++) {
+        for (int i = 1; i <= 6; i++) {
             states.put(i, Resume.StepState.DONE);
         }
-        states.put(5, Resume.StepState.STARTED);
+        states.put(7, Resume.StepState.STARTED);
         LiveState live = withSourceConfig(Map.of("exactly.once.support", "required",
-                "source.consumer.isolation.level", "read_committed"));
+                "source.consumer.isolation.level", "read_committed"), "running");
         Plan fresh = new Plan(Plan.FORMAT_VERSION, "test", Instant.EPOCH, null, Map.of(), List.of(), List.of(), List.of());
 
         Resume.Analysis a = Resume.analyze(prior(plan, states, true), live, HASH);
@@ -162,7 +163,7 @@ class ResumeTest {
 
         Resume.Analysis a = Resume.analyze(run, Fixtures.live("half-done-preparing"), HASH);
 
-        assertThat(a.notice().summary()).isEqualTo("Apply interrupted after step 1 of 6: SET_WORKER_EOS connect_cluster.mm2-connect");
+        assertThat(a.notice().summary()).isEqualTo("Apply interrupted after step 1 of 8: SET_WORKER_EOS connect_cluster.mm2-connect");
         assertThat(a.carried()).extracting(Step::kind).containsExactly(StepKind.WAIT_FOR_ROLL);
     }
 
@@ -222,6 +223,11 @@ class ResumeTest {
 
     @SuppressWarnings("unchecked")
     private static LiveState withSourceConfig(Map<String, String> extra) {
+        return withSourceConfig(extra, null);
+    }
+
+    /** The fixture with {@code extra} in the source connector's config and, unless null, its {@code spec.state}. */
+    private static LiveState withSourceConfig(Map<String, String> extra, String state) {
         List<HasMetadata> objects = Fixtures.objects("existing-v1beta2");
         for (HasMetadata o : objects) {
             if ("KafkaConnector".equals(o.getKind()) && o.getMetadata().getName().equals("dc1-to-dc2-source")) {
@@ -230,6 +236,9 @@ class ResumeTest {
                 Map<String, Object> config = new LinkedHashMap<>((Map<String, Object>) spec.get("config"));
                 config.putAll(extra);
                 spec.put("config", config);
+                if (state != null) {
+                    spec.put("state", state);
+                }
                 r.setAdditionalProperty("spec", spec);
                 r.getMetadata().setGeneration(r.getMetadata().getGeneration() + 1);
             }

@@ -50,4 +50,35 @@ class ConnectorCheckTest {
                 failedTask, Map.of());
         assertThat(ConnectorCheck.evaluate(failedConnector, 2, "RUNNING", true)).isInstanceOf(Readiness.Failed.class);
     }
+
+    private static LiveConnector reporting(String state, List<TaskStatus> tasks) {
+        return new LiveConnector(new ObjectRef("kafka.strimzi.io/v1beta2", "KafkaConnector", "ns", "c"), "1", 3, Map.of(),
+                Map.of(), SOURCE, 1, "stopped", Map.of(), 3L, List.of(new Condition("Ready", "True", null, null)),
+                state, "FAILED".equals(state) ? "bad password" : null, tasks, Map.of());
+    }
+
+    @Test
+    void stopped_means_the_connector_stopped_and_none_of_its_tasks_runs() {
+        assertThat(ConnectorCheck.evaluate(reporting("STOPPED", List.of()), 3, "STOPPED")).isInstanceOf(Readiness.Complete.class);
+        assertThat(ConnectorCheck.evaluate(reporting("STOPPED", List.of(new TaskStatus(0, "UNASSIGNED", null),
+                new TaskStatus(1, "FAILED", "old"))), 3, "STOPPED")).as("Connect keeps the status of a task it stopped")
+                .isInstanceOf(Readiness.Complete.class);
+        Readiness stillRunning = ConnectorCheck.evaluate(reporting("STOPPED", List.of(new TaskStatus(0, "RUNNING", null))), 3,
+                "STOPPED");
+        assertThat(stillRunning).isInstanceOf(Readiness.InProgress.class);
+        assertThat(stillRunning.detail()).contains("1 task(s) still running");
+        assertThat(ConnectorCheck.evaluate(reporting("RUNNING", List.of(new TaskStatus(0, "RUNNING", null))), 3, "STOPPED"))
+                .as("the operator's read right after the stop").isInstanceOf(Readiness.InProgress.class);
+    }
+
+    @Test
+    void a_failed_connector_awaited_as_stopped_is_given_time_then_named_with_the_strimzi_bug_and_the_fix() {
+        assertThat(ConnectorCheck.evaluate(reporting("FAILED", List.of()), 3, "STOPPED", true))
+                .isInstanceOf(Readiness.InProgress.class);
+        Readiness failed = ConnectorCheck.evaluate(reporting("FAILED", List.of(new TaskStatus(0, "RUNNING", null))), 3,
+                "STOPPED", false);
+        assertThat(failed).isInstanceOf(Readiness.Failed.class);
+        assertThat(failed.detail()).contains("is FAILED and was not stopped", "Strimzi before 1.1.0", "bad password",
+                "strimzi.io/restart=true");
+    }
 }
