@@ -40,26 +40,17 @@ final class EnvironmentAccess {
         return new StateOpener() {
             @Override
             public StateStore open(Path stateDir, String environment) {
-                StateStore state;
+                List<String> select = CommandHint.selecting(opts, environment);
                 try {
-                    List<String> select = CommandHint.selecting(opts, environment);
-                    state = lock == null ? StateOpen.forReading(home, environment, ctx, term, select)
-                            : StateOpen.forWriting(home, environment, ctx, term, select, "apply");
+                    return lock == null ? StateOpen.forReading(home, environment, ctx, term, select)
+                            : lock.open(() -> StateOpen.forWriting(home, environment, ctx, term, select, "apply",
+                            lock.sleeper()));
                 } catch (CommandFailed e) {
                     throw e;
                 } catch (RuntimeException e) {
                     term.error("Cannot open the state of environment \"" + environment + "\"", String.valueOf(e.getMessage()));
                     throw new CommandFailed(1);
                 }
-                if (lock != null) {
-                    try {
-                        lock.acquire(state);
-                    } catch (RuntimeException e) {
-                        state.close();
-                        throw e;
-                    }
-                }
-                return state;
             }
 
             @Override

@@ -186,8 +186,8 @@ public final class StateCommand implements Runnable {
                 select.forEach(a -> hint.append(' ').append(CommandHint.quote(a)));
                 StateLock lock = new StateLock("state push", lockTimeout, "state push of " + file, ctx, term,
                         new dev.flowform.apply.StopSignal(), hint.toString());
-                try (StateStore store = StateOpen.forWriting(home, env, ctx, term, select, "state push")) {
-                    lock.acquire(store);
+                try (StateStore store = lock.open(() -> StateOpen.forWriting(home, env, ctx, term, select, "state push",
+                        lock.sleeper()))) {
                     try {
                         // backups are copies of H2 files; a PostgreSQL database is backed up with its own tools
                         if (store.stateRef().serial() > 0 && !home.isPostgres()) {

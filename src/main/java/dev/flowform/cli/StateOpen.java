@@ -1,6 +1,8 @@
 package dev.flowform.cli;
 
 import dev.flowform.apply.Sleeper;
+import dev.flowform.state.HolderNotAnsweringException;
+import dev.flowform.state.LocalProcess;
 import dev.flowform.state.NoStateException;
 import dev.flowform.state.StateBackups;
 import dev.flowform.state.pg.InvalidPgSettingsException;
@@ -12,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
 
@@ -66,8 +69,24 @@ final class StateOpen {
      */
     static StateStore forWriting(StateHome home, String env, CliContext ctx, Terminal term, List<String> select,
                                  String command) {
-        return home.isPostgres() ? postgres(home, env, ctx, term, true)
-                : forWriting(home.stateDir(), env, ctx, term, select, command);
+        try {
+            return forWriting(home, env, ctx, term, select, command, Sleeper.SYSTEM);
+        } catch (HolderNotAnsweringException e) {
+            throw failed(e, home.stateDir(), env, ctx.clock(), term, select);
+        }
+    }
+
+    /**
+     * {@link #forWriting(StateHome, String, CliContext, Terminal, List, String)} for a state lock's wait: pauses with
+     * {@code sleeper} (whose pauses a stop request interrupts: {@link StateLock#sleeper()}), and leaves a holder that
+     * does not answer to the wait.
+     *
+     * @throws HolderNotAnsweringException when the process holding the state open does not answer
+     */
+    static StateStore forWriting(StateHome home, String env, CliContext ctx, Terminal term, List<String> select,
+                                 String command, Sleeper sleeper) {
+        return home.isPostgres() ? postgres(home, env, ctx, term, true, sleeper)
+                : forWriting(home.stateDir(), env, ctx, term, select, command, sleeper);
     }
 
     /**
@@ -84,7 +103,12 @@ final class StateOpen {
      * @throws CommandFailed after printing why it cannot be opened (exit 1)
      */
     static StateStore postgres(StateHome home, String env, CliContext ctx, Terminal term, boolean create) {
-        StateStore store = existingPostgres(home, env, ctx, term, create);
+        return postgres(home, env, ctx, term, create, Sleeper.SYSTEM);
+    }
+
+    private static StateStore postgres(StateHome home, String env, CliContext ctx, Terminal term, boolean create,
+                                       Sleeper sleeper) {
+        StateStore store = existingPostgres(home, env, ctx, term, create, sleeper);
         if (store == null) {
             term.error("No state for environment \"" + env + "\"", "There is no state for environment \"" + env + "\" "
                     + home.shown() + ": nothing has been planned or applied in this environment.");
@@ -100,9 +124,14 @@ final class StateOpen {
      * @throws CommandFailed after printing why it cannot be opened (exit 1)
      */
     static StateStore existingPostgres(StateHome home, String env, CliContext ctx, Terminal term, boolean create) {
+        return existingPostgres(home, env, ctx, term, create, Sleeper.SYSTEM);
+    }
+
+    private static StateStore existingPostgres(StateHome home, String env, CliContext ctx, Terminal term, boolean create,
+                                               Sleeper sleeper) {
         try {
             PgConnection settings = PgConnection.resolve(home.pg().connStr(), ctx.env());
-            return StateStore.openPostgres(settings, home.pg().schemaName(), env, ctx.clock(), Sleeper.SYSTEM, create);
+            return StateStore.openPostgres(settings, home.pg().schemaName(), env, ctx.clock(), sleeper, create);
         } catch (NoStateException e) {
             return null;
         } catch (InvalidPgSettingsException e) {
@@ -141,7 +170,7 @@ final class StateOpen {
             }
             return StateStore.open(stateDir, env, ctx.clock());
         } catch (RuntimeException e) {
-            throw failed(e, stateDir, env, term, select);
+            throw failed(e, stateDir, env, ctx.clock(), term, select);
         }
     }
 
@@ -159,6 +188,15 @@ final class StateOpen {
      */
     static StateStore forWriting(Path stateDir, String env, CliContext ctx, Terminal term, List<String> select,
                                  String command) {
+        try {
+            return forWriting(stateDir, env, ctx, term, select, command, Sleeper.SYSTEM);
+        } catch (HolderNotAnsweringException e) {
+            throw failed(e, stateDir, env, ctx.clock(), term, select);
+        }
+    }
+
+    private static StateStore forWriting(Path stateDir, String env, CliContext ctx, Terminal term, List<String> select,
+                                         String command, Sleeper sleeper) {
         Path db = StateStore.databaseFile(stateDir, env);
         if (Files.exists(db) && readOnly(db)) {
             term.error("The state of environment \"" + env + "\" is read-only", db + " (or its folder) may not be written, "
@@ -167,9 +205,11 @@ final class StateOpen {
             throw new CommandFailed(1);
         }
         try {
-            return StateStore.open(stateDir, env, ctx.clock());
+            return StateStore.open(stateDir, env, ctx.clock(), sleeper);
+        } catch (HolderNotAnsweringException e) {
+            throw e; // the state lock's wait decides what to say
         } catch (RuntimeException e) {
-            throw failed(e, stateDir, env, term, select);
+            throw failed(e, stateDir, env, ctx.clock(), term, select);
         }
     }
 
@@ -201,18 +241,44 @@ final class StateOpen {
      *
      * @return the exception to throw
      */
-    static CommandFailed failed(RuntimeException e, Path stateDir, String env, Terminal term, List<String> select) {
+    static CommandFailed failed(RuntimeException e, Path stateDir, String env, Clock clock, Terminal term,
+                                List<String> select) {
         if (e instanceof CommandFailed f) {
             return f;
         }
         Path db = StateStore.databaseFile(stateDir, env);
-        if (Files.exists(db) && damaged(e)) {
+        if (e instanceof HolderNotAnsweringException silent) {
+            term.error("Cannot open the state of environment \"" + env + "\"", notAnswering(silent, clock));
+        } else if (Files.exists(db) && damaged(e)) {
             term.error("The state database of environment \"" + env + "\" is damaged", damagedDetail(db, stateDir, env,
                     h2Problem(e), select));
         } else {
             term.error("Cannot open the state of environment \"" + env + "\"", String.valueOf(e.getMessage()));
         }
         return new CommandFailed(1);
+    }
+
+    /**
+     * @param e     the refusal
+     * @param clock the clock to age the holder's lock with
+     * @return who holds the state open, the lock it holds when known, and how to get it going again or end it
+     */
+    static String notAnswering(HolderNotAnsweringException e, Clock clock) {
+        String message = e.getMessage();
+        StringBuilder d = new StringBuilder(message.substring(0, 1).toUpperCase(Locale.ROOT)).append(message.substring(1))
+                .append(".\n");
+        e.lockDetails(clock).ifPresent(d::append);
+        d.append('\n');
+        if (e.process().isPresent()) {
+            LocalProcess p = e.process().get();
+            d.append(p.isStopped() ? "Resume it with \"kill -CONT " + p.pid() + "\", or end it with \"kill -9 " + p.pid()
+                    + "\" (a stopped process acts on no other signal until it is resumed)"
+                    : "Wait for it, or end it with \"kill " + p.pid() + "\" (\"kill -9 " + p.pid() + "\" if it does not end)");
+        } else {
+            d.append("Find the process that has ").append(e.database()).append(" open (e.g. \"fuser -v ")
+                    .append(CommandHint.quote(e.database().toString())).append("\"), and resume or end it");
+        }
+        return d.append("; once it has ended, the next command releases its lock.").toString();
     }
 
     /** @return true when the failure is H2 finding the file corrupted rather than busy, newer or someone else's */

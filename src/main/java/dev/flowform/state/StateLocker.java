@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashSet;
@@ -12,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * The environment's state lock, following Terraform's {@code statemgr.Locker} and {@code LockWithContext}
@@ -81,7 +83,8 @@ public final class StateLocker {
         /**
          * Called once, before the first pause: the lock is held and will be waited for.
          *
-         * @param holder the current holder
+         * @param holder the current holder, or null when the process holding the state open does not answer and no
+         *               lock could be read from the state
          */
         default void waiting(LockInfo holder) {
         }
@@ -188,51 +191,154 @@ public final class StateLocker {
      */
     public HeldLock acquire(Request request, Duration timeout, Sleeper sleeper, Listener listener)
             throws InterruptedException {
+        return acquire(() -> store, false, request, timeout, store.clock(), sleeper, listener).lock();
+    }
+
+    /** A state opened and locked by {@link #openLocked}. */
+    public record Locked(StateStore store, HeldLock lock) {
+    }
+
+    /**
+     * Opens a state and takes its lock, waiting as {@link #acquire(Request, Duration, Sleeper, Listener)} does both
+     * while the lock is held and while the state cannot be opened because the process holding its file open does not
+     * answer ({@link HolderNotAnsweringException}); that holder's lock, when the file shows one, is what
+     * {@link Listener#waiting} is told about.
+     *
+     * @param open     opens the state (again after a holder did not answer); what it throws other than
+     *                 {@link HolderNotAnsweringException} ends the wait
+     * @param request  what the lock is for
+     * @param timeout  how long to keep trying; zero or positive
+     * @param clock    times the wait
+     * @param sleeper  how to pause between attempts
+     * @param listener told when waiting starts and when a gone holder's lock is released
+     * @return the open state and its lock; nothing stays open when this throws
+     * @throws LockHeldException           when the lock is still held after {@code timeout}
+     * @throws HolderNotAnsweringException when the state's holder still does not answer after {@code timeout}
+     * @throws InterruptedException        when the sleeper is interrupted
+     */
+    public static Locked openLocked(Supplier<StateStore> open, Request request, Duration timeout, Clock clock,
+                                    Sleeper sleeper, Listener listener) throws InterruptedException {
+        return acquire(open, true, request, timeout, clock, sleeper, listener);
+    }
+
+    private static Locked acquire(Supplier<StateStore> open, boolean owned, Request request, Duration timeout,
+                                  Clock clock, Sleeper sleeper, Listener listener) throws InterruptedException {
         Objects.requireNonNull(request, "request");
-        Objects.requireNonNull(timeout, "timeout");
-        Objects.requireNonNull(sleeper, "sleeper");
-        Objects.requireNonNull(listener, "listener");
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("lock timeout must not be negative, got " + timeout);
-        }
-        Instant start = store.clock().instant();
-        Duration slept = Duration.ZERO;
-        Duration delay = RETRY_FIRST_DELAY;
+        Wait wait = new Wait(timeout, clock, sleeper, listener);
         Set<String> released = new LinkedHashSet<>();
         int goneReleases = 0;
-        while (true) {
-            LockHeldException held;
-            try {
-                return HeldLock.start(this, lock(request, gone -> {
-                    released.add(gone.id());
-                    listener.tookOver(gone);
-                }), released, LockInfo.HEARTBEAT_INTERVAL);
-            } catch (LockHeldException e) {
-                held = e;
-            }
-            LockInfo holder = held.holder();
-            if (holder.isHolderGone() && goneReleases < GONE_RELEASES) {
-                goneReleases++;
-                if (forceUnlock(holder.id())) {
-                    released.add(holder.id());
-                    listener.releasedGone(holder);
+        StateStore store = null;
+        try {
+            while (true) {
+                try {
+                    store = store == null ? open.get() : store;
+                    return new Locked(store, store.locker().take(request, released, listener));
+                } catch (HolderNotAnsweringException e) {
+                    if (!owned) {
+                        throw e;
+                    }
+                    closeQuietly(store);
+                    store = null;
+                    wait.forHolder(e);
+                } catch (LockHeldException e) {
+                    if (e.holder().isHolderGone() && goneReleases < GONE_RELEASES) {
+                        goneReleases++;
+                        if (store.locker().forceUnlock(e.holder().id())) {
+                            released.add(e.holder().id());
+                            listener.releasedGone(e.holder());
+                        }
+                        continue;
+                    }
+                    wait.forLock(e);
                 }
-                continue;
             }
-            Duration elapsed = Duration.between(start, store.clock().instant());
-            Duration waited = elapsed.compareTo(slept) > 0 ? elapsed : slept;
-            Duration remaining = timeout.minus(waited);
-            if (remaining.isNegative() || remaining.isZero()) {
-                throw timeout.isZero() || waited.isZero() ? held : held.afterWaiting(waited);
+        } catch (InterruptedException | RuntimeException e) {
+            if (owned) {
+                closeQuietly(store);
             }
-            if (slept.isZero()) {
-                listener.waiting(holder);
+            throw e;
+        }
+    }
+
+    /** The waiting of one {@link #acquire}: the time waited, the next pause, and whether waiting was announced. */
+    private static final class Wait {
+        private final Duration timeout;
+        private final Clock clock;
+        private final Sleeper sleeper;
+        private final Listener listener;
+        private final Instant start;
+        private Duration slept = Duration.ZERO;
+        private Duration delay = RETRY_FIRST_DELAY;
+        private boolean announced;
+
+        Wait(Duration timeout, Clock clock, Sleeper sleeper, Listener listener) {
+            this.timeout = Objects.requireNonNull(timeout, "timeout");
+            this.clock = Objects.requireNonNull(clock, "clock");
+            this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+            this.listener = Objects.requireNonNull(listener, "listener");
+            if (timeout.isNegative()) {
+                throw new IllegalArgumentException("lock timeout must not be negative, got " + timeout);
             }
+            this.start = clock.instant();
+        }
+
+        /** Pauses before the next attempt, or throws {@code held} (with the time waited) when the timeout has ended. */
+        void forLock(LockHeldException held) throws InterruptedException {
+            Duration remaining = remaining(held.holder(), held::afterWaiting, held);
             Duration pause = delay.compareTo(remaining) < 0 ? delay : remaining;
             sleeper.sleep(pause);
             slept = slept.plus(pause);
             Duration doubled = delay.multipliedBy(2);
             delay = doubled.compareTo(RETRY_MAX_DELAY) < 0 ? doubled : RETRY_MAX_DELAY;
+        }
+
+        /**
+         * Keeps asking a holder that does not answer until it answers (it does as soon as it runs again) or the timeout
+         * ends; then throws {@code silent} with the time waited.
+         */
+        void forHolder(HolderNotAnsweringException silent) throws InterruptedException {
+            Duration remaining = remaining(silent.lock().orElse(null), silent::afterWaiting, silent);
+            if (!silent.awaitAnswer(remaining, sleeper)) {
+                Duration total = waited().plus(remaining);
+                Duration since = Duration.between(start, clock.instant());
+                throw silent.afterWaiting(since.compareTo(total) > 0 ? since : total);
+            }
+        }
+
+        /** @return the time left, after announcing the wait once; throws the refusal when none is left */
+        private Duration remaining(LockInfo holder, java.util.function.Function<Duration, RuntimeException> after,
+                                   RuntimeException refusal) {
+            Duration waited = waited();
+            Duration remaining = timeout.minus(waited);
+            if (remaining.isNegative() || remaining.isZero()) {
+                throw timeout.isZero() || waited.isZero() ? refusal : after.apply(waited);
+            }
+            if (!announced) {
+                announced = true;
+                listener.waiting(holder);
+            }
+            return remaining;
+        }
+
+        /** @return the larger of the clock's elapsed time and the pauses requested */
+        private Duration waited() {
+            Duration elapsed = Duration.between(start, clock.instant());
+            return elapsed.compareTo(slept) > 0 ? elapsed : slept;
+        }
+    }
+
+    /** Takes the lock at once or throws {@link LockHeldException}; starts its heartbeat. */
+    private HeldLock take(Request request, Set<String> released, Listener listener) {
+        LockInfo taken = lock(request, gone -> {
+            released.add(gone.id());
+            listener.tookOver(gone);
+        });
+        return HeldLock.start(this, taken, released, LockInfo.HEARTBEAT_INTERVAL);
+    }
+
+    private static void closeQuietly(StateStore store) {
+        if (store != null) {
+            store.close();
         }
     }
 
