@@ -30,6 +30,9 @@ import java.util.function.Supplier;
  */
 final class StateLock {
 
+    /** The operation {@code cluster serve} holds the lock for. */
+    static final String SERVE = "cluster serve";
+
     private final String operation;
     private final Duration timeout;
     private final String info;
@@ -177,6 +180,11 @@ final class StateLock {
         String prefix = "Error acquiring the state lock: ";
         String detail = message.startsWith(prefix) ? message.substring(prefix.length()) : message;
         detail = detail.substring(0, 1).toUpperCase(Locale.ROOT) + detail.substring(1);
+        if (SERVE.equals(e.holder().operation())) {
+            detail += "\nThe environment's embedded cluster is being served by \"" + CommandHint.program()
+                    + " cluster serve\", which alone writes its objects while it runs. Stop it (Ctrl-C) first, or "
+                    + "work on the served cluster through an environment on its kubeconfig.";
+        }
         if (e.isProbablyStale()) {
             detail += "\n\nThe lock is probably stale (no heartbeat for " + Text.duration(e.sinceHeartbeat())
                     + "). To release it:\n  " + CommandHint.program() + " force-unlock " + e.holder().id() + releaseHint;

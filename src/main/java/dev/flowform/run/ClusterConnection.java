@@ -154,7 +154,8 @@ public final class ClusterConnection implements AutoCloseable {
     /**
      * Starts the embedded cluster of an environment to serve it to other processes ({@code flowform cluster serve}):
      * the same seed, timings and file ({@value #EMBEDDED_CLUSTER_FILE} under the environment's state folder) as the
-     * environment's commands use, written after every acknowledged write.
+     * environment's commands use, written after every acknowledged write. The caller holds the environment's state
+     * lock while the cluster runs, as a command that writes does ({@link #open}).
      *
      * @param workspace the environment's configuration
      * @param ctx       the process context (simulated-operator timings)
@@ -162,11 +163,21 @@ public final class ClusterConnection implements AutoCloseable {
      * @throws IllegalArgumentException when the environment is not on the embedded cluster
      */
     public static EmbeddedCluster serve(Workspace workspace, RunContext ctx) {
-        if (!(workspace.target() instanceof KubernetesTarget.Embedded e) || !validEnvironmentName(workspace.environment())) {
+        Path envStateDir = servable(workspace);
+        return startEmbedded((KubernetesTarget.Embedded) workspace.target(), envStateDir, ctx, false);
+    }
+
+    /**
+     * @param workspace the environment's configuration
+     * @return the environment's state folder, which holds its embedded cluster's file
+     * @throws IllegalArgumentException when the environment is not on the embedded cluster
+     */
+    public static Path servable(Workspace workspace) {
+        if (!(workspace.target() instanceof KubernetesTarget.Embedded) || !validEnvironmentName(workspace.environment())) {
             throw new IllegalArgumentException("Environment \"" + workspace.environment() + "\" is not on the embedded "
                     + "cluster: only an environment with \"kubernetes\": {\"embedded\": {...}} can be served.");
         }
-        return startEmbedded(e, workspace.stateDir().resolve(workspace.environment()), ctx, false);
+        return workspace.stateDir().resolve(workspace.environment());
     }
 
     /**
