@@ -294,7 +294,7 @@ public final class RunJournal {
      * @throws StateStoreException when the database fails
      */
     public List<RunRecord> runs() {
-        return store.inTransaction("runs()", c -> selectRunsWhere(c, NEWEST_FIRST, ""));
+        return store.inTransaction("runs()", c -> numberedNewestFirst(c, selectRunsWhere(c, NEWEST_FIRST, "")));
     }
 
     /**
@@ -307,8 +307,8 @@ public final class RunJournal {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be at least 1, got " + limit);
         }
-        return store.inTransaction("runs(" + limit + ")", c -> selectRunsWhere(c, NEWEST_FIRST, " FETCH FIRST ? ROWS ONLY",
-                limit));
+        return store.inTransaction("runs(" + limit + ")", c -> numberedNewestFirst(c, selectRunsWhere(c, NEWEST_FIRST,
+                " FETCH FIRST ? ROWS ONLY", limit)));
     }
 
     /**
@@ -405,7 +405,45 @@ public final class RunJournal {
 
     /** Selects this environment's runs: {@code condition} follows {@code WHERE environment = ? AND}. */
     private List<RunRecord> selectRuns(Connection c, String condition, Object... params) throws SQLException {
-        return selectRunsWhere(c, "environment = ? AND " + condition, "", params);
+        List<RunRecord> out = new ArrayList<>();
+        for (RunRecord r : selectRunsWhere(c, "environment = ? AND " + condition, "", params)) {
+            out.add(withNumber(r, runsUpTo(c, r.id())));
+        }
+        return out;
+    }
+
+    /**
+     * Numbers the newest runs of this environment, read newest first without a gap: the newest is the count of the
+     * environment's runs, each older one one less. A run's number is its place in the history, so numbers have no gaps
+     * where ids have (ids are shared by the environments of a PostgreSQL schema, and H2 moves its identity ahead by
+     * its cache after a crash: run ids 1 then 33 after a {@code kill -9}).
+     */
+    private List<RunRecord> numberedNewestFirst(Connection c, List<RunRecord> newestFirst) throws SQLException {
+        if (newestFirst.isEmpty()) {
+            return newestFirst;
+        }
+        long number = runsUpTo(c, newestFirst.get(0).id());
+        List<RunRecord> out = new ArrayList<>();
+        for (RunRecord r : newestFirst) {
+            out.add(withNumber(r, number--));
+        }
+        return out;
+    }
+
+    /** @return how many of this environment's runs have an id up to {@code id}: that run's number */
+    private long runsUpTo(Connection c, long id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM run WHERE environment = ? AND id <= ?")) {
+            Sql.bind(ps, store.environmentName(), id);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    private static RunRecord withNumber(RunRecord r, long number) {
+        return new RunRecord(r.id(), number, r.kind(), r.who(), r.flowformVersion(), r.startedAt(), r.finishedAt(),
+                r.outcome(), r.summary());
     }
 
     /** Selects runs: {@code where} binds the environment first, then {@code params}; {@code tail} follows it. */
@@ -416,7 +454,7 @@ public final class RunJournal {
             List<RunRecord> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new RunRecord(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                    out.add(new RunRecord(rs.getLong(1), 0, rs.getString(2), rs.getString(3), rs.getString(4),
                             Sql.instant(rs, 5), Sql.instant(rs, 6), RunOutcome.valueOf(rs.getString(7)), rs.getString(8)));
                 }
             }
