@@ -60,6 +60,11 @@ public final class ClusterCommand implements Runnable {
                 description = "Where to write the kubeconfig (default: kubeconfig.yaml in the environment's state folder).")
         Path kubeconfig;
 
+        @Option(names = "--port", paramLabel = "N",
+                description = "The port on 127.0.0.1 to serve on (default: one derived from the environment's state folder, "
+                        + "the same at every start; 0 for any free port).")
+        Integer port;
+
         @Option(names = {"--lock-timeout", "-lock-timeout"}, paramLabel = "DURATION", defaultValue = "0s",
                 converter = DurationConverter.class,
                 description = "How long to retry when the environment's state lock is held, e.g. by an apply "
@@ -82,6 +87,11 @@ public final class ClusterCommand implements Runnable {
                 Workspace workspace = Workspace.load(common.dir(), common.environment, common.variableInputs(ctx.env()),
                         common.stateDirOption(), term.secrets(), new TerminalView(term));
                 Path envDir = ClusterConnection.servable(workspace);
+                int listen = port != null ? port : ClusterConnection.defaultServePort(envDir);
+                if (listen < 0 || listen > 65535) {
+                    term.error("Invalid --port", "--port must be from 1 to 65535 (0: any free port), got " + listen + ".");
+                    return 1;
+                }
                 Path file = kubeconfig != null ? kubeconfig : envDir.resolve("kubeconfig.yaml");
                 StateLock lock = new StateLock(StateLock.SERVE, lockTimeout, "serving the embedded cluster; kubeconfig "
                         + file.toAbsolutePath(), ctx, term, stop, releaseHint(workspace.environment()));
@@ -89,7 +99,7 @@ public final class ClusterCommand implements Runnable {
                 List<String> select = CommandHint.selecting(common, workspace.environment());
                 try (StateStore state = lock.open(() -> StateOpen.forWriting(home, workspace.environment(), ctx, term,
                         select, "cluster serve", lock.sleeper()))) {
-                    try (EmbeddedCluster cluster = ClusterConnection.serve(workspace, ctx.run())) {
+                    try (EmbeddedCluster cluster = serve(workspace, ctx, listen, term)) {
                         cluster.writeKubeconfig(file);
                         announce(term, workspace, cluster, file);
                         stopped.await();
@@ -106,6 +116,19 @@ public final class ClusterCommand implements Runnable {
             } catch (IllegalArgumentException e) {
                 term.error("Cannot serve environment \"" + common.environment + "\"", e.getMessage());
                 return 1;
+            }
+        }
+
+        /** @return the served cluster, or throws {@link CommandFailed} after saying that the port is taken */
+        private EmbeddedCluster serve(Workspace workspace, CliContext ctx, int listen, Terminal term) {
+            try {
+                return ClusterConnection.serve(workspace, ctx.run(), listen);
+            } catch (IllegalStateException e) {
+                term.error("Cannot serve environment \"" + workspace.environment() + "\" on port " + listen,
+                        e.getMessage() + "\nGive another port with --port N" + (port == null ? " (" + listen + " is this "
+                                + "environment's default, derived from its state folder)" : "") + ", or --port 0 for any "
+                                + "free port (then a kubeconfig written before no longer reaches it).");
+                throw new CommandFailed(1);
             }
         }
 
