@@ -1,6 +1,6 @@
 package dev.flowform.cli;
 
-import dev.flowform.apply.Sleeper;
+import dev.flowform.locking.Sleeper;
 import dev.flowform.apply.StopSignal;
 import dev.flowform.render.Text;
 import dev.flowform.state.HeldLock;

@@ -1,6 +1,6 @@
 package dev.flowform.cli;
 
-import dev.flowform.apply.Sleeper;
+import dev.flowform.locking.Sleeper;
 import dev.flowform.state.HolderNotAnsweringException;
 import dev.flowform.state.LocalProcess;
 import dev.flowform.state.NoStateException;

@@ -1,6 +1,6 @@
 package dev.flowform.state;
 
-import dev.flowform.apply.Sleeper;
+import dev.flowform.locking.Sleeper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -182,6 +182,11 @@ final class H2Backend implements Backend {
     @Override
     public String location() {
         return location;
+    }
+
+    @Override
+    public Sleeper sleeper() {
+        return sleeper;
     }
 
     @Override

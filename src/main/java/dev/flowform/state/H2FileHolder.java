@@ -1,6 +1,6 @@
 package dev.flowform.state;
 
-import dev.flowform.apply.Sleeper;
+import dev.flowform.locking.Sleeper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;

@@ -75,7 +75,7 @@ public final class HolderNotAnsweringException extends RuntimeException {
      * @return true when the holder answered (or no longer holds the file) within {@code window}
      * @throws InterruptedException when the sleeper is interrupted
      */
-    boolean awaitAnswer(Duration window, dev.flowform.apply.Sleeper sleeper) throws InterruptedException {
+    boolean awaitAnswer(Duration window, dev.flowform.locking.Sleeper sleeper) throws InterruptedException {
         return H2FileHolder.answers(server, sleeper, window);
     }
 

@@ -1,7 +1,5 @@
 package dev.flowform.state;
 
-import dev.flowform.apply.Applier;
-import dev.flowform.apply.Journal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.UnaryOperator;
 
 /**
  * The run history of an environment and each run's step journal (tables {@code run} and {@code run_step}): a run is
@@ -23,6 +20,12 @@ import java.util.function.UnaryOperator;
  * Pulumi's pending operations). Every write adds 1 to the serial. Plain SQL, shared by every backend.
  */
 public final class RunJournal {
+
+    /**
+     * How the applier's detail of a step that a stop request ended begins (its {@code STOPPED}, which a test compares
+     * with this): rows journaled before schema version 4 were told apart by it.
+     */
+    public static final String STOPPED_DETAIL = "stopped while waiting";
 
     private static final String RUN_COLUMNS =
             "id, kind, who, flowform_version, started_at, finished_at, outcome, summary";
@@ -347,21 +350,7 @@ public final class RunJournal {
     }
 
     /**
-     * The {@link Journal} an {@link dev.flowform.apply.Applier} writes one run's steps through: the intent is the step
-     * as JSON with sensitive values replaced by the environment's salted hash, and every text passes through
-     * {@code redact} first, so a secret quoted in an error message never reaches the database.
-     *
-     * @param runId   the run, from {@link #startRun}
-     * @param version flowform's version, recorded with each intent
-     * @param redact  removes secret values from free text
-     * @return the journal of that run
-     */
-    public Journal forRun(long runId, String version, UnaryOperator<String> redact) {
-        return new StepJournal(this, store.cipher(), runId, version, redact);
-    }
-
-    /**
-     * Turns journal rows that record a stop the old way, as FAILED with a detail starting {@link Applier#STOPPED},
+     * Turns journal rows that record a stop the old way, as FAILED with a detail starting {@link #STOPPED_DETAIL},
      * into {@link StepStatus#STOPPED}, in the caller's transaction: rows of a state document pulled before schema
      * version 4, or by {@code state pull}, which shows stopped steps as FAILED. Migration V4 does the same to the
      * rows of an existing database.
@@ -372,7 +361,7 @@ public final class RunJournal {
     static int recordStopsAsStopped(Connection c, String environment) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE run_step SET status = ? WHERE status = ? AND detail LIKE ?"
                 + " AND " + OWN_RUN)) {
-            Sql.bind(ps, StepStatus.STOPPED.name(), StepStatus.FAILED.name(), Applier.STOPPED + "%", environment);
+            Sql.bind(ps, StepStatus.STOPPED.name(), StepStatus.FAILED.name(), STOPPED_DETAIL + "%", environment);
             return ps.executeUpdate();
         }
     }

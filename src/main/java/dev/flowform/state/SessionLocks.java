@@ -86,7 +86,7 @@ final class SessionLocks {
                 return row.get();
             }
             try {
-                Thread.sleep(ROW_READ_PAUSE.toMillis());
+                store.backend().sleeper().sleep(ROW_READ_PAUSE);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;

@@ -1,6 +1,7 @@
 package dev.flowform.state;
 
-import dev.flowform.apply.Sleeper;
+import dev.flowform.locking.LockWait;
+import dev.flowform.locking.Sleeper;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -28,10 +29,10 @@ import java.util.function.Supplier;
 public final class StateLocker {
 
     /** First pause of {@link #acquire}, as in Terraform's {@code LockWithContext}: 1 second. */
-    public static final Duration RETRY_FIRST_DELAY = Duration.ofSeconds(1);
+    public static final Duration RETRY_FIRST_DELAY = LockWait.FIRST_PAUSE;
 
     /** Longest pause of {@link #acquire}; the pause doubles up to this: 16 seconds. */
-    public static final Duration RETRY_MAX_DELAY = Duration.ofSeconds(16);
+    public static final Duration RETRY_MAX_DELAY = LockWait.MAX_PAUSE;
 
     /** How many locks of gone holders one {@link #acquire} releases at most: 3. */
     static final int GONE_RELEASES = 3;
@@ -260,36 +261,24 @@ public final class StateLocker {
         }
     }
 
-    /** The waiting of one {@link #acquire}: the time waited, the next pause, and whether waiting was announced. */
+    /** The waiting of one {@link #acquire}: {@link LockWait}, with what is said and done at each refusal. */
     private static final class Wait {
-        private final Duration timeout;
+        private final LockWait wait;
         private final Clock clock;
         private final Sleeper sleeper;
         private final Listener listener;
-        private final Instant start;
-        private Duration slept = Duration.ZERO;
-        private Duration delay = RETRY_FIRST_DELAY;
-        private boolean announced;
 
         Wait(Duration timeout, Clock clock, Sleeper sleeper, Listener listener) {
-            this.timeout = Objects.requireNonNull(timeout, "timeout");
-            this.clock = Objects.requireNonNull(clock, "clock");
-            this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+            this.wait = new LockWait(timeout, clock, sleeper);
+            this.clock = clock;
+            this.sleeper = sleeper;
             this.listener = Objects.requireNonNull(listener, "listener");
-            if (timeout.isNegative()) {
-                throw new IllegalArgumentException("lock timeout must not be negative, got " + timeout);
-            }
-            this.start = clock.instant();
         }
 
         /** Pauses before the next attempt, or throws {@code held} (with the time waited) when the timeout has ended. */
         void forLock(LockHeldException held) throws InterruptedException {
-            Duration remaining = remaining(held.holder(), held::afterWaiting, held);
-            Duration pause = delay.compareTo(remaining) < 0 ? delay : remaining;
-            sleeper.sleep(pause);
-            slept = slept.plus(pause);
-            Duration doubled = delay.multipliedBy(2);
-            delay = doubled.compareTo(RETRY_MAX_DELAY) < 0 ? doubled : RETRY_MAX_DELAY;
+            wait.pause(wait.remaining(waited -> waited.isZero() ? held : held.afterWaiting(waited),
+                    () -> listener.waiting(held.holder())), null);
         }
 
         /**
@@ -297,33 +286,14 @@ public final class StateLocker {
          * ends; then throws {@code silent} with the time waited.
          */
         void forHolder(HolderNotAnsweringException silent) throws InterruptedException {
-            Duration remaining = remaining(silent.lock().orElse(null), silent::afterWaiting, silent);
+            Duration remaining = wait.remaining(waited -> waited.isZero() ? silent : silent.afterWaiting(waited),
+                    () -> listener.waiting(silent.lock().orElse(null)));
+            Instant asked = clock.instant();
             if (!silent.awaitAnswer(remaining, sleeper)) {
-                Duration total = waited().plus(remaining);
-                Duration since = Duration.between(start, clock.instant());
-                throw silent.afterWaiting(since.compareTo(total) > 0 ? since : total);
+                wait.waitedFor(remaining);
+                throw silent.afterWaiting(wait.waited());
             }
-        }
-
-        /** @return the time left, after announcing the wait once; throws the refusal when none is left */
-        private Duration remaining(LockInfo holder, java.util.function.Function<Duration, RuntimeException> after,
-                                   RuntimeException refusal) {
-            Duration waited = waited();
-            Duration remaining = timeout.minus(waited);
-            if (remaining.isNegative() || remaining.isZero()) {
-                throw timeout.isZero() || waited.isZero() ? refusal : after.apply(waited);
-            }
-            if (!announced) {
-                announced = true;
-                listener.waiting(holder);
-            }
-            return remaining;
-        }
-
-        /** @return the larger of the clock's elapsed time and the pauses requested */
-        private Duration waited() {
-            Duration elapsed = Duration.between(start, clock.instant());
-            return elapsed.compareTo(slept) > 0 ? elapsed : slept;
+            wait.waitedFor(Duration.between(asked, clock.instant()));
         }
     }
 

@@ -3,7 +3,7 @@ package dev.flowform.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.flowform.apply.Sleeper;
+import dev.flowform.locking.Sleeper;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
