@@ -301,7 +301,7 @@ public final class StateCommand implements Runnable {
                 }
                 readable = "serial " + current.stateRef().serial();
             } catch (RuntimeException e) {
-                if (e instanceof CommandFailed || !StateOpen.damaged(e)) {
+                if (e instanceof CommandFailed || StateStore.damage(e).isEmpty()) {
                     throw e;
                 }
             }

@@ -8,12 +8,8 @@ import dev.flowform.state.StateBackups;
 import dev.flowform.state.pg.InvalidPgSettingsException;
 import dev.flowform.state.pg.PgConnection;
 import dev.flowform.state.StateStore;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFileAttributeView;
-import java.nio.file.attribute.PosixFilePermission;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
@@ -23,14 +19,11 @@ import java.util.Locale;
  * words rather than with H2's:
  *
  * <ul>
- *   <li><b>A read-only state.</b> When the database file or its folder may not be written, a command that only reads
- *   (plan, show, history, state list/show/pull, output) opens it read-only ({@link StateStore#openReadOnly}) and says
- *   so in a note; no lock is taken, and nothing is written next to the files. A command that writes is refused.
- *   "May not be written" means either that the process may not write it ({@link Files#isWritable}, which covers
- *   read-only mounts and other users' files) or that its owner-write permission bit is off: root may write any file
- *   whatever its mode bits, so {@code chmod -w} (or a copy made read-only on purpose) is honoured through the bits.</li>
- *   <li><b>A damaged database</b> (a truncated or otherwise corrupted file): an error naming the file and the H2
- *   problem in one line, and how to restore the newest backup, with {@code flowform state restore} or by hand.</li>
+ *   <li><b>A read-only state</b> ({@link StateStore#isReadOnly}): a command that only reads (plan, show, history,
+ *   state list/show/pull, output) opens it read-only ({@link StateStore#openReadOnly}) and says so in a note; no lock
+ *   is taken, and nothing is written next to the files. A command that writes is refused.</li>
+ *   <li><b>A damaged database</b> ({@link StateStore#damage}): an error naming the file and the problem in one line,
+ *   and how to restore the newest backup, with {@code flowform state restore} or by hand.</li>
  * </ul>
  */
 final class StateOpen {
@@ -157,7 +150,7 @@ final class StateOpen {
     static StateStore forReading(Path stateDir, String env, CliContext ctx, Terminal term, List<String> select) {
         Path db = StateStore.databaseFile(stateDir, env);
         try {
-            if (Files.exists(db) && readOnly(db)) {
+            if (StateStore.isReadOnly(db)) {
                 StateStore store = StateStore.openReadOnly(stateDir, env, ctx.clock());
                 String note = "Note: the state of environment \"" + env + "\" (" + db + ") is read-only: it was opened for "
                         + "reading only, and no lock was taken.";
@@ -198,7 +191,7 @@ final class StateOpen {
     private static StateStore forWriting(Path stateDir, String env, CliContext ctx, Terminal term, List<String> select,
                                          String command, Sleeper sleeper) {
         Path db = StateStore.databaseFile(stateDir, env);
-        if (Files.exists(db) && readOnly(db)) {
+        if (StateStore.isReadOnly(db)) {
             term.error("The state of environment \"" + env + "\" is read-only", db + " (or its folder) may not be written, "
                     + "and " + command + " writes the state (its runs, step journal, snapshots and lock). Nothing was changed. "
                     + "Make the folder and its files writable, or run " + command + " on a writable copy with --state-dir.");
@@ -210,29 +203,6 @@ final class StateOpen {
             throw e; // the state lock's wait decides what to say
         } catch (RuntimeException e) {
             throw failed(e, stateDir, env, ctx.clock(), term, select);
-        }
-    }
-
-    /**
-     * @param db an existing database file
-     * @return true when the file or its folder may not be written (see the class comment)
-     */
-    static boolean readOnly(Path db) {
-        return !writable(db) || !writable(db.getParent());
-    }
-
-    private static boolean writable(Path p) {
-        if (!Files.isWritable(p)) {
-            return false;
-        }
-        PosixFileAttributeView view = Files.getFileAttributeView(p, PosixFileAttributeView.class);
-        if (view == null) {
-            return true;
-        }
-        try {
-            return view.readAttributes().permissions().contains(PosixFilePermission.OWNER_WRITE);
-        } catch (IOException e) {
-            return true;
         }
     }
 
@@ -249,9 +219,9 @@ final class StateOpen {
         Path db = StateStore.databaseFile(stateDir, env);
         if (e instanceof HolderNotAnsweringException silent) {
             term.error("Cannot open the state of environment \"" + env + "\"", notAnswering(silent, clock));
-        } else if (Files.exists(db) && damaged(e)) {
+        } else if (Files.exists(db) && StateStore.damage(e).isPresent()) {
             term.error("The state database of environment \"" + env + "\" is damaged", damagedDetail(db, stateDir, env,
-                    h2Problem(e), select));
+                    StateStore.damage(e).get(), select));
         } else {
             term.error("Cannot open the state of environment \"" + env + "\"", String.valueOf(e.getMessage()));
         }
@@ -279,50 +249,6 @@ final class StateOpen {
                     .append(CommandHint.quote(e.database().toString())).append("\"), and resume or end it");
         }
         return d.append("; once it has ended, the next command releases its lock.").toString();
-    }
-
-    /** @return true when the failure is H2 finding the file corrupted rather than busy, newer or someone else's */
-    static boolean damaged(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof dev.flowform.state.DamagedStateException) {
-                return true;
-            }
-            if (t instanceof SQLException sql) {
-                int code = sql.getErrorCode();
-                // FILE_CORRUPTED_1, FILE_VERSION_ERROR_1, GENERAL_ERROR_1 (what MVStore corruption surfaces as)
-                if (code == 90030 || code == 90048 || code == 50000) {
-                    return true;
-                }
-            }
-            String m = t.getMessage();
-            if (t.getClass().getName().startsWith("org.h2.mvstore") || (m != null && m.toLowerCase(Locale.ROOT).contains("corrupt"))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** @return H2's innermost message in one short line, without its version suffix */
-    static String h2Problem(Throwable e) {
-        if (e instanceof dev.flowform.state.DamagedStateException d) {
-            return d.problem();
-        }
-        String found = null;
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t.getMessage() != null && (t instanceof SQLException || t.getClass().getName().startsWith("org.h2"))) {
-                found = t.getMessage();
-            }
-        }
-        if (found == null) {
-            found = String.valueOf(e.getMessage());
-        }
-        String line = found.lines().findFirst().orElse("").trim();
-        int ex = line.lastIndexOf("Exception: ");
-        if (ex >= 0) {
-            line = line.substring(ex + "Exception: ".length());
-        }
-        line = line.replaceAll("\\s*\\[[0-9./-]+]", "").replaceAll("^General error: \"|\"$", "").trim();
-        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
     }
 
     private static String damagedDetail(Path db, Path stateDir, String env, String problem, List<String> select) {

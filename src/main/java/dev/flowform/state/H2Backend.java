@@ -4,10 +4,14 @@ import dev.flowform.locking.Sleeper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
@@ -332,5 +336,79 @@ final class H2Backend implements Backend {
             }
         }
         return false;
+    }
+
+    /**
+     * @param e a failure to open or read a state
+     * @return H2's problem in one short line when the failure is H2 finding the file damaged (rather than busy, newer or
+     *         someone else's: {@link DamagedStateException}, H2's FILE_CORRUPTED_1 90030, FILE_VERSION_ERROR_1 90048,
+     *         GENERAL_ERROR_1 50000, an MVStore error, or a message saying "corrupt"), else empty
+     */
+    static Optional<String> damage(Throwable e) {
+        return isDamaged(e) ? Optional.of(problem(e)) : Optional.empty();
+    }
+
+    private static boolean isDamaged(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof DamagedStateException || t instanceof SQLException sql && (sql.getErrorCode() == 90030
+                    || sql.getErrorCode() == 90048 || sql.getErrorCode() == 50000)) {
+                return true;
+            }
+            String m = t.getMessage();
+            if (t.getClass().getName().startsWith("org.h2.mvstore")
+                    || (m != null && m.toLowerCase(Locale.ROOT).contains("corrupt"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return H2's innermost message in one short line, without its version suffix */
+    private static String problem(Throwable e) {
+        if (e instanceof DamagedStateException d) {
+            return d.problem();
+        }
+        String found = null;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && (t instanceof SQLException || t.getClass().getName().startsWith("org.h2"))) {
+                found = t.getMessage();
+            }
+        }
+        if (found == null) {
+            found = String.valueOf(e.getMessage());
+        }
+        String line = found.lines().findFirst().orElse("").trim();
+        int ex = line.lastIndexOf("Exception: ");
+        if (ex >= 0) {
+            line = line.substring(ex + "Exception: ".length());
+        }
+        line = line.replaceAll("\\s*\\[[0-9./-]+]", "").replaceAll("^General error: \"|\"$", "").trim();
+        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
+    }
+
+    /**
+     * @param db a database file
+     * @return true when it exists and it or its folder may not be written: either the process may not write it
+     *         ({@link Files#isWritable}, which covers read-only mounts and other users' files) or its owner-write
+     *         permission bit is off (root may write any file whatever its mode bits, so {@code chmod -w}, or a copy made
+     *         read-only on purpose, is honoured through the bits)
+     */
+    static boolean isReadOnly(Path db) {
+        return Files.exists(db) && (!writable(db) || !writable(db.getParent()));
+    }
+
+    private static boolean writable(Path p) {
+        if (!Files.isWritable(p)) {
+            return false;
+        }
+        PosixFileAttributeView view = Files.getFileAttributeView(p, PosixFileAttributeView.class);
+        if (view == null) {
+            return true;
+        }
+        try {
+            return view.readAttributes().permissions().contains(PosixFilePermission.OWNER_WRITE);
+        } catch (IOException e) {
+            return true;
+        }
     }
 }
