@@ -4,6 +4,7 @@ import dev.flowform.apply.StopSignal;
 import dev.flowform.cli.view.TerminalView;
 import dev.flowform.run.ClusterConnection;
 import dev.flowform.run.OperationFailed;
+import dev.flowform.run.StateHome;
 import dev.flowform.run.Workspace;
 import dev.flowform.sim.EmbeddedCluster;
 import dev.flowform.state.StateStore;
@@ -95,7 +96,7 @@ public final class ClusterCommand implements Runnable {
                 Path file = kubeconfig != null ? kubeconfig : envDir.resolve("kubeconfig.yaml");
                 StateLock lock = new StateLock(StateLock.SERVE, lockTimeout, "serving the embedded cluster; kubeconfig "
                         + file.toAbsolutePath(), ctx, term, stop, releaseHint(workspace.environment()));
-                StateHome home = StateHome.of(common.stateDirOption(), workspace.backend(), common.dir());
+                StateHome home = workspace.home();
                 List<String> select = CommandHint.selecting(common, workspace.environment());
                 try (StateStore state = lock.open(() -> StateOpen.forWriting(home, workspace.environment(), ctx, term,
                         select, "cluster serve", lock.sleeper()))) {

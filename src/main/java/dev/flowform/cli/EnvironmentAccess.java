@@ -2,6 +2,7 @@ package dev.flowform.cli;
 
 import dev.flowform.run.Environment;
 import dev.flowform.run.RunHooks;
+import dev.flowform.run.StateHome;
 import dev.flowform.run.StateOpener;
 import dev.flowform.run.Workspace;
 import dev.flowform.state.StateStore;
@@ -31,7 +32,7 @@ final class EnvironmentAccess {
     static Environment open(CommonOptions opts, CliContext ctx, Terminal term, RunHooks hooks, StateLock lock) {
         Workspace workspace = Workspace.load(opts.dir(), opts.environment, opts.variableInputs(ctx.env()),
                 opts.stateDirOption(), term.secrets(), hooks);
-        StateHome home = StateHome.of(opts.stateDirOption(), workspace.backend(), opts.dir());
+        StateHome home = workspace.home();
         return Environment.open(workspace, opener(opts, ctx, term, lock, home), lock != null, ctx.run(), term.secrets(),
                 hooks);
     }

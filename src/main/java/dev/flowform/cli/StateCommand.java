@@ -2,6 +2,7 @@ package dev.flowform.cli;
 
 import dev.flowform.model.SecretKeys;
 import dev.flowform.plan.Json;
+import dev.flowform.run.StateHome;
 import dev.flowform.state.LockInfo;
 import dev.flowform.state.ResourceSnapshot;
 import dev.flowform.state.StateBackups;
@@ -180,7 +181,7 @@ public final class StateCommand implements Runnable {
             }
             try {
                 String env = StateAccess.environment(common, term);
-                StateHome home = StateLocation.home(common.stateDirOption(), common.dir(), term);
+                StateHome home = StateAccess.home(common.stateDirOption(), common.dir(), term);
                 List<String> select = CommandHint.selecting(common, env);
                 StringBuilder hint = new StringBuilder();
                 select.forEach(a -> hint.append(' ').append(CommandHint.quote(a)));
@@ -238,7 +239,7 @@ public final class StateCommand implements Runnable {
         int run(Terminal term, CliContext ctx) {
             try {
                 String env = StateAccess.environment(common, term);
-                StateHome home = StateLocation.home(common.stateDirOption(), common.dir(), term);
+                StateHome home = StateAccess.home(common.stateDirOption(), common.dir(), term);
                 if (home.isPostgres()) {
                     term.error("No backups of PostgreSQL state", "flowform backs up H2 state files only (before every "
                             + "apply). The state of environment \"" + env + "\" is " + home.shown() + ": restore the "

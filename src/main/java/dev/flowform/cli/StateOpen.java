@@ -1,6 +1,7 @@
 package dev.flowform.cli;
 
 import dev.flowform.locking.Sleeper;
+import dev.flowform.run.StateHome;
 import dev.flowform.state.HolderNotAnsweringException;
 import dev.flowform.state.LocalProcess;
 import dev.flowform.state.NoStateException;
