@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
 final class ApplyInterrupts implements Interrupts.Handler {
 
     private final StopSignal stop;
-    private final StateLock lock;
+    private final CommandLock lock;
     private final ApplyView view;
     private final AtomicInteger exit = new AtomicInteger();
     private final AtomicReference<ApplyOperation> operation = new AtomicReference<>();
@@ -25,7 +25,7 @@ final class ApplyInterrupts implements Interrupts.Handler {
      * @param lock the state lock to release before exiting at once
      * @param view where the notes go, and which knows whether the approval prompt waits
      */
-    ApplyInterrupts(StopSignal stop, StateLock lock, ApplyView view) {
+    ApplyInterrupts(StopSignal stop, CommandLock lock, ApplyView view) {
         this.stop = stop;
         this.lock = lock;
         this.view = view;

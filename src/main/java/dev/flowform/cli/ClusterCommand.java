@@ -94,7 +94,7 @@ public final class ClusterCommand implements Runnable {
                     return 1;
                 }
                 Path file = kubeconfig != null ? kubeconfig : envDir.resolve("kubeconfig.yaml");
-                StateLock lock = new StateLock(StateLock.SERVE, lockTimeout, "serving the embedded cluster; kubeconfig "
+                CommandLock lock = new CommandLock(CommandLock.SERVE, lockTimeout, "serving the embedded cluster; kubeconfig "
                         + file.toAbsolutePath(), ctx, term, stop, releaseHint(workspace.environment()));
                 StateHome home = workspace.home();
                 List<String> select = CommandHint.selecting(common, workspace.environment());

@@ -12,7 +12,7 @@ import java.util.List;
 /**
  * Opens the selected environment for {@code plan} and {@code apply}: the run layer's {@link Environment}, its
  * state opened the CLI's way ({@link StateOpen}: a read-only or damaged database explained; for {@code apply}
- * writable, and locked with the command's {@link StateLock} before the cluster is touched).
+ * writable, and locked with the command's {@link CommandLock} before the cluster is touched).
  */
 final class EnvironmentAccess {
 
@@ -29,7 +29,7 @@ final class EnvironmentAccess {
      * @throws CommandFailed after printing why the state cannot be opened or locked
      * @throws dev.flowform.run.OperationFailed after the view reported errors in the configuration or the cluster
      */
-    static Environment open(CommonOptions opts, CliContext ctx, Terminal term, RunHooks hooks, StateLock lock) {
+    static Environment open(CommonOptions opts, CliContext ctx, Terminal term, RunHooks hooks, CommandLock lock) {
         Workspace workspace = Workspace.load(opts.dir(), opts.environment, opts.variableInputs(ctx.env()),
                 opts.stateDirOption(), term.secrets(), hooks);
         StateHome home = workspace.home();
@@ -37,7 +37,7 @@ final class EnvironmentAccess {
                 hooks);
     }
 
-    private static StateOpener opener(CommonOptions opts, CliContext ctx, Terminal term, StateLock lock, StateHome home) {
+    private static StateOpener opener(CommonOptions opts, CliContext ctx, Terminal term, CommandLock lock, StateHome home) {
         return new StateOpener() {
             @Override
             public StateStore open(Path stateDir, String environment) {

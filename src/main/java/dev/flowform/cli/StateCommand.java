@@ -185,7 +185,7 @@ public final class StateCommand implements Runnable {
                 List<String> select = CommandHint.selecting(common, env);
                 StringBuilder hint = new StringBuilder();
                 select.forEach(a -> hint.append(' ').append(CommandHint.quote(a)));
-                StateLock lock = new StateLock("state push", lockTimeout, "state push of " + file, ctx, term,
+                CommandLock lock = new CommandLock("state push", lockTimeout, "state push of " + file, ctx, term,
                         new dev.flowform.apply.StopSignal(), hint.toString());
                 try (StateStore store = lock.open(() -> StateOpen.forWriting(home, env, ctx, term, select, "state push",
                         lock.sleeper()))) {

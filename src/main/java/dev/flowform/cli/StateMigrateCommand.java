@@ -51,8 +51,8 @@ public final class StateMigrateCommand extends StateCommand.Subcommand {
     int run(Terminal term, CliContext ctx) {
         String env = StateAccess.environment(common, term);
         StateHome to = targetHome(term);
-        StateLock sourceLock = lock(term, ctx, "state migrate (source)");
-        StateLock targetLock = lock(term, ctx, "state migrate (target)");
+        CommandLock sourceLock = lock(term, ctx, "state migrate (source)");
+        CommandLock targetLock = lock(term, ctx, "state migrate (target)");
         try (StateStore source = StateAccess.open(common, ctx, term, "state migrate");
              StateStore copy = StateOpen.forWriting(to, env, ctx, term, CommandHint.selecting(common, env),
                      "state migrate")) {
@@ -82,8 +82,8 @@ public final class StateMigrateCommand extends StateCommand.Subcommand {
         }
     }
 
-    private StateLock lock(Terminal term, CliContext ctx, String operation) {
-        return new StateLock(operation, lockTimeout, operation, ctx, term, new StopSignal(), "");
+    private CommandLock lock(Terminal term, CliContext ctx, String operation) {
+        return new CommandLock(operation, lockTimeout, operation, ctx, term, new StopSignal(), "");
     }
 
     /** @throws CommandFailed when the copy's lineage, serial or row counts differ from the source's */

@@ -72,7 +72,7 @@ final class StateOpen {
 
     /**
      * {@link #forWriting(StateHome, String, CliContext, Terminal, List, String)} for a state lock's wait: pauses with
-     * {@code sleeper} (whose pauses a stop request interrupts: {@link StateLock#sleeper()}), and leaves a holder that
+     * {@code sleeper} (whose pauses a stop request interrupts: {@link CommandLock#sleeper()}), and leaves a holder that
      * does not answer to the wait.
      *
      * @throws HolderNotAnsweringException when the process holding the state open does not answer

@@ -77,7 +77,7 @@ public final class ApplyOperation {
     private final UnaryOperator<Journal> journal;
     private final ApplyHooks hooks;
     private final PlanOperation planner;
-    private final Leases leases;
+    private final ApplyLeases leases;
 
     /**
      * @param env     the open environment, its state locked by {@code lock}
@@ -100,7 +100,7 @@ public final class ApplyOperation {
         this.journal = journal;
         this.hooks = hooks;
         this.planner = new PlanOperation(env, ctx.clock());
-        this.leases = new Leases(env, ctx, stop, lock, request.lockTimeout(), hooks);
+        this.leases = new ApplyLeases(env, ctx, stop, lock, request.lockTimeout(), hooks);
         stop.addProbe(leases::lost);
     }
 

@@ -42,11 +42,11 @@ public final class StateLocker {
             "lock_id, environment, operation, who, version, created, heartbeat, info, holder_process, holder_session";
 
     private final StateStore store;
-    private final SessionLocks sessions;
+    private final PgSessionLocks sessions;
 
     StateLocker(StateStore store) {
         this.store = store;
-        this.sessions = new SessionLocks(store, this);
+        this.sessions = new PgSessionLocks(store, this);
     }
 
     /**

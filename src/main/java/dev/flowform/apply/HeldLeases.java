@@ -21,7 +21,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The {@link ClusterLease leases} one apply holds, one per Connect cluster it writes to: taken in a fixed
+ * The {@link ClusterLease leases} one apply holds (as {@code state.HeldLock} is the state lock one command holds), one per Connect cluster it writes to: taken in a fixed
  * order (waiting up to a timeout for a held one, as the state lock is waited for: {@link LockWait}; taking over an
  * expired one), renewed every {@link ClusterLease#renewInterval third of the duration} ({@link Renewal}), and released
  * at the end. {@link #lost()} tells
@@ -29,7 +29,7 @@ import java.util.Set;
  *
  * <p>Thread-safe: {@link #release()} may run on a signal thread while the apply runs.
  */
-public final class ClusterLeases implements AutoCloseable {
+public final class HeldLeases implements AutoCloseable {
 
     /** Hears what taking the leases went through, to tell the user. */
     public interface Listener {
@@ -106,7 +106,7 @@ public final class ClusterLeases implements AutoCloseable {
      * @param gone     holder identities known to be gone, whose leases are taken over at once (state lock IDs this
      *                 apply released because their process no longer runs)
      */
-    public ClusterLeases(KubernetesClient client, Owner me, Duration duration, Clock clock, StopSignal stop, Listener listener,
+    public HeldLeases(KubernetesClient client, Owner me, Duration duration, Clock clock, StopSignal stop, Listener listener,
                          Set<String> gone) {
         this(client, me, duration, clock, d -> stop.interruptibly(() -> {
             Sleeper.SYSTEM.sleep(d);
@@ -123,7 +123,7 @@ public final class ClusterLeases implements AutoCloseable {
      * @param listener told about waits and take-overs
      * @param gone     holder identities known to be gone, whose leases are taken over at once
      */
-    public ClusterLeases(KubernetesClient client, Owner me, Duration duration, Clock clock, Sleeper sleeper,
+    public HeldLeases(KubernetesClient client, Owner me, Duration duration, Clock clock, Sleeper sleeper,
                          Listener listener, Set<String> gone) {
         this.gone = Set.copyOf(gone);
         this.client = client;

@@ -18,8 +18,9 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * The terminal's side of the environment's state lock, held by a command that writes state (Terraform's automatic
- * locking, Terraform documentation, "State Locking"). {@link StateLocker#acquire} takes the lock, waits and keeps the
+ * The environment's state lock as one command holds it and tells the user about it: a command that writes state
+ * (apply, state push, state migrate, cluster serve) takes it through this class (Terraform's automatic locking,
+ * Terraform documentation, "State Locking"). {@link StateLocker#acquire} takes the lock, waits and keeps the
  * heartbeat; this class prints what it reports: "Acquiring state lock. This may take a few moments..." once it
  * waits, a note for a lock released because its holder process no longer runs (or, on PostgreSQL, taken over because
  * its holder's database session ended), and, when the lock stays held, the
@@ -28,7 +29,7 @@ import java.util.function.Supplier;
  *
  * <p>{@link #release()} is idempotent and may run on any thread (the interrupt handler uses it).
  */
-final class StateLock {
+final class CommandLock {
 
     /** The operation {@code cluster serve} holds the lock for. */
     static final String SERVE = "cluster serve";
@@ -52,7 +53,7 @@ final class StateLock {
      * @param stop        interrupts the pauses between attempts (Ctrl-C while waiting for the lock)
      * @param releaseHint the options to put after {@code flowform force-unlock ID} in hints, e.g. {@code -e prod}
      */
-    StateLock(String operation, Duration timeout, String info, CliContext ctx, Terminal term, StopSignal stop,
+    CommandLock(String operation, Duration timeout, String info, CliContext ctx, Terminal term, StopSignal stop,
               String releaseHint) {
         this.operation = operation;
         this.timeout = timeout;
