@@ -6,6 +6,7 @@ import dev.flowform.run.StateHome;
 import dev.flowform.state.LockInfo;
 import dev.flowform.state.ResourceSnapshot;
 import dev.flowform.state.StateBackups;
+import dev.flowform.state.StateFiles;
 import dev.flowform.state.StateStore;
 import dev.flowform.state.StateTransfer;
 import java.nio.file.Files;
@@ -302,7 +303,7 @@ public final class StateCommand implements Runnable {
                 }
                 readable = "serial " + current.stateRef().serial();
             } catch (RuntimeException e) {
-                if (e instanceof CommandFailed || StateStore.damage(e).isEmpty()) {
+                if (e instanceof CommandFailed || StateFiles.damage(e).isEmpty()) {
                     throw e;
                 }
             }

@@ -8,6 +8,7 @@ import dev.flowform.state.NoStateException;
 import dev.flowform.state.StateBackups;
 import dev.flowform.state.pg.InvalidPgSettingsException;
 import dev.flowform.state.pg.PgConnection;
+import dev.flowform.state.StateFiles;
 import dev.flowform.state.StateStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,10 +21,10 @@ import java.util.Locale;
  * words rather than with H2's:
  *
  * <ul>
- *   <li><b>A read-only state</b> ({@link StateStore#isReadOnly}): a command that only reads (plan, show, history,
+ *   <li><b>A read-only state</b> ({@link StateFiles#isReadOnly}): a command that only reads (plan, show, history,
  *   state list/show/pull, output) opens it read-only ({@link StateStore#openReadOnly}) and says so in a note; no lock
  *   is taken, and nothing is written next to the files. A command that writes is refused.</li>
- *   <li><b>A damaged database</b> ({@link StateStore#damage}): an error naming the file and the problem in one line,
+ *   <li><b>A damaged database</b> ({@link StateFiles#damage}): an error naming the file and the problem in one line,
  *   and how to restore the newest backup, with {@code flowform state restore} or by hand.</li>
  * </ul>
  */
@@ -151,7 +152,7 @@ final class StateOpen {
     static StateStore forReading(Path stateDir, String env, CliContext ctx, Terminal term, List<String> select) {
         Path db = StateStore.databaseFile(stateDir, env);
         try {
-            if (StateStore.isReadOnly(db)) {
+            if (StateFiles.isReadOnly(db)) {
                 StateStore store = StateStore.openReadOnly(stateDir, env, ctx.clock());
                 String note = "Note: the state of environment \"" + env + "\" (" + db + ") is read-only: it was opened for "
                         + "reading only, and no lock was taken.";
@@ -192,7 +193,7 @@ final class StateOpen {
     private static StateStore forWriting(Path stateDir, String env, CliContext ctx, Terminal term, List<String> select,
                                          String command, Sleeper sleeper) {
         Path db = StateStore.databaseFile(stateDir, env);
-        if (StateStore.isReadOnly(db)) {
+        if (StateFiles.isReadOnly(db)) {
             term.error("The state of environment \"" + env + "\" is read-only", db + " (or its folder) may not be written, "
                     + "and " + command + " writes the state (its runs, step journal, snapshots and lock). Nothing was changed. "
                     + "Make the folder and its files writable, or run " + command + " on a writable copy with --state-dir.");
@@ -220,9 +221,9 @@ final class StateOpen {
         Path db = StateStore.databaseFile(stateDir, env);
         if (e instanceof HolderNotAnsweringException silent) {
             term.error("Cannot open the state of environment \"" + env + "\"", notAnswering(silent, clock));
-        } else if (Files.exists(db) && StateStore.damage(e).isPresent()) {
+        } else if (Files.exists(db) && StateFiles.damage(e).isPresent()) {
             term.error("The state database of environment \"" + env + "\" is damaged", damagedDetail(db, stateDir, env,
-                    StateStore.damage(e).get(), select));
+                    StateFiles.damage(e).get(), select));
         } else {
             term.error("Cannot open the state of environment \"" + env + "\"", String.valueOf(e.getMessage()));
         }

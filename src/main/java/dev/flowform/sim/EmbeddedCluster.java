@@ -152,17 +152,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         webServer = new MockWebServer();
         server = new KubernetesMockServer(mockContext(), webServer, responses, dispatcher, options.https());
         dispatcher.onRequest(this::drainRecordedRequests);
-        try {
-            server.init(InetAddress.getByName("127.0.0.1"), options.port());
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException("127.0.0.1 does not resolve", e);
-        } catch (RuntimeException e) {
-            if (options.port() == 0) {
-                throw e;
-            }
-            throw new IllegalStateException("cannot serve on 127.0.0.1:" + options.port() + ": " + e.getMessage()
-                    + " (is another process using that port?)", e);
-        }
+        listen();
         url = (options.https() ? "https" : "http") + "://127.0.0.1:" + server.getPort() + "/";
         client = newClient(config());
         // straight into the store, before anyone connects: no client, no HTTP round trip per object
@@ -186,6 +176,21 @@ public final class EmbeddedCluster implements AutoCloseable {
             createPersistFileIfAbsent();
         }
         dispatcher.onWrite(this::persistAfterWrite);
+    }
+
+    /** Starts the API server on 127.0.0.1 at the options' port (any free one for 0). */
+    private void listen() {
+        try {
+            server.init(InetAddress.getByName("127.0.0.1"), options.port());
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("127.0.0.1 does not resolve", e);
+        } catch (RuntimeException e) {
+            if (options.port() == 0) {
+                throw e;
+            }
+            throw new IllegalStateException("cannot serve on 127.0.0.1:" + options.port() + ": " + e.getMessage()
+                    + " (is another process using that port?)", e);
+        }
     }
 
     /**

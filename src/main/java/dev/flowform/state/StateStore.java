@@ -11,7 +11,6 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
@@ -269,29 +268,6 @@ public final class StateStore implements AutoCloseable {
     public static Path databaseFile(Path stateDir, String environment) {
         validateEnvironmentName(environment);
         return H2Backend.databaseFile(environmentDirectory(stateDir, environment));
-    }
-
-    /**
-     * Tells whether a state's files may be written, before opening it: a state whose files may not be written is
-     * opened with {@link #openReadOnly} by a command that only reads, and refused by one that writes.
-     *
-     * @param db the database file ({@link #databaseFile})
-     * @return true when it exists and it or its folder may not be written (a read-only mount, another user's file, or
-     *         its owner-write permission bit off, which is honoured even for root)
-     */
-    public static boolean isReadOnly(Path db) {
-        return H2Backend.isReadOnly(db);
-    }
-
-    /**
-     * Tells a damaged state database from other failures to open it (busy, newer, someone else's), so that a command can
-     * say how to restore a backup instead of showing the database's error.
-     *
-     * @param e what opening or reading the state threw
-     * @return the problem in one short line when the database is damaged, else empty
-     */
-    public static Optional<String> damage(Throwable e) {
-        return H2Backend.damage(e);
     }
 
     /** The JDBC URL {@link #open} uses; package-private for tests that inspect the file directly. */
