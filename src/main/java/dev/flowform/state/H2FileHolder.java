@@ -83,11 +83,12 @@ final class H2FileHolder {
             if (colon < 0 || key == null) {
                 return Optional.empty();
             }
-            InetAddress address = InetAddress.getByName(server.substring(0, colon));
-            if (!address.isLoopbackAddress()) {
+            if (!InetAddress.getByName(server.substring(0, colon)).isLoopbackAddress()) {
                 return Optional.empty(); // another machine's: flowform's servers listen on loopback only
             }
-            return Optional.of(new Server(address, Integer.parseInt(server.substring(colon + 1)), key));
+            // H2 writes "localhost"; flowform makes it listen on IPv4 loopback whatever that name resolves to first
+            return Optional.of(new Server(InetAddress.getByName(H2Backend.LOOPBACK),
+                    Integer.parseInt(server.substring(colon + 1)), key));
         } catch (IOException | RuntimeException e) {
             return Optional.empty(); // no lock file (nobody holds the file), or one being rewritten: H2 decides
         }
