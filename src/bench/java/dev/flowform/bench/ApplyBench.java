@@ -1,6 +1,6 @@
 package dev.flowform.bench;
 
-import dev.flowform.apply.Sleeper;
+import dev.flowform.locking.Sleeper;
 import dev.flowform.cli.CliContext;
 import dev.flowform.cli.Main;
 import dev.flowform.cli.Prompter;

@@ -3,7 +3,7 @@ package dev.flowform.bench;
 import dev.flowform.cli.CliContext;
 import dev.flowform.cli.Main;
 import dev.flowform.cli.Prompter;
-import dev.flowform.apply.Sleeper;
+import dev.flowform.locking.Sleeper;
 import dev.flowform.state.StateStore;
 import dev.flowform.state.pg.PgConnection;
 import dev.flowform.testing.PgServer;

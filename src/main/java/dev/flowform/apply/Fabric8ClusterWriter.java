@@ -2,6 +2,7 @@ package dev.flowform.apply;
 
 import dev.flowform.live.LiveMapper;
 import dev.flowform.live.StrimziResources;
+import dev.flowform.locking.Sleeper;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.model.StrimziApi;
 import dev.flowform.plan.FieldEdit;

@@ -80,7 +80,7 @@ public final class ApplyCommand implements Callable<Integer> {
             return 1;
         }
         StopSignal stop = new StopSignal();
-        StateLock lock = new StateLock("apply", lockTimeout, "apply of " + common.dir().toAbsolutePath().normalize(), ctx,
+        CommandLock lock = new CommandLock("apply", lockTimeout, "apply of " + common.dir().toAbsolutePath().normalize(), ctx,
                 term, stop, releaseHint());
         ApplyInterrupts interrupts = new ApplyInterrupts(stop, lock, view);
         try (Interrupts signals = Interrupts.install(interrupts);

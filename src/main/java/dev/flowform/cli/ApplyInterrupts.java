@@ -8,14 +8,14 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * What Ctrl-C (SIGINT) and SIGTERM do to an apply, as in Terraform: the first asks the apply to stop once the API
- * call in flight is journaled (at the approval prompt the process ends at once: nothing was changed), a second one
- * ends the process at once. Either way the cluster leases and the state lock are released first. After a signal
+ * call in flight is journaled (while it waits for the state lock, and at the approval prompt, the process ends at
+ * once: nothing was changed), a second one ends the process at once. Either way the cluster leases and the state lock are released first. After a signal
  * the process exits 130 (SIGINT) or 143 (SIGTERM).
  */
 final class ApplyInterrupts implements Interrupts.Handler {
 
     private final StopSignal stop;
-    private final StateLock lock;
+    private final CommandLock lock;
     private final ApplyView view;
     private final AtomicInteger exit = new AtomicInteger();
     private final AtomicReference<ApplyOperation> operation = new AtomicReference<>();
@@ -25,7 +25,7 @@ final class ApplyInterrupts implements Interrupts.Handler {
      * @param lock the state lock to release before exiting at once
      * @param view where the notes go, and which knows whether the approval prompt waits
      */
-    ApplyInterrupts(StopSignal stop, StateLock lock, ApplyView view) {
+    ApplyInterrupts(StopSignal stop, CommandLock lock, ApplyView view) {
         this.stop = stop;
         this.lock = lock;
         this.view = view;
@@ -51,6 +51,9 @@ final class ApplyInterrupts implements Interrupts.Handler {
         if (count == 1) {
             exit.set(code);
             stop.requestStop("interrupted by " + ("INT".equals(signal) ? "Ctrl-C (SIGINT)" : "SIGTERM"));
+            if (lock.held() == null) {
+                return; // still waiting for the state or its lock: that wait ends at once and says so
+            }
             view.interruptReceived();
             if (view.awaitingApproval()) {
                 releaseLeases();
@@ -58,6 +61,8 @@ final class ApplyInterrupts implements Interrupts.Handler {
                 view.cancelledAtApproval();
                 System.exit(code);
             }
+        } else if (lock.held() == null) {
+            Runtime.getRuntime().halt(code); // a second signal while the first still ends the wait: nothing was changed
         } else {
             view.exitingAtOnce();
             releaseLeases();

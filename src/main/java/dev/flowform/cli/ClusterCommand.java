@@ -1,11 +1,16 @@
 package dev.flowform.cli;
 
+import dev.flowform.apply.StopSignal;
 import dev.flowform.cli.view.TerminalView;
 import dev.flowform.run.ClusterConnection;
 import dev.flowform.run.OperationFailed;
+import dev.flowform.run.StateHome;
 import dev.flowform.run.Workspace;
 import dev.flowform.sim.EmbeddedCluster;
+import dev.flowform.state.StateStore;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -35,7 +40,9 @@ public final class ClusterCommand implements Runnable {
      * {@code flowform cluster serve}: serves an environment's embedded cluster (API server and simulated Strimzi
      * operator) on 127.0.0.1 until Ctrl-C, and writes a kubeconfig for it, so kubectl and flowform in other
      * processes can watch a roll, create drift or break a connector. The objects are kept in the same file the
-     * environment's own commands use and saved after every write and on exit.
+     * environment's own commands use and saved after every write and on exit. It holds the environment's state lock
+     * while it serves, as an apply does while its embedded cluster runs: each writes the cluster's file, so the one
+     * that comes second is refused naming the other, and neither saves an older copy over the other's writes.
      */
     @Command(name = "serve", mixinStandardHelpOptions = true,
             description = "Serve an environment's embedded cluster on 127.0.0.1 until Ctrl-C, with a kubeconfig for kubectl.")
@@ -54,31 +61,79 @@ public final class ClusterCommand implements Runnable {
                 description = "Where to write the kubeconfig (default: kubeconfig.yaml in the environment's state folder).")
         Path kubeconfig;
 
+        @Option(names = "--port", paramLabel = "N",
+                description = "The port on 127.0.0.1 to serve on (default: one derived from the environment's state folder, "
+                        + "the same at every start; 0 for any free port).")
+        Integer port;
+
+        @Option(names = {"--lock-timeout", "-lock-timeout"}, paramLabel = "DURATION", defaultValue = "0s",
+                converter = DurationConverter.class,
+                description = "How long to retry when the environment's state lock is held, e.g. by an apply "
+                        + "(default: ${DEFAULT-VALUE}, fail at once).")
+        Duration lockTimeout;
+
         @Override
         public Integer call() throws InterruptedException {
             CliContext ctx = parent.parent.context();
             Terminal term = FlowformCommand.terminal(spec, common.noColor);
-            EmbeddedCluster cluster;
-            Workspace workspace;
-            try {
-                workspace = Workspace.load(common.dir(), common.environment, common.variableInputs(ctx.env()),
+            StopSignal stop = new StopSignal();
+            CountDownLatch stopped = new CountDownLatch(1);
+            try (Interrupts signals = Interrupts.install((signal, count) -> {
+                stop.requestStop("interrupted by " + signal);
+                stopped.countDown();
+                if (count > 1) {
+                    Runtime.getRuntime().halt(Interrupts.exitCode(signal));
+                }
+            })) {
+                Workspace workspace = Workspace.load(common.dir(), common.environment, common.variableInputs(ctx.env()),
                         common.stateDirOption(), term.secrets(), new TerminalView(term));
-                cluster = ClusterConnection.serve(workspace, ctx.run());
+                Path envDir = ClusterConnection.servable(workspace);
+                int listen = port != null ? port : ClusterConnection.defaultServePort(envDir);
+                if (listen < 0 || listen > 65535) {
+                    term.error("Invalid --port", "--port must be from 1 to 65535 (0: any free port), got " + listen + ".");
+                    return 1;
+                }
+                Path file = kubeconfig != null ? kubeconfig : envDir.resolve("kubeconfig.yaml");
+                CommandLock lock = new CommandLock(CommandLock.SERVE, lockTimeout, "serving the embedded cluster; kubeconfig "
+                        + file.toAbsolutePath(), ctx, term, stop, releaseHint(workspace.environment()));
+                StateHome home = workspace.home();
+                List<String> select = CommandHint.selecting(common, workspace.environment());
+                try (StateStore state = lock.open(() -> StateOpen.forWriting(home, workspace.environment(), ctx, term,
+                        select, "cluster serve", lock.sleeper()))) {
+                    try (EmbeddedCluster cluster = serve(workspace, ctx, listen, term)) {
+                        cluster.writeKubeconfig(file);
+                        announce(term, workspace, cluster, file);
+                        stopped.await();
+                    } finally {
+                        lock.release();
+                    }
+                }
+                term.println("Stopped; the objects are saved in " + envDir.resolve(ClusterConnection.EMBEDDED_CLUSTER_FILE));
+                return 0;
             } catch (OperationFailed e) {
                 return 1;
+            } catch (CommandFailed e) {
+                return e.exitCode();
             } catch (IllegalArgumentException e) {
                 term.error("Cannot serve environment \"" + common.environment + "\"", e.getMessage());
                 return 1;
             }
-            Path envDir = workspace.stateDir().resolve(workspace.environment());
-            Path file = kubeconfig != null ? kubeconfig : envDir.resolve("kubeconfig.yaml");
-            cluster.writeKubeconfig(file);
-            CountDownLatch stopped = new CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                cluster.close();
-                term.println("Stopped; the objects are saved in " + envDir.resolve(ClusterConnection.EMBEDDED_CLUSTER_FILE));
-                stopped.countDown();
-            }, "flowform-cluster-serve-stop"));
+        }
+
+        /** @return the served cluster, or throws {@link CommandFailed} after saying that the port is taken */
+        private EmbeddedCluster serve(Workspace workspace, CliContext ctx, int listen, Terminal term) {
+            try {
+                return ClusterConnection.serve(workspace, ctx.run(), listen);
+            } catch (IllegalStateException e) {
+                term.error("Cannot serve environment \"" + workspace.environment() + "\" on port " + listen,
+                        e.getMessage() + "\nGive another port with --port N" + (port == null ? " (" + listen + " is this "
+                                + "environment's default, derived from its state folder)" : "") + ", or --port 0 for any "
+                                + "free port (then a kubeconfig written before no longer reaches it).");
+                throw new CommandFailed(1);
+            }
+        }
+
+        private static void announce(Terminal term, Workspace workspace, EmbeddedCluster cluster, Path file) {
             String ns = String.join(",", workspace.managedNamespaces());
             term.println("Embedded cluster of environment \"" + workspace.environment() + "\" serving at "
                     + cluster.url() + " (Strimzi " + cluster.api().version() + ")");
@@ -89,10 +144,17 @@ public final class ClusterCommand implements Runnable {
             term.println("");
             term.println("flowform reaches it through an environment with \"kubernetes\": {\"kubeconfig\": \""
                     + file.toAbsolutePath() + "\", \"context\": \"" + EmbeddedCluster.CONTEXT + "\"}.");
+            term.println("While it serves, it holds the state lock of environment \"" + workspace.environment()
+                    + "\": apply there is refused; plan reads the objects as served.");
             term.println("Not served: kubectl apply --server-side, --dry-run=server, get -w and wait (no streaming watch).");
             term.println("Ctrl-C stops it; its objects are saved.");
-            stopped.await();
-            return 0;
+        }
+
+        /** @return the options that select this environment, for the force-unlock hint */
+        private String releaseHint(String environment) {
+            StringBuilder sb = new StringBuilder();
+            CommandHint.selecting(common, environment).forEach(a -> sb.append(' ').append(CommandHint.quote(a)));
+            return sb.toString();
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.flowform.cli;
 
 import dev.flowform.run.Environment;
 import dev.flowform.run.RunHooks;
+import dev.flowform.run.StateHome;
 import dev.flowform.run.StateOpener;
 import dev.flowform.run.Workspace;
 import dev.flowform.state.StateStore;
@@ -11,7 +12,7 @@ import java.util.List;
 /**
  * Opens the selected environment for {@code plan} and {@code apply}: the run layer's {@link Environment}, its
  * state opened the CLI's way ({@link StateOpen}: a read-only or damaged database explained; for {@code apply}
- * writable, and locked with the command's {@link StateLock} before the cluster is touched).
+ * writable, and locked with the command's {@link CommandLock} before the cluster is touched).
  */
 final class EnvironmentAccess {
 
@@ -28,38 +29,29 @@ final class EnvironmentAccess {
      * @throws CommandFailed after printing why the state cannot be opened or locked
      * @throws dev.flowform.run.OperationFailed after the view reported errors in the configuration or the cluster
      */
-    static Environment open(CommonOptions opts, CliContext ctx, Terminal term, RunHooks hooks, StateLock lock) {
+    static Environment open(CommonOptions opts, CliContext ctx, Terminal term, RunHooks hooks, CommandLock lock) {
         Workspace workspace = Workspace.load(opts.dir(), opts.environment, opts.variableInputs(ctx.env()),
                 opts.stateDirOption(), term.secrets(), hooks);
-        StateHome home = StateHome.of(opts.stateDirOption(), workspace.backend(), opts.dir());
+        StateHome home = workspace.home();
         return Environment.open(workspace, opener(opts, ctx, term, lock, home), lock != null, ctx.run(), term.secrets(),
                 hooks);
     }
 
-    private static StateOpener opener(CommonOptions opts, CliContext ctx, Terminal term, StateLock lock, StateHome home) {
+    private static StateOpener opener(CommonOptions opts, CliContext ctx, Terminal term, CommandLock lock, StateHome home) {
         return new StateOpener() {
             @Override
             public StateStore open(Path stateDir, String environment) {
-                StateStore state;
+                List<String> select = CommandHint.selecting(opts, environment);
                 try {
-                    List<String> select = CommandHint.selecting(opts, environment);
-                    state = lock == null ? StateOpen.forReading(home, environment, ctx, term, select)
-                            : StateOpen.forWriting(home, environment, ctx, term, select, "apply");
+                    return lock == null ? StateOpen.forReading(home, environment, ctx, term, select)
+                            : lock.open(() -> StateOpen.forWriting(home, environment, ctx, term, select, "apply",
+                            lock.sleeper()));
                 } catch (CommandFailed e) {
                     throw e;
                 } catch (RuntimeException e) {
                     term.error("Cannot open the state of environment \"" + environment + "\"", String.valueOf(e.getMessage()));
                     throw new CommandFailed(1);
                 }
-                if (lock != null) {
-                    try {
-                        lock.acquire(state);
-                    } catch (RuntimeException e) {
-                        state.close();
-                        throw e;
-                    }
-                }
-                return state;
             }
 
             @Override

@@ -21,7 +21,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code flowform history}: the runs recorded in an environment's state, newest first, with outcome,
- * duration, who ran them and their journaled steps (status, duration, detail). Reads the state
+ * duration, who ran them and their journaled steps (status, duration, detail). Runs are numbered 1, 2, 3 in their
+ * environment ({@link RunRecord#number()}); a step that a stop request (Ctrl-C, SIGTERM) ended counts as interrupted
+ * and shows as {@code STOPPED} (the JSON document keeps showing it as {@code FAILED}, as format version 1 did). Reads the state
  * database only; takes no lock and starts no cluster. {@code --json} prints one document:
  * {@code {"format_version", "environment", "lineage", "serial", "runs": [{..., "steps": [...]}]}}.
  */
@@ -72,13 +74,14 @@ public final class HistoryCommand implements Callable<Integer> {
             for (RunRecord r : runs) {
                 List<StepRecord> steps = state.journal().steps(r.id());
                 term.println("");
-                term.println(term.style().bold("Run " + r.id()) + "  " + r.kind() + "  " + outcome(term, r) + "  "
+                term.println(term.style().bold("Run " + r.number()) + "  " + r.kind() + "  " + outcome(term, r) + "  "
                         + r.startedAt() + "  " + duration(r) + "  by " + r.who() + "  (flowform " + r.flowformVersion() + ")");
                 term.println("  " + count(steps, StepStatus.DONE) + " done, " + count(steps, StepStatus.FAILED) + " failed, "
-                        + count(steps, StepStatus.STARTED) + " interrupted" + (r.summary() == null ? "" : ": " + r.summary()));
+                        + (count(steps, StepStatus.STARTED) + count(steps, StepStatus.STOPPED)) + " interrupted"
+                        + (r.summary() == null ? "" : ": " + r.summary()));
                 for (StepRecord s : steps) {
                     term.println(String.format("  %3d. %-24s %-40s %-8s %7s  %s", s.stepId(), s.kind(),
-                            s.address() == null ? "" : s.address(), s.status().shown(),
+                            s.address() == null ? "" : s.address(), s.status(),
                             s.durationMs() == null ? "" : Text.duration(Duration.ofMillis(s.durationMs())),
                             s.detail() == null ? (s.status() == StepStatus.STARTED ? "(no outcome recorded)" : "") : s.detail()));
                 }
@@ -102,7 +105,7 @@ public final class HistoryCommand implements Callable<Integer> {
     }
 
     private static long count(List<StepRecord> steps, StepStatus status) {
-        return steps.stream().filter(s -> s.status().shown() == status).count();
+        return steps.stream().filter(s -> s.status() == status).count();
     }
 
     private static ObjectNode document(StateStore state, EnvironmentRecord env, List<RunRecord> runs) {
@@ -116,6 +119,7 @@ public final class HistoryCommand implements Callable<Integer> {
         for (RunRecord r : runs) {
             ObjectNode n = out.addObject();
             n.put("id", r.id());
+            n.put("number", r.number());
             n.put("kind", r.kind());
             n.put("outcome", r.outcome().name());
             n.put("who", r.who());

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * signals are caught before the JVM starts shutting down, through the JDK's {@code sun.misc.Signal}
  * (module {@code jdk.unsupported}), reached by reflection so the build stays free of internal-API
  * warnings. Where it is missing, signals keep the JVM's default behaviour, and the next run finds the
- * interrupted run in the journal and a lock whose holder is gone (see {@code StateLock}).
+ * interrupted run in the journal and a lock whose holder is gone (see {@code CommandLock}).
  */
 final class Interrupts implements AutoCloseable {
 

@@ -1,5 +1,6 @@
 package dev.flowform.cli;
 
+import dev.flowform.run.StateHome;
 import dev.flowform.state.OutputRecord;
 import dev.flowform.state.StateStore;
 import java.io.IOException;
@@ -81,7 +82,7 @@ public final class OutputCommand implements Callable<Integer> {
         }
         String env;
         try {
-            home = StateLocation.home(stateDirOption, dir, term);
+            home = StateAccess.home(stateDirOption, dir, term);
             stateDir = home.stateDir();
             env = home.isPostgres() ? postgresEnvironment(term) : environment(term);
         } catch (CommandFailed e) {

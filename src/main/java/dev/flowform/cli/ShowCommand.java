@@ -10,6 +10,7 @@ import dev.flowform.render.PlanRenderer;
 import dev.flowform.render.StateRenderer;
 import dev.flowform.run.PlanOperation;
 import dev.flowform.run.SavedPlan;
+import dev.flowform.run.StateHome;
 import dev.flowform.state.StateStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -105,7 +106,7 @@ public final class ShowCommand implements Callable<Integer> {
         StateHome home;
         StateStore opened = null;
         try {
-            home = StateLocation.home(common.stateDirOption(), common.dir(), term);
+            home = StateAccess.home(common.stateDirOption(), common.dir(), term);
             StateStore.validateEnvironmentName(env);
             boolean none = home.isPostgres()
                     ? (opened = StateOpen.existingPostgres(home, env, parent.context(), term, false)) == null

@@ -3,6 +3,8 @@ package dev.flowform.cli;
 import dev.flowform.config.ConfigLoader;
 import dev.flowform.config.LoadResult;
 import dev.flowform.diag.Diagnostics;
+import dev.flowform.run.StateHome;
+import dev.flowform.run.Workspace;
 import dev.flowform.state.StateStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +45,7 @@ final class StateAccess {
      */
     static StateStore open(CommonOptions opts, CliContext ctx, Terminal term, String writing) {
         String env = environment(opts, term);
-        StateHome home = StateLocation.home(opts.stateDirOption(), opts.dir(), term);
+        StateHome home = home(opts.stateDirOption(), opts.dir(), term);
         if (home.isPostgres()) {
             try {
                 StateStore.validateEnvironmentName(env);
@@ -69,6 +71,31 @@ final class StateAccess {
         List<String> select = CommandHint.selecting(opts, env);
         return writing == null ? StateOpen.forReading(stateDir, env, ctx, term, select)
                 : StateOpen.forWriting(stateDir, env, ctx, term, select, writing);
+    }
+
+    /**
+     * Finds where the state is, folder or PostgreSQL, reading only the configuration's {@code backend} blocks
+     * ({@link Workspace#locateState}), and says why when they cannot be read.
+     *
+     * @param stateDirOption {@code --state-dir}, or null when not given
+     * @param dir            the configuration folder ({@code --dir})
+     * @param term           where problems go
+     * @return the state's home
+     * @throws CommandFailed after printing why, when the backend block is invalid or the files cannot be parsed
+     */
+    static StateHome home(Path stateDirOption, Path dir, Terminal term) {
+        Workspace.StateLookup found = Workspace.locateState(stateDirOption, dir);
+        if (found.blocks() != null) {
+            term.addSources(found.blocks().sources());
+            term.diagnostics(found.blocks().diagnostics());
+        }
+        if (found.home() == null) {
+            String shown = dir.toString().isEmpty() ? "." : dir.toString();
+            term.error("Cannot tell where the state is", "The configuration in " + shown + " says where its state lives "
+                    + "(its backend block), but it cannot be read. Fix it, or give the state folder with --state-dir DIR.");
+            throw new CommandFailed(1);
+        }
+        return found.home();
     }
 
     /** @return {@code -e}, or the one environment the configuration selects */

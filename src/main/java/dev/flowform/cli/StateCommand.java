@@ -2,9 +2,11 @@ package dev.flowform.cli;
 
 import dev.flowform.model.SecretKeys;
 import dev.flowform.plan.Json;
+import dev.flowform.run.StateHome;
 import dev.flowform.state.LockInfo;
 import dev.flowform.state.ResourceSnapshot;
 import dev.flowform.state.StateBackups;
+import dev.flowform.state.StateFiles;
 import dev.flowform.state.StateStore;
 import dev.flowform.state.StateTransfer;
 import java.nio.file.Files;
@@ -180,14 +182,14 @@ public final class StateCommand implements Runnable {
             }
             try {
                 String env = StateAccess.environment(common, term);
-                StateHome home = StateLocation.home(common.stateDirOption(), common.dir(), term);
+                StateHome home = StateAccess.home(common.stateDirOption(), common.dir(), term);
                 List<String> select = CommandHint.selecting(common, env);
                 StringBuilder hint = new StringBuilder();
                 select.forEach(a -> hint.append(' ').append(CommandHint.quote(a)));
-                StateLock lock = new StateLock("state push", lockTimeout, "state push of " + file, ctx, term,
+                CommandLock lock = new CommandLock("state push", lockTimeout, "state push of " + file, ctx, term,
                         new dev.flowform.apply.StopSignal(), hint.toString());
-                try (StateStore store = StateOpen.forWriting(home, env, ctx, term, select, "state push")) {
-                    lock.acquire(store);
+                try (StateStore store = lock.open(() -> StateOpen.forWriting(home, env, ctx, term, select, "state push",
+                        lock.sleeper()))) {
                     try {
                         // backups are copies of H2 files; a PostgreSQL database is backed up with its own tools
                         if (store.stateRef().serial() > 0 && !home.isPostgres()) {
@@ -238,7 +240,7 @@ public final class StateCommand implements Runnable {
         int run(Terminal term, CliContext ctx) {
             try {
                 String env = StateAccess.environment(common, term);
-                StateHome home = StateLocation.home(common.stateDirOption(), common.dir(), term);
+                StateHome home = StateAccess.home(common.stateDirOption(), common.dir(), term);
                 if (home.isPostgres()) {
                     term.error("No backups of PostgreSQL state", "flowform backs up H2 state files only (before every "
                             + "apply). The state of environment \"" + env + "\" is " + home.shown() + ": restore the "
@@ -301,7 +303,7 @@ public final class StateCommand implements Runnable {
                 }
                 readable = "serial " + current.stateRef().serial();
             } catch (RuntimeException e) {
-                if (e instanceof CommandFailed || !StateOpen.damaged(e)) {
+                if (e instanceof CommandFailed || StateFiles.damage(e).isEmpty()) {
                     throw e;
                 }
             }

@@ -4,6 +4,8 @@ import dev.flowform.apply.StopSignal;
 import dev.flowform.config.ConfigLoader;
 import dev.flowform.config.StateBackend;
 import dev.flowform.plan.Json;
+import dev.flowform.run.StateHome;
+import dev.flowform.run.Workspace;
 import dev.flowform.state.StateStore;
 import dev.flowform.state.StateTransfer;
 import java.io.IOException;
@@ -49,8 +51,8 @@ public final class StateMigrateCommand extends StateCommand.Subcommand {
     int run(Terminal term, CliContext ctx) {
         String env = StateAccess.environment(common, term);
         StateHome to = targetHome(term);
-        StateLock sourceLock = lock(term, ctx, "state migrate (source)");
-        StateLock targetLock = lock(term, ctx, "state migrate (target)");
+        CommandLock sourceLock = lock(term, ctx, "state migrate (source)");
+        CommandLock targetLock = lock(term, ctx, "state migrate (target)");
         try (StateStore source = StateAccess.open(common, ctx, term, "state migrate");
              StateStore copy = StateOpen.forWriting(to, env, ctx, term, CommandHint.selecting(common, env),
                      "state migrate")) {
@@ -80,8 +82,8 @@ public final class StateMigrateCommand extends StateCommand.Subcommand {
         }
     }
 
-    private StateLock lock(Terminal term, CliContext ctx, String operation) {
-        return new StateLock(operation, lockTimeout, operation, ctx, term, new StopSignal(), "");
+    private CommandLock lock(Terminal term, CliContext ctx, String operation) {
+        return new CommandLock(operation, lockTimeout, operation, ctx, term, new StopSignal(), "");
     }
 
     /** @throws CommandFailed when the copy's lineage, serial or row counts differ from the source's */
@@ -116,7 +118,7 @@ public final class StateMigrateCommand extends StateCommand.Subcommand {
         String text = target.strip();
         if (!text.startsWith("{")) {
             Path folder = Path.of(text);
-            return StateLocation.home(null, folder, term);
+            return StateAccess.home(null, folder, term);
         }
         Path scratch = null;
         try {
@@ -133,9 +135,9 @@ public final class StateMigrateCommand extends StateCommand.Subcommand {
             if (backend instanceof StateBackend.Local local && local.stateDir().startsWith(scratch)) {
                 // a relative path in an inline block is taken from the working directory, like --state-dir
                 Path relative = scratch.relativize(local.stateDir());
-                return StateHome.of(relative.toString().isEmpty() ? Path.of(".") : relative, null, common.dir());
+                return Workspace.stateHome(relative.toString().isEmpty() ? Path.of(".") : relative, null, common.dir());
             }
-            return StateHome.of(null, backend, common.dir());
+            return Workspace.stateHome(null, backend, common.dir());
         } catch (IOException e) {
             term.error("Cannot read the target backend", e.getMessage());
             throw new CommandFailed(1);

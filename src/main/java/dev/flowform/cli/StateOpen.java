@@ -1,17 +1,18 @@
 package dev.flowform.cli;
 
-import dev.flowform.apply.Sleeper;
+import dev.flowform.locking.Sleeper;
+import dev.flowform.run.StateHome;
+import dev.flowform.state.HolderNotAnsweringException;
+import dev.flowform.state.LocalProcess;
 import dev.flowform.state.NoStateException;
 import dev.flowform.state.StateBackups;
 import dev.flowform.state.pg.InvalidPgSettingsException;
 import dev.flowform.state.pg.PgConnection;
+import dev.flowform.state.StateFiles;
 import dev.flowform.state.StateStore;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFileAttributeView;
-import java.nio.file.attribute.PosixFilePermission;
-import java.sql.SQLException;
+import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
 
@@ -20,14 +21,11 @@ import java.util.Locale;
  * words rather than with H2's:
  *
  * <ul>
- *   <li><b>A read-only state.</b> When the database file or its folder may not be written, a command that only reads
- *   (plan, show, history, state list/show/pull, output) opens it read-only ({@link StateStore#openReadOnly}) and says
- *   so in a note; no lock is taken, and nothing is written next to the files. A command that writes is refused.
- *   "May not be written" means either that the process may not write it ({@link Files#isWritable}, which covers
- *   read-only mounts and other users' files) or that its owner-write permission bit is off: root may write any file
- *   whatever its mode bits, so {@code chmod -w} (or a copy made read-only on purpose) is honoured through the bits.</li>
- *   <li><b>A damaged database</b> (a truncated or otherwise corrupted file): an error naming the file and the H2
- *   problem in one line, and how to restore the newest backup, with {@code flowform state restore} or by hand.</li>
+ *   <li><b>A read-only state</b> ({@link StateFiles#isReadOnly}): a command that only reads (plan, show, history,
+ *   state list/show/pull, output) opens it read-only ({@link StateStore#openReadOnly}) and says so in a note; no lock
+ *   is taken, and nothing is written next to the files. A command that writes is refused.</li>
+ *   <li><b>A damaged database</b> ({@link StateFiles#damage}): an error naming the file and the problem in one line,
+ *   and how to restore the newest backup, with {@code flowform state restore} or by hand.</li>
  * </ul>
  */
 final class StateOpen {
@@ -66,8 +64,24 @@ final class StateOpen {
      */
     static StateStore forWriting(StateHome home, String env, CliContext ctx, Terminal term, List<String> select,
                                  String command) {
-        return home.isPostgres() ? postgres(home, env, ctx, term, true)
-                : forWriting(home.stateDir(), env, ctx, term, select, command);
+        try {
+            return forWriting(home, env, ctx, term, select, command, Sleeper.SYSTEM);
+        } catch (HolderNotAnsweringException e) {
+            throw failed(e, home.stateDir(), env, ctx.clock(), term, select);
+        }
+    }
+
+    /**
+     * {@link #forWriting(StateHome, String, CliContext, Terminal, List, String)} for a state lock's wait: pauses with
+     * {@code sleeper} (whose pauses a stop request interrupts: {@link CommandLock#sleeper()}), and leaves a holder that
+     * does not answer to the wait.
+     *
+     * @throws HolderNotAnsweringException when the process holding the state open does not answer
+     */
+    static StateStore forWriting(StateHome home, String env, CliContext ctx, Terminal term, List<String> select,
+                                 String command, Sleeper sleeper) {
+        return home.isPostgres() ? postgres(home, env, ctx, term, true, sleeper)
+                : forWriting(home.stateDir(), env, ctx, term, select, command, sleeper);
     }
 
     /**
@@ -84,7 +98,12 @@ final class StateOpen {
      * @throws CommandFailed after printing why it cannot be opened (exit 1)
      */
     static StateStore postgres(StateHome home, String env, CliContext ctx, Terminal term, boolean create) {
-        StateStore store = existingPostgres(home, env, ctx, term, create);
+        return postgres(home, env, ctx, term, create, Sleeper.SYSTEM);
+    }
+
+    private static StateStore postgres(StateHome home, String env, CliContext ctx, Terminal term, boolean create,
+                                       Sleeper sleeper) {
+        StateStore store = existingPostgres(home, env, ctx, term, create, sleeper);
         if (store == null) {
             term.error("No state for environment \"" + env + "\"", "There is no state for environment \"" + env + "\" "
                     + home.shown() + ": nothing has been planned or applied in this environment.");
@@ -100,9 +119,14 @@ final class StateOpen {
      * @throws CommandFailed after printing why it cannot be opened (exit 1)
      */
     static StateStore existingPostgres(StateHome home, String env, CliContext ctx, Terminal term, boolean create) {
+        return existingPostgres(home, env, ctx, term, create, Sleeper.SYSTEM);
+    }
+
+    private static StateStore existingPostgres(StateHome home, String env, CliContext ctx, Terminal term, boolean create,
+                                               Sleeper sleeper) {
         try {
             PgConnection settings = PgConnection.resolve(home.pg().connStr(), ctx.env());
-            return StateStore.openPostgres(settings, home.pg().schemaName(), env, ctx.clock(), Sleeper.SYSTEM, create);
+            return StateStore.openPostgres(settings, home.pg().schemaName(), env, ctx.clock(), sleeper, create);
         } catch (NoStateException e) {
             return null;
         } catch (InvalidPgSettingsException e) {
@@ -128,7 +152,7 @@ final class StateOpen {
     static StateStore forReading(Path stateDir, String env, CliContext ctx, Terminal term, List<String> select) {
         Path db = StateStore.databaseFile(stateDir, env);
         try {
-            if (Files.exists(db) && readOnly(db)) {
+            if (StateFiles.isReadOnly(db)) {
                 StateStore store = StateStore.openReadOnly(stateDir, env, ctx.clock());
                 String note = "Note: the state of environment \"" + env + "\" (" + db + ") is read-only: it was opened for "
                         + "reading only, and no lock was taken.";
@@ -141,7 +165,7 @@ final class StateOpen {
             }
             return StateStore.open(stateDir, env, ctx.clock());
         } catch (RuntimeException e) {
-            throw failed(e, stateDir, env, term, select);
+            throw failed(e, stateDir, env, ctx.clock(), term, select);
         }
     }
 
@@ -159,40 +183,28 @@ final class StateOpen {
      */
     static StateStore forWriting(Path stateDir, String env, CliContext ctx, Terminal term, List<String> select,
                                  String command) {
+        try {
+            return forWriting(stateDir, env, ctx, term, select, command, Sleeper.SYSTEM);
+        } catch (HolderNotAnsweringException e) {
+            throw failed(e, stateDir, env, ctx.clock(), term, select);
+        }
+    }
+
+    private static StateStore forWriting(Path stateDir, String env, CliContext ctx, Terminal term, List<String> select,
+                                         String command, Sleeper sleeper) {
         Path db = StateStore.databaseFile(stateDir, env);
-        if (Files.exists(db) && readOnly(db)) {
+        if (StateFiles.isReadOnly(db)) {
             term.error("The state of environment \"" + env + "\" is read-only", db + " (or its folder) may not be written, "
                     + "and " + command + " writes the state (its runs, step journal, snapshots and lock). Nothing was changed. "
                     + "Make the folder and its files writable, or run " + command + " on a writable copy with --state-dir.");
             throw new CommandFailed(1);
         }
         try {
-            return StateStore.open(stateDir, env, ctx.clock());
+            return StateStore.open(stateDir, env, ctx.clock(), sleeper);
+        } catch (HolderNotAnsweringException e) {
+            throw e; // the state lock's wait decides what to say
         } catch (RuntimeException e) {
-            throw failed(e, stateDir, env, term, select);
-        }
-    }
-
-    /**
-     * @param db an existing database file
-     * @return true when the file or its folder may not be written (see the class comment)
-     */
-    static boolean readOnly(Path db) {
-        return !writable(db) || !writable(db.getParent());
-    }
-
-    private static boolean writable(Path p) {
-        if (!Files.isWritable(p)) {
-            return false;
-        }
-        PosixFileAttributeView view = Files.getFileAttributeView(p, PosixFileAttributeView.class);
-        if (view == null) {
-            return true;
-        }
-        try {
-            return view.readAttributes().permissions().contains(PosixFilePermission.OWNER_WRITE);
-        } catch (IOException e) {
-            return true;
+            throw failed(e, stateDir, env, ctx.clock(), term, select);
         }
     }
 
@@ -201,62 +213,44 @@ final class StateOpen {
      *
      * @return the exception to throw
      */
-    static CommandFailed failed(RuntimeException e, Path stateDir, String env, Terminal term, List<String> select) {
+    static CommandFailed failed(RuntimeException e, Path stateDir, String env, Clock clock, Terminal term,
+                                List<String> select) {
         if (e instanceof CommandFailed f) {
             return f;
         }
         Path db = StateStore.databaseFile(stateDir, env);
-        if (Files.exists(db) && damaged(e)) {
+        if (e instanceof HolderNotAnsweringException silent) {
+            term.error("Cannot open the state of environment \"" + env + "\"", notAnswering(silent, clock));
+        } else if (Files.exists(db) && StateFiles.damage(e).isPresent()) {
             term.error("The state database of environment \"" + env + "\" is damaged", damagedDetail(db, stateDir, env,
-                    h2Problem(e), select));
+                    StateFiles.damage(e).get(), select));
         } else {
             term.error("Cannot open the state of environment \"" + env + "\"", String.valueOf(e.getMessage()));
         }
         return new CommandFailed(1);
     }
 
-    /** @return true when the failure is H2 finding the file corrupted rather than busy, newer or someone else's */
-    static boolean damaged(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof dev.flowform.state.DamagedStateException) {
-                return true;
-            }
-            if (t instanceof SQLException sql) {
-                int code = sql.getErrorCode();
-                // FILE_CORRUPTED_1, FILE_VERSION_ERROR_1, GENERAL_ERROR_1 (what MVStore corruption surfaces as)
-                if (code == 90030 || code == 90048 || code == 50000) {
-                    return true;
-                }
-            }
-            String m = t.getMessage();
-            if (t.getClass().getName().startsWith("org.h2.mvstore") || (m != null && m.toLowerCase(Locale.ROOT).contains("corrupt"))) {
-                return true;
-            }
+    /**
+     * @param e     the refusal
+     * @param clock the clock to age the holder's lock with
+     * @return who holds the state open, the lock it holds when known, and how to get it going again or end it
+     */
+    static String notAnswering(HolderNotAnsweringException e, Clock clock) {
+        String message = e.getMessage();
+        StringBuilder d = new StringBuilder(message.substring(0, 1).toUpperCase(Locale.ROOT)).append(message.substring(1))
+                .append(".\n");
+        e.lockDetails(clock).ifPresent(d::append);
+        d.append('\n');
+        if (e.process().isPresent()) {
+            LocalProcess p = e.process().get();
+            d.append(p.isStopped() ? "Resume it with \"kill -CONT " + p.pid() + "\", or end it with \"kill -9 " + p.pid()
+                    + "\" (a stopped process acts on no other signal until it is resumed)"
+                    : "Wait for it, or end it with \"kill " + p.pid() + "\" (\"kill -9 " + p.pid() + "\" if it does not end)");
+        } else {
+            d.append("Find the process that has ").append(e.database()).append(" open (e.g. \"fuser -v ")
+                    .append(CommandHint.quote(e.database().toString())).append("\"), and resume or end it");
         }
-        return false;
-    }
-
-    /** @return H2's innermost message in one short line, without its version suffix */
-    static String h2Problem(Throwable e) {
-        if (e instanceof dev.flowform.state.DamagedStateException d) {
-            return d.problem();
-        }
-        String found = null;
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t.getMessage() != null && (t instanceof SQLException || t.getClass().getName().startsWith("org.h2"))) {
-                found = t.getMessage();
-            }
-        }
-        if (found == null) {
-            found = String.valueOf(e.getMessage());
-        }
-        String line = found.lines().findFirst().orElse("").trim();
-        int ex = line.lastIndexOf("Exception: ");
-        if (ex >= 0) {
-            line = line.substring(ex + "Exception: ".length());
-        }
-        line = line.replaceAll("\\s*\\[[0-9./-]+]", "").replaceAll("^General error: \"|\"$", "").trim();
-        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
+        return d.append("; once it has ended, the next command releases its lock.").toString();
     }
 
     private static String damagedDetail(Path db, Path stateDir, String env, String problem, List<String> select) {

@@ -6,7 +6,7 @@ import dev.flowform.apply.ApplyResult;
 import dev.flowform.apply.Fabric8ClusterWriter;
 import dev.flowform.apply.Fabric8RolloutWatcher;
 import dev.flowform.apply.Journal;
-import dev.flowform.apply.Sleeper;
+import dev.flowform.locking.Sleeper;
 import dev.flowform.apply.StepTimeouts;
 import dev.flowform.apply.StopSignal;
 import dev.flowform.config.StateBackend;
@@ -77,7 +77,7 @@ public final class ApplyOperation {
     private final UnaryOperator<Journal> journal;
     private final ApplyHooks hooks;
     private final PlanOperation planner;
-    private final Leases leases;
+    private final ApplyLeases leases;
 
     /**
      * @param env     the open environment, its state locked by {@code lock}
@@ -100,7 +100,7 @@ public final class ApplyOperation {
         this.journal = journal;
         this.hooks = hooks;
         this.planner = new PlanOperation(env, ctx.clock());
-        this.leases = new Leases(env, ctx, stop, lock, request.lockTimeout(), hooks);
+        this.leases = new ApplyLeases(env, ctx, stop, lock, request.lockTimeout(), hooks);
         stop.addProbe(leases::lost);
     }
 
@@ -230,7 +230,7 @@ public final class ApplyOperation {
             runId = startRun("apply", plan);
             Applier applier = new Applier(new Fabric8ClusterWriter(env.cluster().writeClient(), Sleeper.SYSTEM),
                     new Fabric8RolloutWatcher(env.cluster().client(), ctx.clock(), ctx.progressInterval()),
-                    journal.apply(state.journal().forRun(runId, request.version(), env.secrets()::redact)), listener, ctx.clock(),
+                    journal.apply(StepJournal.of(state, runId, request.version(), env.secrets()::redact)), listener, ctx.clock(),
                     StepTimeouts.of(request.stepTimeout()), request.parallelism(), stop);
             start = ctx.clock().instant();
             result = applier.apply(plan);

@@ -2,12 +2,16 @@ package dev.flowform.run;
 
 import dev.flowform.apply.ApplyResult;
 import dev.flowform.apply.StepResult;
+import dev.flowform.model.ObjectRef;
 import dev.flowform.plan.Plan;
+import dev.flowform.plan.Step;
 import dev.flowform.plan.PlanSummary;
 import dev.flowform.plan.StepKind;
 import dev.flowform.render.Text;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The end-of-run text of an apply: one summary line, and for a run that did not succeed, what was
@@ -29,14 +33,71 @@ public final class ApplyReport {
     public static String summaryLine(Plan plan, ApplyResult result, Duration took) {
         PlanSummary s = plan.summary();
         if (result.succeeded()) {
-            return "Resources: " + s.add() + " added, " + s.change() + " changed, " + s.destroy() + " destroyed; " + s.rolls()
-                    + (s.rolls() == 1 ? " rolling restart" : " rolling restarts") + " in " + Text.duration(took) + "."
-                    + transfers(result);
+            SeenThrough earlier = SeenThrough.of(plan, result);
+            int changed = s.change() + earlier.changed();
+            int rolls = s.rolls() + earlier.rolls();
+            return "Resources: " + s.add() + " added, " + changed + " changed, " + s.destroy() + " destroyed; " + rolls
+                    + (rolls == 1 ? " rolling restart" : " rolling restarts") + " in " + Text.duration(took)
+                    + earlier.shown() + "." + transfers(result);
         }
         return result.count(StepResult.Outcome.DONE) + " of " + result.results().size() + " steps done, "
                 + result.count(StepResult.Outcome.FAILED) + " failed, " + result.count(StepResult.Outcome.SKIPPED)
                 + " not run" + (result.interrupted() ? " (stopped: " + result.stopReason() + ")" : "") + ", after "
                 + Text.duration(took) + "." + transfers(result);
+    }
+
+    /**
+     * The changes a run finished that were made before it: a wait with no change of its object before it in the plan
+     * waits for a change already in the cluster (one an interrupted run made, which a resumed run carries over, or a
+     * roll in progress). A roll it saw through counts as a rolling restart of a changed KafkaConnect, a connector it saw
+     * running as a changed connector, so a resumed run counts what it finished rather than "0 changed".
+     *
+     * @param changed objects counted as changed that the plan's own changes do not already count
+     * @param rolls   rolling restarts seen through
+     */
+    record SeenThrough(int changed, int rolls) {
+
+        static SeenThrough of(Plan plan, ApplyResult result) {
+            Set<ObjectRef> counted = new HashSet<>();
+            plan.changes().forEach(c -> counted.add(c.object()));
+            int changed = 0;
+            int rolls = 0;
+            for (StepResult r : result.withOutcome(StepResult.Outcome.DONE)) {
+                Step w = r.step();
+                if (w.kind().isMutation() || changedEarlierInPlan(plan, w)) {
+                    continue;
+                }
+                if (w.kind() != StepKind.WAIT_FOR_FORCED_ROLL && counted.add(w.object())) {
+                    changed++;
+                }
+                if (w.kind() != StepKind.WAIT_FOR_CONNECTOR_READY) {
+                    rolls++;
+                }
+            }
+            return new SeenThrough(changed, rolls);
+        }
+
+        /** @return true when a mutation of the wait's object (or resource, for a forced roll) comes before it */
+        private static boolean changedEarlierInPlan(Plan plan, Step wait) {
+            return plan.steps().stream().anyMatch(s -> s.id() < wait.id() && s.kind().isMutation()
+                    && (s.object().equals(wait.object()) || s.address().equals(wait.address())
+                    && wait.kind() == StepKind.WAIT_FOR_FORCED_ROLL));
+        }
+
+        /** @return what the counts include, for the summary line; empty when nothing was seen through */
+        String shown() {
+            if (changed == 0 && rolls == 0) {
+                return "";
+            }
+            List<String> parts = new java.util.ArrayList<>();
+            if (changed > 0) {
+                parts.add(changed + (changed == 1 ? " change" : " changes"));
+            }
+            if (rolls > 0) {
+                parts.add(rolls + (rolls == 1 ? " rolling restart" : " rolling restarts"));
+            }
+            return ", counting " + String.join(" and ", parts) + " started before this run and seen through by it";
+        }
     }
 
     /**

@@ -103,7 +103,7 @@ public final class ClusterConnection implements AutoCloseable {
             return null;
         }
         Path envStateDir = workspace.stateDir().resolve(workspace.environment());
-        return Starting.begin(() -> startEmbedded(e, envStateDir, ctx, true));
+        return Starting.begin(() -> startEmbedded(e, envStateDir, ctx, true, 0));
     }
 
     /**
@@ -129,7 +129,7 @@ public final class ClusterConnection implements AutoCloseable {
         } else if (target instanceof KubernetesTarget.Embedded && ctx.attachedCluster() != null) {
             embedded = ctx.attachedCluster();
         } else if (target instanceof KubernetesTarget.Embedded e) {
-            embedded = startEmbedded(e, workspace.stateDir().resolve(env), ctx, !writes);
+            embedded = startEmbedded(e, workspace.stateDir().resolve(env), ctx, !writes, 0);
         }
         String namespaces = shown(workspace.managedNamespaces());
         if (embedded != null) {
@@ -154,19 +154,53 @@ public final class ClusterConnection implements AutoCloseable {
     /**
      * Starts the embedded cluster of an environment to serve it to other processes ({@code flowform cluster serve}):
      * the same seed, timings and file ({@value #EMBEDDED_CLUSTER_FILE} under the environment's state folder) as the
-     * environment's commands use, written after every acknowledged write.
+     * environment's commands use, written after every acknowledged write. The caller holds the environment's state
+     * lock while the cluster runs, as a command that writes does ({@link #open}).
      *
      * @param workspace the environment's configuration
      * @param ctx       the process context (simulated-operator timings)
+     * @param port      the port on 127.0.0.1 to serve on, e.g. {@link #defaultServePort}; 0 for any free one
      * @return the running cluster; the caller closes it, which saves its objects
      * @throws IllegalArgumentException when the environment is not on the embedded cluster
+     * @throws IllegalStateException    when the port cannot be listened on (another process uses it)
      */
-    public static EmbeddedCluster serve(Workspace workspace, RunContext ctx) {
-        if (!(workspace.target() instanceof KubernetesTarget.Embedded e) || !validEnvironmentName(workspace.environment())) {
+    public static EmbeddedCluster serve(Workspace workspace, RunContext ctx, int port) {
+        Path envStateDir = servable(workspace);
+        return startEmbedded((KubernetesTarget.Embedded) workspace.target(), envStateDir, ctx, false, port);
+    }
+
+    /** First port of the range {@link #defaultServePort} picks from: 20000, below Linux's ephemeral ports. */
+    static final int SERVE_PORTS_FROM = 20_000;
+
+    /** How many ports that range holds: 10,000 (20000-29999). */
+    static final int SERVE_PORTS = 10_000;
+
+    /**
+     * The port {@code cluster serve} uses unless told otherwise: the same for an environment at every start, so that a
+     * kubeconfig written once, and an environment on it whose API server flowform records, stay valid across restarts;
+     * different for environments in different state folders (a hash of the folder's absolute path into
+     * {@value #SERVE_PORTS_FROM}-29999, below the ephemeral ports Linux hands out for outgoing connections).
+     *
+     * @param envStateDir the environment's state folder ({@link #servable})
+     * @return the port
+     */
+    public static int defaultServePort(Path envStateDir) {
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(envStateDir.toAbsolutePath().normalize().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return SERVE_PORTS_FROM + (int) (crc.getValue() % SERVE_PORTS);
+    }
+
+    /**
+     * @param workspace the environment's configuration
+     * @return the environment's state folder, which holds its embedded cluster's file
+     * @throws IllegalArgumentException when the environment is not on the embedded cluster
+     */
+    public static Path servable(Workspace workspace) {
+        if (!(workspace.target() instanceof KubernetesTarget.Embedded) || !validEnvironmentName(workspace.environment())) {
             throw new IllegalArgumentException("Environment \"" + workspace.environment() + "\" is not on the embedded "
                     + "cluster: only an environment with \"kubernetes\": {\"embedded\": {...}} can be served.");
         }
-        return startEmbedded(e, workspace.stateDir().resolve(workspace.environment()), ctx, false);
+        return workspace.stateDir().resolve(workspace.environment());
     }
 
     /**
@@ -266,7 +300,7 @@ public final class ClusterConnection implements AutoCloseable {
     }
 
     private static EmbeddedCluster startEmbedded(KubernetesTarget.Embedded e, Path envStateDir, RunContext ctx,
-                                                 boolean readOnly) {
+                                                 boolean readOnly, int port) {
         SimSettings settings = embeddedSettings(e, ctx.simSettings(), ctx.env());
         try {
             Files.createDirectories(envStateDir);
@@ -278,6 +312,7 @@ public final class ClusterConnection implements AutoCloseable {
                 .seedDir(e.seedDir())
                 .settings(settings)
                 .persistReadOnly(readOnly)
+                .port(port)
                 .build());
     }
 
@@ -330,7 +365,7 @@ public final class ClusterConnection implements AutoCloseable {
 
     /**
      * @return how the API server is recorded for the {@link IdentityGuard}: its URL without a trailing slash, or
-     *         {@value #EMBEDDED_SERVER} for the embedded cluster (whose port changes with every start)
+     *         {@value #EMBEDDED_SERVER} for the embedded cluster in this process (whose port changes with every start)
      */
     public String serverIdentity() {
         return embedded != null ? EMBEDDED_SERVER : IdentityGuard.normalise(String.valueOf(client.getMasterUrl()));

@@ -29,10 +29,11 @@ final class PriorRunReader {
     /**
      * A prior run with the journal row of each of its steps.
      *
-     * @param run    what {@link Resume} needs
+     * @param run    what {@link Resume} needs, the run named by its number in the history
+     * @param runRow the run's row id in the journal
      * @param rowIds step id to its newest journal row id
      */
-    record Prior(Resume.PriorRun run, Map<Integer, Long> rowIds) {
+    record Prior(Resume.PriorRun run, long runRow, Map<Integer, Long> rowIds) {
     }
 
     private final StateStore state;
@@ -67,8 +68,8 @@ final class PriorRunReader {
             states.put(r.stepId(), stepState(r));
             rows.put(r.stepId(), r.id());
         }
-        return Optional.of(new Prior(new Resume.PriorRun(last.id(), last.outcome() == RunOutcome.RUNNING, last.who(),
-                last.startedAt(), plan, states), rows));
+        return Optional.of(new Prior(new Resume.PriorRun(last.number(), last.outcome() == RunOutcome.RUNNING, last.who(),
+                last.startedAt(), plan, states), last.id(), rows));
     }
 
     private static Resume.StepState stepState(StepRecord r) {
@@ -96,7 +97,7 @@ final class PriorRunReader {
             }
         }
         if (prior.run().crashed()) {
-            state.journal().markInterrupted(prior.run().runId());
+            state.journal().markInterrupted(prior.runRow());
         }
     }
 

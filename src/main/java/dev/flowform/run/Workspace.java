@@ -73,9 +73,62 @@ public record Workspace(Configuration config, DesiredState desired, Map<String, 
         }
         StateBackend backend = stateDirOption != null
                 ? new StateBackend.Local(stateDirOption.toAbsolutePath().normalize(), null) : config.backend();
-        Path stateDir = backend instanceof StateBackend.Pg
-                ? StateBackend.defaultFor(dir.toAbsolutePath().normalize()).stateDir() : backend.stateDir();
-        return new Workspace(config, desired, loaded.sources(), stateDir, backend);
+        return new Workspace(config, desired, loaded.sources(), stateHome(stateDirOption, config.backend(), dir).stateDir(),
+                backend);
+    }
+
+    /**
+     * Where an environment's state lives, the one rule every command follows: {@code --state-dir} when given (relative
+     * to the working directory, like every command-line path, and winning over the backend block), else the
+     * configuration's {@code backend} block (a folder, or a PostgreSQL schema), else {@code state} under the
+     * configuration folder ({@link StateBackend#defaultFor}). So the same configuration finds the same state from any
+     * working directory.
+     *
+     * @param stateDirOption {@code --state-dir} as given, or null
+     * @param backend        the configuration's backend block (its default when it has none), or null when only
+     *                       {@code --state-dir} is known
+     * @param configDir      the configuration folder
+     * @return the state's home; for PostgreSQL with the configuration's default folder, which then holds only local
+     *         helper files (an embedded cluster's data), never state
+     */
+    public static StateHome stateHome(Path stateDirOption, StateBackend backend, Path configDir) {
+        if (stateDirOption != null) {
+            return new StateHome(stateDirOption.toAbsolutePath().normalize(), null);
+        }
+        if (backend instanceof StateBackend.Pg pg) {
+            return new StateHome(StateBackend.defaultFor(configDir.toAbsolutePath().normalize()).stateDir(), pg);
+        }
+        return new StateHome(backend.stateDir(), null);
+    }
+
+    /**
+     * Finds where the state lives without loading the whole configuration (only its {@code backend} blocks are read),
+     * for commands that work on state alone, by {@link #stateHome}'s rule.
+     *
+     * @param stateDirOption {@code --state-dir} as given, or null
+     * @param configDir      the configuration folder
+     * @return the home, or the blocks' diagnostics when they cannot be read
+     */
+    public static StateLookup locateState(Path stateDirOption, Path configDir) {
+        if (stateDirOption != null) {
+            return new StateLookup(stateHome(stateDirOption, null, configDir), null);
+        }
+        ConfigLoader.BackendLookup lookup = new ConfigLoader().backend(configDir);
+        return new StateLookup(lookup.backend() == null ? null : stateHome(null, lookup.backend(), configDir), lookup);
+    }
+
+    /**
+     * What {@link #locateState} found.
+     *
+     * @param home   the state's home, or null when the configuration's backend block cannot be read
+     * @param blocks what reading the backend blocks gave (files, diagnostics), or null when {@code --state-dir} decided
+     */
+    public record StateLookup(StateHome home, ConfigLoader.BackendLookup blocks) {
+    }
+
+    /** @return where this environment's state lives ({@link #stateHome}) */
+    public StateHome home() {
+        return new StateHome(stateDir, backend instanceof StateBackend.Pg pg ? pg : null);
     }
 
     /** @return the environment's name */

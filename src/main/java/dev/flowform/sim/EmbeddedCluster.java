@@ -38,7 +38,7 @@ import java.util.logging.Logger;
  *
  * <p>It is the fabric8 {@code KubernetesMockServer} in CRUD mode (its store indexed by resource, namespace and
  * name: {@link IndexedCrudDispatcher}), plain HTTP (or HTTPS with a self-signed certificate) on 127.0.0.1
- * (never another interface) and a random port, with the discovery kubectl needs ({@link KubectlCompat}) and an
+ * (never another interface) and a given or random port, with the discovery kubectl needs ({@link KubectlCompat}) and an
  * audit of every client request ({@link #audit()}), serving KafkaConnect, KafkaConnector and StrimziPodSet for exactly one
  * Strimzi API version, with Kafka Connect behind the worker pods played by the
  * {@link EmbeddedClusterOptions#connectRuntime() Connect runtime} (closed with the cluster). Objects come from a persist file (when it exists) or a seed folder. With a persist
@@ -152,11 +152,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         webServer = new MockWebServer();
         server = new KubernetesMockServer(mockContext(), webServer, responses, dispatcher, options.https());
         dispatcher.onRequest(this::drainRecordedRequests);
-        try {
-            server.init(InetAddress.getByName("127.0.0.1"), 0);
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException("127.0.0.1 does not resolve", e);
-        }
+        listen();
         url = (options.https() ? "https" : "http") + "://127.0.0.1:" + server.getPort() + "/";
         client = newClient(config());
         // straight into the store, before anyone connects: no client, no HTTP round trip per object
@@ -180,6 +176,21 @@ public final class EmbeddedCluster implements AutoCloseable {
             createPersistFileIfAbsent();
         }
         dispatcher.onWrite(this::persistAfterWrite);
+    }
+
+    /** Starts the API server on 127.0.0.1 at the options' port (any free one for 0). */
+    private void listen() {
+        try {
+            server.init(InetAddress.getByName("127.0.0.1"), options.port());
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("127.0.0.1 does not resolve", e);
+        } catch (RuntimeException e) {
+            if (options.port() == 0) {
+                throw e;
+            }
+            throw new IllegalStateException("cannot serve on 127.0.0.1:" + options.port() + ": " + e.getMessage()
+                    + " (is another process using that port?)", e);
+        }
     }
 
     /**

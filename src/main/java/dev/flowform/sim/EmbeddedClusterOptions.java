@@ -25,9 +25,11 @@ import java.util.function.Supplier;
  * @param https       true to serve HTTPS with the mock server's self-signed certificate (CN and SANs
  *                    {@code localhost}, {@code 127.0.0.1}; {@link EmbeddedCluster#certificateFile()}), as a pod's
  *                    in-cluster configuration requires; false for plain HTTP
+ * @param port        the TCP port on 127.0.0.1 to serve on, from 1 to 65535; 0 for any free port
  */
 public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi api, SimSettings settings,
-                                     boolean persistReadOnly, Supplier<ConnectRuntime> connectRuntime, boolean https) {
+                                     boolean persistReadOnly, Supplier<ConnectRuntime> connectRuntime, boolean https,
+                                     int port) {
 
     /**
      * Replaces a null {@code settings} with {@link SimSettings#fast()}.
@@ -39,8 +41,13 @@ public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi 
      * @param persistReadOnly true to never write {@code persistFile}
      * @param connectRuntime  makes the Connect runtime, or null for {@link SimulatedConnectRuntime}
      * @param https           true to serve HTTPS
+     * @param port            the port to serve on, or 0 for any free one
+     * @throws IllegalArgumentException when {@code port} is outside 0 to 65535
      */
     public EmbeddedClusterOptions {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port must be from 1 to 65535 (0: any free port), got " + port);
+        }
         settings = settings == null ? SimSettings.fast() : settings;
         connectRuntime = connectRuntime == null ? SimulatedConnectRuntime::new : connectRuntime;
     }
@@ -58,6 +65,7 @@ public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi 
         private SimSettings settings;
         private boolean persistReadOnly;
         private Supplier<ConnectRuntime> connectRuntime;
+        private int port;
         private boolean https;
 
         private Builder() {
@@ -127,9 +135,19 @@ public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi 
             return this;
         }
 
+        /**
+         * @param tcpPort the port on 127.0.0.1 to serve on; 0 (the default) for any free port
+         * @return this builder
+         */
+        public Builder port(int tcpPort) {
+            this.port = tcpPort;
+            return this;
+        }
+
         /** @return the options */
         public EmbeddedClusterOptions build() {
-            return new EmbeddedClusterOptions(persistFile, seedDir, api, settings, persistReadOnly, connectRuntime, https);
+            return new EmbeddedClusterOptions(persistFile, seedDir, api, settings, persistReadOnly, connectRuntime, https,
+                    port);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.flowform.state;
 
+import dev.flowform.locking.Sleeper;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -29,6 +30,9 @@ interface Backend {
     default boolean sharesEnvironments() {
         return false;
     }
+
+    /** @return how this backend pauses (between attempts at opening, and while a lock's row is being written) */
+    Sleeper sleeper();
 
     /** @return the data source Flyway migrates through; its connections are separate from the store's */
     DataSource dataSource();

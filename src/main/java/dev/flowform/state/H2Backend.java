@@ -1,13 +1,17 @@
 package dev.flowform.state;
 
-import dev.flowform.apply.Sleeper;
+import dev.flowform.locking.Sleeper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
@@ -44,9 +48,15 @@ final class H2Backend implements Backend {
      * H2 2.5.252); {@code FILE_LOCK=SOCKET} makes the serving process hold the database through a listening socket
      * rather than a lock file it touches every second, so after that process is killed the next one
      * sees at once that nobody listens and takes over (with the default file method it waits until the
-     * lock file is 2 s old and then 2 s more, measured 4 to 5 s against 1.4 s).
+     * lock file is 2 s old and then 2 s more); {@code NETWORK_TIMEOUT} limits every wait of a process connected to
+     * the serving one for an answer to {@value #NETWORK_TIMEOUT_MS} ms, after which the connection counts as lost and
+     * {@link StateStore} reconnects, asking {@link H2FileHolder} first whether the server answers.
      */
-    static final String H2_FILE_OPTIONS = ";AUTO_SERVER=TRUE;WRITE_DELAY=0;FILE_LOCK=SOCKET";
+    static final String H2_FILE_OPTIONS = ";AUTO_SERVER=TRUE;WRITE_DELAY=0;FILE_LOCK=SOCKET;NETWORK_TIMEOUT="
+            + H2Backend.NETWORK_TIMEOUT_MS;
+
+    /** How long a process connected to the one serving the file waits for each answer: 10 seconds, in ms. */
+    static final int NETWORK_TIMEOUT_MS = 10_000;
 
     /** The address H2's sockets bind to: IPv4 loopback (see the class comment). */
     static final String LOOPBACK = "127.0.0.1";
@@ -70,13 +80,17 @@ final class H2Backend implements Backend {
     private final String location;
     private final DataSource dataSource;
     private final Sleeper sleeper;
-    private final boolean reconnects;
+    private final Path sharedDirectory;
 
-    private H2Backend(String url, String location, Sleeper sleeper, boolean reconnects) {
+    /**
+     * @param sharedDirectory {@code <stateDir>/<env>} of a file database shared through the auto-server, whose holder
+     *                        is asked before every connection and which reconnects; null for one that is not shared
+     */
+    private H2Backend(String url, String location, Sleeper sleeper, Path sharedDirectory) {
         this.location = location;
         this.dataSource = dataSource(url);
         this.sleeper = sleeper;
-        this.reconnects = reconnects;
+        this.sharedDirectory = sharedDirectory;
     }
 
     /**
@@ -85,7 +99,8 @@ final class H2Backend implements Backend {
      * @return the shared file database {@code <dir>/flowform.mv.db}, reconnecting after a lost connection
      */
     static H2Backend file(Path environmentDirectory, Sleeper sleeper) {
-        return new H2Backend(jdbcUrl(environmentDirectory), databaseFile(environmentDirectory).toString(), sleeper, true);
+        return new H2Backend(jdbcUrl(environmentDirectory), databaseFile(environmentDirectory).toString(), sleeper,
+                environmentDirectory);
     }
 
     /**
@@ -136,7 +151,8 @@ final class H2Backend implements Backend {
      * @return the file database opened read-only (see {@link #readOnlyUrl}); never reconnects
      */
     static H2Backend readOnly(Path environmentDirectory) {
-        return new H2Backend(readOnlyUrl(environmentDirectory), databaseFile(environmentDirectory).toString(), Sleeper.SYSTEM, false);
+        return new H2Backend(readOnlyUrl(environmentDirectory), databaseFile(environmentDirectory).toString(),
+                Sleeper.SYSTEM, null);
     }
 
     /**
@@ -144,7 +160,7 @@ final class H2Backend implements Backend {
      * @return a private in-memory database, gone with its last connection; never reconnects
      */
     static H2Backend memory(String name) {
-        return new H2Backend("jdbc:h2:mem:" + name, "in-memory database " + name, Sleeper.SYSTEM, false);
+        return new H2Backend("jdbc:h2:mem:" + name, "in-memory database " + name, Sleeper.SYSTEM, null);
     }
 
     /** @return the file H2 keeps a state in: {@code <dir>/flowform.mv.db} */
@@ -173,23 +189,43 @@ final class H2Backend implements Backend {
     }
 
     @Override
+    public Sleeper sleeper() {
+        return sleeper;
+    }
+
+    @Override
     public DataSource dataSource() {
         return dataSource;
     }
 
+    /**
+     * Opens a connection; for a shared file, first checks that the process holding it open answers.
+     *
+     * @throws HolderNotAnsweringException when it does not
+     * @throws StateStoreException         when the connection cannot be opened, or the check was interrupted
+     */
     @Override
     public Connection connect() {
+        if (sharedDirectory != null) {
+            try {
+                H2FileHolder.requireAnswering(sharedDirectory, sleeper);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StateStoreException("interrupted while asking the process that holds " + location
+                        + " open whether it answers", e);
+            }
+        }
         return StateDatabase.openConnection(dataSource, location);
     }
 
     @Override
     public <T> T opening(Supplier<T> attempt) {
-        return reconnects ? retryWhileBusy(attempt, sleeper, location) : attempt.get();
+        return sharedDirectory != null ? retryWhileBusy(attempt, sleeper, location) : attempt.get();
     }
 
     @Override
     public boolean reconnects() {
-        return reconnects;
+        return sharedDirectory != null;
     }
 
     @Override
@@ -300,5 +336,79 @@ final class H2Backend implements Backend {
             }
         }
         return false;
+    }
+
+    /**
+     * @param e a failure to open or read a state
+     * @return H2's problem in one short line when the failure is H2 finding the file damaged (rather than busy, newer or
+     *         someone else's: {@link DamagedStateException}, H2's FILE_CORRUPTED_1 90030, FILE_VERSION_ERROR_1 90048,
+     *         GENERAL_ERROR_1 50000, an MVStore error, or a message saying "corrupt"), else empty
+     */
+    static Optional<String> damage(Throwable e) {
+        return isDamaged(e) ? Optional.of(problem(e)) : Optional.empty();
+    }
+
+    private static boolean isDamaged(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof DamagedStateException || t instanceof SQLException sql && (sql.getErrorCode() == 90030
+                    || sql.getErrorCode() == 90048 || sql.getErrorCode() == 50000)) {
+                return true;
+            }
+            String m = t.getMessage();
+            if (t.getClass().getName().startsWith("org.h2.mvstore")
+                    || (m != null && m.toLowerCase(Locale.ROOT).contains("corrupt"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return H2's innermost message in one short line, without its version suffix */
+    private static String problem(Throwable e) {
+        if (e instanceof DamagedStateException d) {
+            return d.problem();
+        }
+        String found = null;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && (t instanceof SQLException || t.getClass().getName().startsWith("org.h2"))) {
+                found = t.getMessage();
+            }
+        }
+        if (found == null) {
+            found = String.valueOf(e.getMessage());
+        }
+        String line = found.lines().findFirst().orElse("").trim();
+        int ex = line.lastIndexOf("Exception: ");
+        if (ex >= 0) {
+            line = line.substring(ex + "Exception: ".length());
+        }
+        line = line.replaceAll("\\s*\\[[0-9./-]+]", "").replaceAll("^General error: \"|\"$", "").trim();
+        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
+    }
+
+    /**
+     * @param db a database file
+     * @return true when it exists and it or its folder may not be written: either the process may not write it
+     *         ({@link Files#isWritable}, which covers read-only mounts and other users' files) or its owner-write
+     *         permission bit is off (root may write any file whatever its mode bits, so {@code chmod -w}, or a copy made
+     *         read-only on purpose, is honoured through the bits)
+     */
+    static boolean isReadOnly(Path db) {
+        return Files.exists(db) && (!writable(db) || !writable(db.getParent()));
+    }
+
+    private static boolean writable(Path p) {
+        if (!Files.isWritable(p)) {
+            return false;
+        }
+        PosixFileAttributeView view = Files.getFileAttributeView(p, PosixFileAttributeView.class);
+        if (view == null) {
+            return true;
+        }
+        try {
+            return view.readAttributes().permissions().contains(PosixFilePermission.OWNER_WRITE);
+        } catch (IOException e) {
+            return true;
+        }
     }
 }

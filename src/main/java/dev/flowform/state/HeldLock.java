@@ -1,43 +1,31 @@
 package dev.flowform.state;
 
+import dev.flowform.locking.Renewal;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
- * A state lock taken by {@link StateLocker#acquire}, held until {@link #close()}. It owns the lock's heartbeat: a
- * daemon thread calls {@link StateLocker#heartbeat} every {@link LockInfo#HEARTBEAT_INTERVAL}, so an apply waiting
- * minutes for a rolling restart does not look stale; if the lock is lost (force-unlocked by someone, the database
- * failed), {@link #lost()} says so and the holder stops writing.
+ * A state lock taken by {@link StateLocker#acquire}, held until {@link #close()}. It keeps the lock's heartbeat
+ * going ({@link Renewal}: {@link StateLocker#heartbeat} every {@link LockInfo#HEARTBEAT_INTERVAL}), so an apply
+ * waiting minutes for a rolling restart does not look stale; if the lock is lost (force-unlocked by someone, the
+ * database failed), {@link #lost()} says so and the holder stops writing.
  *
- * <p>{@link #close()} may run on any thread (an interrupt handler releases the lock with it) and more than once; the
- * heartbeat thread is stopped without interrupting it, as an interrupt inside H2's file I/O would close the database.
+ * <p>{@link #close()} may run on any thread (an interrupt handler releases the lock with it) and more than once.
  */
 public final class HeldLock implements AutoCloseable {
-
-    /** How long closing waits for a heartbeat in flight to finish: 10 seconds. */
-    private static final long STOP_WAIT_SECONDS = 10;
 
     private final StateLocker locker;
     private final LockInfo info;
     private final Set<String> releasedGone;
-    private final ScheduledExecutorService scheduler;
-    private final LockHeartbeat heartbeat;
+    private final Renewal heartbeat;
     private boolean released;
 
     private HeldLock(StateLocker locker, LockInfo info, Set<String> releasedGone, Duration interval) {
         this.locker = locker;
         this.info = info;
         this.releasedGone = Set.copyOf(releasedGone);
-        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "flowform-lock-heartbeat");
-            t.setDaemon(true);
-            return t;
-        });
-        this.heartbeat = LockHeartbeat.start(locker, info.id(), scheduler, interval);
+        this.heartbeat = Renewal.start("flowform-lock-heartbeat", interval, () -> locker.heartbeat(info.id()));
     }
 
     /** Starts the heartbeat of a lock just taken. */
@@ -84,12 +72,6 @@ public final class HeldLock implements AutoCloseable {
         }
         released = true;
         heartbeat.close();
-        scheduler.shutdown();
-        try {
-            scheduler.awaitTermination(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            // go on: the flag stays clear so that the unlock below (H2 file I/O) is not disturbed
-        }
         locker.unlock(info.id());
     }
 

@@ -71,7 +71,24 @@ public final class LockHeldException extends RuntimeException {
         if (!waited.isZero()) {
             sb.append(" (waited ").append(human(waited)).append(')');
         }
-        sb.append(".\nLock Info:\n");
+        sb.append(".\n").append(details(h, age, sinceHeartbeat));
+        sb.append('\n');
+        if (sinceHeartbeat.compareTo(LockInfo.STALE_AFTER) > 0) {
+            sb.append("The holder has not shown a heartbeat for more than ").append(human(LockInfo.STALE_AFTER))
+                    .append(", so it has probably stopped. If you are sure no flowform process is still working on \"")
+                    .append(h.environment()).append("\", release the lock with force-unlock and the ID above.");
+        } else {
+            sb.append("flowform acquires a state lock to protect the state from being written by several runs at "
+                    + "the same time. Wait for the other run to finish, or retry with a lock timeout.");
+        }
+        return sb.toString();
+    }
+
+    /**
+     * @return the holder's {@code Lock Info:} block, one line per field, each line ending in a line break
+     */
+    static String details(LockInfo h, Duration age, Duration sinceHeartbeat) {
+        StringBuilder sb = new StringBuilder("Lock Info:\n");
         sb.append("  ID:        ").append(h.id()).append('\n');
         sb.append("  Operation: ").append(h.operation()).append('\n');
         sb.append("  Who:       ").append(h.who()).append('\n');
@@ -84,15 +101,6 @@ public final class LockHeldException extends RuntimeException {
         }
         if (h.info() != null && !h.info().isBlank()) {
             sb.append("  Info:      ").append(h.info()).append('\n');
-        }
-        sb.append('\n');
-        if (sinceHeartbeat.compareTo(LockInfo.STALE_AFTER) > 0) {
-            sb.append("The holder has not shown a heartbeat for more than ").append(human(LockInfo.STALE_AFTER))
-                    .append(", so it has probably stopped. If you are sure no flowform process is still working on \"")
-                    .append(h.environment()).append("\", release the lock with force-unlock and the ID above.");
-        } else {
-            sb.append("flowform acquires a state lock to protect the state from being written by several runs at "
-                    + "the same time. Wait for the other run to finish, or retry with a lock timeout.");
         }
         return sb.toString();
     }

@@ -1,6 +1,6 @@
 package dev.flowform.state;
 
-import dev.flowform.apply.Sleeper;
+import dev.flowform.locking.Sleeper;
 import dev.flowform.state.pg.PgAdvisoryLock;
 import dev.flowform.state.pg.PgConnection;
 import java.nio.file.Path;
@@ -75,6 +75,11 @@ final class PgBackend implements Backend {
     @Override
     public String location() {
         return settings.display() + " (schema " + schema + ")";
+    }
+
+    @Override
+    public Sleeper sleeper() {
+        return sleeper;
     }
 
     @Override

@@ -1,7 +1,5 @@
 package dev.flowform.state;
 
-import dev.flowform.apply.Applier;
-import dev.flowform.apply.Journal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.UnaryOperator;
 
 /**
  * The run history of an environment and each run's step journal (tables {@code run} and {@code run_step}): a run is
@@ -23,6 +20,12 @@ import java.util.function.UnaryOperator;
  * Pulumi's pending operations). Every write adds 1 to the serial. Plain SQL, shared by every backend.
  */
 public final class RunJournal {
+
+    /**
+     * How the applier's detail of a step that a stop request ended begins (its {@code STOPPED}, which a test compares
+     * with this): rows journaled before schema version 4 were told apart by it.
+     */
+    public static final String STOPPED_DETAIL = "stopped while waiting";
 
     private static final String RUN_COLUMNS =
             "id, kind, who, flowform_version, started_at, finished_at, outcome, summary";
@@ -294,7 +297,7 @@ public final class RunJournal {
      * @throws StateStoreException when the database fails
      */
     public List<RunRecord> runs() {
-        return store.inTransaction("runs()", c -> selectRunsWhere(c, NEWEST_FIRST, ""));
+        return store.inTransaction("runs()", c -> numberedNewestFirst(c, selectRunsWhere(c, NEWEST_FIRST, "")));
     }
 
     /**
@@ -307,8 +310,8 @@ public final class RunJournal {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be at least 1, got " + limit);
         }
-        return store.inTransaction("runs(" + limit + ")", c -> selectRunsWhere(c, NEWEST_FIRST, " FETCH FIRST ? ROWS ONLY",
-                limit));
+        return store.inTransaction("runs(" + limit + ")", c -> numberedNewestFirst(c, selectRunsWhere(c, NEWEST_FIRST,
+                " FETCH FIRST ? ROWS ONLY", limit)));
     }
 
     /**
@@ -347,21 +350,7 @@ public final class RunJournal {
     }
 
     /**
-     * The {@link Journal} an {@link dev.flowform.apply.Applier} writes one run's steps through: the intent is the step
-     * as JSON with sensitive values replaced by the environment's salted hash, and every text passes through
-     * {@code redact} first, so a secret quoted in an error message never reaches the database.
-     *
-     * @param runId   the run, from {@link #startRun}
-     * @param version flowform's version, recorded with each intent
-     * @param redact  removes secret values from free text
-     * @return the journal of that run
-     */
-    public Journal forRun(long runId, String version, UnaryOperator<String> redact) {
-        return new StepJournal(this, store.cipher(), runId, version, redact);
-    }
-
-    /**
-     * Turns journal rows that record a stop the old way, as FAILED with a detail starting {@link Applier#STOPPED},
+     * Turns journal rows that record a stop the old way, as FAILED with a detail starting {@link #STOPPED_DETAIL},
      * into {@link StepStatus#STOPPED}, in the caller's transaction: rows of a state document pulled before schema
      * version 4, or by {@code state pull}, which shows stopped steps as FAILED. Migration V4 does the same to the
      * rows of an existing database.
@@ -372,7 +361,7 @@ public final class RunJournal {
     static int recordStopsAsStopped(Connection c, String environment) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE run_step SET status = ? WHERE status = ? AND detail LIKE ?"
                 + " AND " + OWN_RUN)) {
-            Sql.bind(ps, StepStatus.STOPPED.name(), StepStatus.FAILED.name(), Applier.STOPPED + "%", environment);
+            Sql.bind(ps, StepStatus.STOPPED.name(), StepStatus.FAILED.name(), STOPPED_DETAIL + "%", environment);
             return ps.executeUpdate();
         }
     }
@@ -405,7 +394,45 @@ public final class RunJournal {
 
     /** Selects this environment's runs: {@code condition} follows {@code WHERE environment = ? AND}. */
     private List<RunRecord> selectRuns(Connection c, String condition, Object... params) throws SQLException {
-        return selectRunsWhere(c, "environment = ? AND " + condition, "", params);
+        List<RunRecord> out = new ArrayList<>();
+        for (RunRecord r : selectRunsWhere(c, "environment = ? AND " + condition, "", params)) {
+            out.add(withNumber(r, runsUpTo(c, r.id())));
+        }
+        return out;
+    }
+
+    /**
+     * Numbers the newest runs of this environment, read newest first without a gap: the newest is the count of the
+     * environment's runs, each older one one less. A run's number is its place in the history, so numbers have no gaps
+     * where ids have (ids are shared by the environments of a PostgreSQL schema, and H2 moves its identity ahead by
+     * its cache after a crash: run ids 1 then 33 after a {@code kill -9}).
+     */
+    private List<RunRecord> numberedNewestFirst(Connection c, List<RunRecord> newestFirst) throws SQLException {
+        if (newestFirst.isEmpty()) {
+            return newestFirst;
+        }
+        long number = runsUpTo(c, newestFirst.get(0).id());
+        List<RunRecord> out = new ArrayList<>();
+        for (RunRecord r : newestFirst) {
+            out.add(withNumber(r, number--));
+        }
+        return out;
+    }
+
+    /** @return how many of this environment's runs have an id up to {@code id}: that run's number */
+    private long runsUpTo(Connection c, long id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM run WHERE environment = ? AND id <= ?")) {
+            Sql.bind(ps, store.environmentName(), id);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    private static RunRecord withNumber(RunRecord r, long number) {
+        return new RunRecord(r.id(), number, r.kind(), r.who(), r.flowformVersion(), r.startedAt(), r.finishedAt(),
+                r.outcome(), r.summary());
     }
 
     /** Selects runs: {@code where} binds the environment first, then {@code params}; {@code tail} follows it. */
@@ -416,7 +443,7 @@ public final class RunJournal {
             List<RunRecord> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new RunRecord(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                    out.add(new RunRecord(rs.getLong(1), 0, rs.getString(2), rs.getString(3), rs.getString(4),
                             Sql.instant(rs, 5), Sql.instant(rs, 6), RunOutcome.valueOf(rs.getString(7)), rs.getString(8)));
                 }
             }

@@ -6,7 +6,10 @@ import java.util.Objects;
 /**
  * One row of the run history (without the plan JSON, which {@link RunJournal#planJson(long)} reads).
  *
- * @param id              generated id, increasing with start order
+ * @param id              generated id, increasing with start order; unique in the database, with gaps (several
+ *                        environments share a PostgreSQL schema's ids, and H2 skips ahead after a crash)
+ * @param number          the run's place in its environment's history, 1 for the first run, without gaps: what
+ *                        {@code history} and the messages about a run call it ("Run 3")
  * @param kind            what ran, e.g. {@code apply} or {@code refresh}
  * @param who             {@code user@host} of the process that started it
  * @param flowformVersion version of flowform that started it
@@ -15,13 +18,14 @@ import java.util.Objects;
  * @param outcome         how it ended
  * @param summary         one paragraph written when it finished, or null
  */
-public record RunRecord(long id, String kind, String who, String flowformVersion, Instant startedAt,
+public record RunRecord(long id, long number, String kind, String who, String flowformVersion, Instant startedAt,
                         Instant finishedAt, RunOutcome outcome, String summary) {
 
     /**
      * Checks that the components that are never absent are present.
      *
      * @param id              generated id, increasing with start order
+     * @param number          the run's place in its environment's history, from 1
      * @param kind            what ran, e.g. {@code apply} or {@code refresh}
      * @param who             {@code user@host} of the process that started it
      * @param flowformVersion version of flowform that started it

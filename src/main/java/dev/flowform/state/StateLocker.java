@@ -1,10 +1,12 @@
 package dev.flowform.state;
 
-import dev.flowform.apply.Sleeper;
+import dev.flowform.locking.LockWait;
+import dev.flowform.locking.Sleeper;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashSet;
@@ -12,6 +14,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * The environment's state lock, following Terraform's {@code statemgr.Locker} and {@code LockWithContext}
@@ -26,10 +29,10 @@ import java.util.UUID;
 public final class StateLocker {
 
     /** First pause of {@link #acquire}, as in Terraform's {@code LockWithContext}: 1 second. */
-    public static final Duration RETRY_FIRST_DELAY = Duration.ofSeconds(1);
+    public static final Duration RETRY_FIRST_DELAY = LockWait.FIRST_PAUSE;
 
     /** Longest pause of {@link #acquire}; the pause doubles up to this: 16 seconds. */
-    public static final Duration RETRY_MAX_DELAY = Duration.ofSeconds(16);
+    public static final Duration RETRY_MAX_DELAY = LockWait.MAX_PAUSE;
 
     /** How many locks of gone holders one {@link #acquire} releases at most: 3. */
     static final int GONE_RELEASES = 3;
@@ -39,11 +42,11 @@ public final class StateLocker {
             "lock_id, environment, operation, who, version, created, heartbeat, info, holder_process, holder_session";
 
     private final StateStore store;
-    private final SessionLocks sessions;
+    private final PgSessionLocks sessions;
 
     StateLocker(StateStore store) {
         this.store = store;
-        this.sessions = new SessionLocks(store, this);
+        this.sessions = new PgSessionLocks(store, this);
     }
 
     /**
@@ -81,7 +84,8 @@ public final class StateLocker {
         /**
          * Called once, before the first pause: the lock is held and will be waited for.
          *
-         * @param holder the current holder
+         * @param holder the current holder, or null when the process holding the state open does not answer and no
+         *               lock could be read from the state
          */
         default void waiting(LockInfo holder) {
         }
@@ -188,51 +192,123 @@ public final class StateLocker {
      */
     public HeldLock acquire(Request request, Duration timeout, Sleeper sleeper, Listener listener)
             throws InterruptedException {
+        return acquire(() -> store, false, request, timeout, store.clock(), sleeper, listener).lock();
+    }
+
+    /** A state opened and locked by {@link #openLocked}. */
+    public record Locked(StateStore store, HeldLock lock) {
+    }
+
+    /**
+     * Opens a state and takes its lock, waiting as {@link #acquire(Request, Duration, Sleeper, Listener)} does both
+     * while the lock is held and while the state cannot be opened because the process holding its file open does not
+     * answer ({@link HolderNotAnsweringException}); that holder's lock, when the file shows one, is what
+     * {@link Listener#waiting} is told about.
+     *
+     * @param open     opens the state (again after a holder did not answer); what it throws other than
+     *                 {@link HolderNotAnsweringException} ends the wait
+     * @param request  what the lock is for
+     * @param timeout  how long to keep trying; zero or positive
+     * @param clock    times the wait
+     * @param sleeper  how to pause between attempts
+     * @param listener told when waiting starts and when a gone holder's lock is released
+     * @return the open state and its lock; nothing stays open when this throws
+     * @throws LockHeldException           when the lock is still held after {@code timeout}
+     * @throws HolderNotAnsweringException when the state's holder still does not answer after {@code timeout}
+     * @throws InterruptedException        when the sleeper is interrupted
+     */
+    public static Locked openLocked(Supplier<StateStore> open, Request request, Duration timeout, Clock clock,
+                                    Sleeper sleeper, Listener listener) throws InterruptedException {
+        return acquire(open, true, request, timeout, clock, sleeper, listener);
+    }
+
+    private static Locked acquire(Supplier<StateStore> open, boolean owned, Request request, Duration timeout,
+                                  Clock clock, Sleeper sleeper, Listener listener) throws InterruptedException {
         Objects.requireNonNull(request, "request");
-        Objects.requireNonNull(timeout, "timeout");
-        Objects.requireNonNull(sleeper, "sleeper");
-        Objects.requireNonNull(listener, "listener");
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("lock timeout must not be negative, got " + timeout);
-        }
-        Instant start = store.clock().instant();
-        Duration slept = Duration.ZERO;
-        Duration delay = RETRY_FIRST_DELAY;
+        Wait wait = new Wait(timeout, clock, sleeper, listener);
         Set<String> released = new LinkedHashSet<>();
         int goneReleases = 0;
-        while (true) {
-            LockHeldException held;
-            try {
-                return HeldLock.start(this, lock(request, gone -> {
-                    released.add(gone.id());
-                    listener.tookOver(gone);
-                }), released, LockInfo.HEARTBEAT_INTERVAL);
-            } catch (LockHeldException e) {
-                held = e;
-            }
-            LockInfo holder = held.holder();
-            if (holder.isHolderGone() && goneReleases < GONE_RELEASES) {
-                goneReleases++;
-                if (forceUnlock(holder.id())) {
-                    released.add(holder.id());
-                    listener.releasedGone(holder);
+        StateStore store = null;
+        try {
+            while (true) {
+                try {
+                    store = store == null ? open.get() : store;
+                    return new Locked(store, store.locker().take(request, released, listener));
+                } catch (HolderNotAnsweringException e) {
+                    if (!owned) {
+                        throw e;
+                    }
+                    closeQuietly(store);
+                    store = null;
+                    wait.forHolder(e);
+                } catch (LockHeldException e) {
+                    if (e.holder().isHolderGone() && goneReleases < GONE_RELEASES) {
+                        goneReleases++;
+                        if (store.locker().forceUnlock(e.holder().id())) {
+                            released.add(e.holder().id());
+                            listener.releasedGone(e.holder());
+                        }
+                        continue;
+                    }
+                    wait.forLock(e);
                 }
-                continue;
             }
-            Duration elapsed = Duration.between(start, store.clock().instant());
-            Duration waited = elapsed.compareTo(slept) > 0 ? elapsed : slept;
-            Duration remaining = timeout.minus(waited);
-            if (remaining.isNegative() || remaining.isZero()) {
-                throw timeout.isZero() || waited.isZero() ? held : held.afterWaiting(waited);
+        } catch (InterruptedException | RuntimeException e) {
+            if (owned) {
+                closeQuietly(store);
             }
-            if (slept.isZero()) {
-                listener.waiting(holder);
+            throw e;
+        }
+    }
+
+    /** The waiting of one {@link #acquire}: {@link LockWait}, with what is said and done at each refusal. */
+    private static final class Wait {
+        private final LockWait wait;
+        private final Clock clock;
+        private final Sleeper sleeper;
+        private final Listener listener;
+
+        Wait(Duration timeout, Clock clock, Sleeper sleeper, Listener listener) {
+            this.wait = new LockWait(timeout, clock, sleeper);
+            this.clock = clock;
+            this.sleeper = sleeper;
+            this.listener = Objects.requireNonNull(listener, "listener");
+        }
+
+        /** Pauses before the next attempt, or throws {@code held} (with the time waited) when the timeout has ended. */
+        void forLock(LockHeldException held) throws InterruptedException {
+            wait.pause(wait.remaining(waited -> waited.isZero() ? held : held.afterWaiting(waited),
+                    () -> listener.waiting(held.holder())), null);
+        }
+
+        /**
+         * Keeps asking a holder that does not answer until it answers (it does as soon as it runs again) or the timeout
+         * ends; then throws {@code silent} with the time waited.
+         */
+        void forHolder(HolderNotAnsweringException silent) throws InterruptedException {
+            Duration remaining = wait.remaining(waited -> waited.isZero() ? silent : silent.afterWaiting(waited),
+                    () -> listener.waiting(silent.lock().orElse(null)));
+            Instant asked = clock.instant();
+            if (!silent.awaitAnswer(remaining, sleeper)) {
+                wait.waitedFor(remaining);
+                throw silent.afterWaiting(wait.waited());
             }
-            Duration pause = delay.compareTo(remaining) < 0 ? delay : remaining;
-            sleeper.sleep(pause);
-            slept = slept.plus(pause);
-            Duration doubled = delay.multipliedBy(2);
-            delay = doubled.compareTo(RETRY_MAX_DELAY) < 0 ? doubled : RETRY_MAX_DELAY;
+            wait.waitedFor(Duration.between(asked, clock.instant()));
+        }
+    }
+
+    /** Takes the lock at once or throws {@link LockHeldException}; starts its heartbeat. */
+    private HeldLock take(Request request, Set<String> released, Listener listener) {
+        LockInfo taken = lock(request, gone -> {
+            released.add(gone.id());
+            listener.tookOver(gone);
+        });
+        return HeldLock.start(this, taken, released, LockInfo.HEARTBEAT_INTERVAL);
+    }
+
+    private static void closeQuietly(StateStore store) {
+        if (store != null) {
+            store.close();
         }
     }
 

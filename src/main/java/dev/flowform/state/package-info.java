@@ -18,6 +18,6 @@
  * error codes, backups, the file check) sits behind the package-private {@code Backend} ({@code H2Backend}).
  *
  * <p>Edge package: uses JDBC, the file system and Flyway. Time comes from an injected
- * {@link java.time.Clock}; waiting for a lock sleeps through an injected {@link dev.flowform.apply.Sleeper}.
+ * {@link java.time.Clock}; waiting for a lock sleeps through an injected {@link dev.flowform.locking.Sleeper}.
  */
 package dev.flowform.state;

@@ -254,7 +254,7 @@ class ClusterLeaseTest {
             TestClock clock = new TestClock(T0);
             Owner alice = new Owner("lock-a", "alice@a", "apply", "prod", "lineage-a");
             List<String> heard = new ArrayList<>();
-            ClusterLeases.Listener listener = new ClusterLeases.Listener() {
+            HeldLeases.Listener listener = new HeldLeases.Listener() {
                 @Override
                 public void waiting(Target target, ClusterLease.Holder holder) {
                     heard.add("waiting for " + holder.identity());
@@ -265,13 +265,13 @@ class ClusterLeaseTest {
                     heard.add("took over from " + previous.identity());
                 }
             };
-            ClusterLeases a = new ClusterLeases(client, alice, THIRTY, clock, new StopSignal(), listener, Set.of());
+            HeldLeases a = new HeldLeases(client, alice, THIRTY, clock, new StopSignal(), listener, Set.of());
             a.acquire(List.of(t), Duration.ZERO);
             assertThat(a.held()).containsExactly(t);
 
-            ClusterLeases b = new ClusterLeases(client, new Owner("lock-b", "bob@b", "apply", "prod", "lineage-b"), THIRTY,
+            HeldLeases b = new HeldLeases(client, new Owner("lock-b", "bob@b", "apply", "prod", "lineage-b"), THIRTY,
                     clock, new StopSignal(), listener, Set.of());
-            assertThatThrownBy(() -> b.acquire(List.of(t), Duration.ZERO)).isInstanceOfSatisfying(ClusterLeases.HeldException.class,
+            assertThatThrownBy(() -> b.acquire(List.of(t), Duration.ZERO)).isInstanceOfSatisfying(HeldLeases.HeldException.class,
                     e -> {
                         assertThat(e.holder().identity()).isEqualTo("lock-a");
                         assertThat(e.waited()).isZero();
@@ -281,10 +281,10 @@ class ClusterLeaseTest {
             a.renewAll();
             assertThat(a.lost()).isEmpty();
             clock.advance(Duration.ofSeconds(20));
-            assertThatThrownBy(() -> b.acquire(List.of(t), Duration.ZERO)).isInstanceOf(ClusterLeases.HeldException.class);
+            assertThatThrownBy(() -> b.acquire(List.of(t), Duration.ZERO)).isInstanceOf(HeldLeases.HeldException.class);
 
             // a known-gone holder is taken over at once, and the old holder learns it lost the lease
-            ClusterLeases c = new ClusterLeases(client, new Owner("lock-c", "carol@c", "apply", "prod", "lineage-a"), THIRTY,
+            HeldLeases c = new HeldLeases(client, new Owner("lock-c", "carol@c", "apply", "prod", "lineage-a"), THIRTY,
                     clock, new StopSignal(), listener, Set.of("lock-a"));
             c.acquire(List.of(t), Duration.ZERO);
             assertThat(heard).containsExactly("took over from lock-a");

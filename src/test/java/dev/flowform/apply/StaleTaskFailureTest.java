@@ -3,6 +3,7 @@ package dev.flowform.apply;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowform.live.StrimziResources;
+import dev.flowform.locking.Sleeper;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.model.StrimziApi;
 import dev.flowform.plan.FieldEdit;

@@ -3,6 +3,7 @@ package dev.flowform.apply;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowform.live.Fabric8ClusterReader;
+import dev.flowform.locking.Sleeper;
 import dev.flowform.model.DesiredState;
 import dev.flowform.model.LiveConnector;
 import dev.flowform.model.LiveState;

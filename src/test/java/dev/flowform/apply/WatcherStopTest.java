@@ -3,6 +3,7 @@ package dev.flowform.apply;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flowform.locking.Sleeper;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.plan.FieldEdit;

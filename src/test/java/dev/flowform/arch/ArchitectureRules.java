@@ -47,7 +47,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Layers, innermost first: the pure core ({@code diag}, {@code model}, {@code config} apart from
  * {@code ConfigLoader}, {@code plan}, {@code render}) &lt;- the edges ({@code live}, {@code apply}, {@code state},
- * {@code sim}, {@code kafka}, and {@code config.ConfigLoader}, the one class of {@code config} that reads files)
+ * {@code sim}, {@code kafka}, {@code locking}, and {@code config.ConfigLoader}, the one class of {@code config} that
+ * reads files)
  * &lt;- {@code run} (optional: the layer may be empty) &lt;- {@code cli}. A layer uses only the layers inside it.
  * The core does no I/O: no clock, randomness, sleeping, process environment, files or printing. Each rule is a
  * constant so that {@link CompiledArchitectureTest} checks it on the product and
@@ -72,8 +73,8 @@ final class ArchitectureRules {
 
     /** The edges: Kubernetes, the state database, the embedded cluster, real Kafka, and the config files. */
     static final DescribedPredicate<JavaClass> EDGES = resideInAnyPackage(BASE + ".live..", BASE + ".apply..",
-            BASE + ".state..", BASE + ".sim..", BASE + ".kafka..").or(CONFIG_LOADER_CLASSES)
-            .as("the edges (live, apply, state, sim, kafka, config.ConfigLoader)");
+            BASE + ".state..", BASE + ".sim..", BASE + ".kafka..", BASE + ".locking..").or(CONFIG_LOADER_CLASSES)
+            .as("the edges (live, apply, state, sim, kafka, locking, config.ConfigLoader)");
 
     /** core &lt;- edges &lt;- run &lt;- cli; {@code run} may not exist yet. */
     static final ArchRule LAYERS = layeredArchitecture().consideringOnlyDependenciesInLayers()
@@ -99,6 +100,38 @@ final class ArchitectureRules {
     static final ArchRule KAFKA_ONLY_IN_KAFKA = noClasses().that().resideOutsideOfPackage(BASE + ".kafka..")
             .should().dependOnClassesThat().resideInAnyPackage("org.apache.kafka..", BASE + ".kafka..")
             .because("Kafka and dev.flowform.kafka are loaded in a class loader of their own, only on demand");
+
+    /**
+     * The state database knows nothing of the applier: the applier's journal port ({@code apply.Journal}) is adapted
+     * to the state in {@code run} ({@code run.StepJournal}), so neither edge depends on the other.
+     */
+    static final ArchRule STATE_KNOWS_NO_APPLY = noClasses().that().resideInAPackage(BASE + ".state..")
+            .should().dependOnClassesThat().resideInAPackage(BASE + ".apply..")
+            .because("the journal port is adapted to the state in run, not implemented by the state");
+
+    /** The applier knows nothing of the state database (the other half of {@link #STATE_KNOWS_NO_APPLY}). */
+    static final ArchRule APPLY_KNOWS_NO_STATE = noClasses().that().resideInAPackage(BASE + ".apply..")
+            .should().dependOnClassesThat().resideInAPackage(BASE + ".state..")
+            .because("the applier writes its journal through its own port");
+
+    /** {@code locking} (the wait, the renewal, the pause) is shared by the edges, so it depends on none of them. */
+    static final ArchRule LOCKING_STANDS_ALONE = noClasses().that().resideInAPackage(BASE + ".locking..")
+            .should().dependOnClassesThat(resideInAnyPackage(BASE + "..").and(not(resideInAnyPackage(BASE + ".locking.."))))
+            .because("the state lock and the cluster leases both use it");
+
+    /**
+     * The edges that wait for other holders, and the run layer, pause only through the injected
+     * {@code locking.Sleeper}, so that tests record pauses and a stop request ends them.
+     */
+    static final ArchRule PAUSES_GO_THROUGH_THE_SLEEPER = noClasses()
+            .that().resideInAnyPackage(BASE + ".state..", BASE + ".apply..", BASE + ".run..")
+            .should().callCodeUnitWhere(describe("Thread.sleep or TimeUnit.sleep", call ->
+                    (owner(call, Thread.class) || owner(call, TimeUnit.class)) && call.getTarget().getName().equals("sleep")))
+            .because("every pause goes through the injected Sleeper");
+
+    /** The rules on which edge may use which, checked on the product together. */
+    static final List<ArchRule> EDGE_RULES = List.of(STATE_KNOWS_NO_APPLY, APPLY_KNOWS_NO_STATE, LOCKING_STANDS_ALONE,
+            PAUSES_GO_THROUGH_THE_SLEEPER);
 
     /** No cycles between the top-level packages. */
     static final ArchRule NO_PACKAGE_CYCLES = slices().matching(BASE + ".(*)..").namingSlices("$1")

@@ -6,11 +6,14 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
+import dev.flowform.apply.archfixture.LeaseInState;
 import dev.flowform.cli.Main;
 import dev.flowform.config.lang.archfixture.LangSide;
 import dev.flowform.config.syntax.archfixture.SyntaxSide;
 import dev.flowform.plan.archfixture.ImpurePlanner;
+import dev.flowform.locking.archfixture.TangledWait;
 import dev.flowform.sim.EmbeddedCluster;
+import dev.flowform.state.archfixture.JournalInState;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayNameGeneration;
@@ -85,6 +88,35 @@ class ArchitectureRulesCatchViolationsTest {
                 .contains("diag", "render");
         assertThat(String.join("\n", violations(ArchitectureRules.NO_CONFIG_CYCLES, CYCLES)))
                 .contains("config.syntax", "config.lang");
+    }
+
+    /** The fixtures that break the rules on which edge may use which. */
+    private static final JavaClasses EDGE_FIXTURES = new ClassFileImporter().importClasses(JournalInState.class,
+            LeaseInState.class, TangledWait.class);
+
+    static Stream<Arguments> edgeViolations() {
+        return Stream.of(
+                Arguments.of(ArchitectureRules.STATE_KNOWS_NO_APPLY, JournalInState.class.getName(),
+                        "dev.flowform.apply.Journal"),
+                Arguments.of(ArchitectureRules.APPLY_KNOWS_NO_STATE, LeaseInState.class.getName() + ".readsTheState(",
+                        "dev.flowform.state.StateStore"),
+                Arguments.of(ArchitectureRules.LOCKING_STANDS_ALONE, TangledWait.class.getName() + ".knowsTheStateLock(",
+                        "dev.flowform.state.LockInfo"),
+                Arguments.of(ArchitectureRules.PAUSES_GO_THROUGH_THE_SLEEPER, JournalInState.class.getName() + ".dozes()",
+                        "java.lang.Thread.sleep(long)"));
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @MethodSource("edgeViolations")
+    void each_edge_rule_reports_its_violation(ArchRule rule, String where, String what) {
+        assertThat(violations(rule, EDGE_FIXTURES)).anySatisfy(d -> assertThat(d).contains(where, what));
+    }
+
+    @Test
+    void every_edge_rule_is_in_the_list_the_product_is_checked_with() {
+        assertThat(ArchitectureRules.EDGE_RULES).containsExactlyInAnyOrder(ArchitectureRules.STATE_KNOWS_NO_APPLY,
+                ArchitectureRules.APPLY_KNOWS_NO_STATE, ArchitectureRules.LOCKING_STANDS_ALONE,
+                ArchitectureRules.PAUSES_GO_THROUGH_THE_SLEEPER);
     }
 
     @Test

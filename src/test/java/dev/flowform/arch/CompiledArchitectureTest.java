@@ -54,6 +54,16 @@ class CompiledArchitectureTest {
         rule.check(MAIN);
     }
 
+    static List<ArchRule> edges() {
+        return ArchitectureRules.EDGE_RULES;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("edges")
+    void the_edges_use_only_what_they_may(ArchRule rule) {
+        rule.check(MAIN);
+    }
+
     @Test
     void no_two_classes_share_a_simple_name() {
         ArchitectureRules.UNIQUE_SIMPLE_NAMES.check(MAIN);

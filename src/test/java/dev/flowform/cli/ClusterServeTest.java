@@ -2,6 +2,7 @@ package dev.flowform.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowform.run.ClusterConnection;
 import dev.flowform.sim.EmbeddedCluster;
 import java.io.IOException;
 import java.net.URI;
@@ -90,6 +91,73 @@ class ClusterServeTest {
         }
         String saved = Files.readString(state.resolve("demo").resolve("embedded-cluster.json"));
         assertThat(saved).contains("\"exactly.once.source.support\" : \"preparing\"", "\"note\" : \"from-kubectl\"");
+    }
+
+    @Test
+    void serve_listens_on_the_same_port_at_every_start_so_an_environment_on_its_kubeconfig_keeps_its_identity()
+            throws Exception {
+        Path demo = CliFiles.quickstart(tmp.resolve("quickstart"));
+        Path state = tmp.resolve("state");
+        Path kubeconfig = state.resolve("demo").resolve("kubeconfig.yaml");
+        int port = ClusterConnection.defaultServePort(state.resolve("demo"));
+        Path conf;
+        CliRunner cli = CliRunner.fast();
+        String[] viaKubeconfig;
+        try (ChildFlowform serve = serve(demo, state)) {
+            assertThat(serve.out()).contains("serving at http://127.0.0.1:" + port + "/");
+            conf = kubeconfigEnvironment(demo, kubeconfig);
+            viaKubeconfig = new String[] {"--no-color", "--dir", conf.toString(), "--state-dir",
+                    tmp.resolve("flowform-state").toString()};
+            CliRunner.Result apply = cli.run(concat("apply", viaKubeconfig, "--auto-approve"));
+            assertThat(apply.exitCode()).as("%s", apply).isZero();
+            stopServing(serve);
+        }
+        try (ChildFlowform again = serve(demo, state)) {
+            assertThat(again.out()).contains("serving at http://127.0.0.1:" + port + "/");
+
+            CliRunner.Result plan = cli.run(concat("plan", viaKubeconfig, "--detailed-exitcode"));
+
+            assertThat(plan.exitCode()).as("the recorded API server is the one served again: %s", plan).isZero();
+            assertThat(plan.out()).contains("No changes.");
+
+            try (ChildFlowform taken = ChildFlowform.start(tmp, Map.of(), "cluster", "serve", "--dir", demo.toString(),
+                    "--state-dir", tmp.resolve("other-state").toString(), "--port", Integer.toString(port), "--no-color")) {
+                assertThat(taken.waitFor(Duration.ofSeconds(60))).as("%s", taken.out()).isEqualTo(1);
+                assertThat(FaultSuiteTest.flat(taken.err())).contains("Cannot serve environment \"demo\" on port " + port,
+                        "Give another port with --port N");
+            }
+            stopServing(again);
+        }
+        int chosen;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            chosen = free.getLocalPort();
+        }
+        try (ChildFlowform other = ChildFlowform.start(tmp, Map.of("FLOWFORM_SIM_FAST", "1"), "cluster", "serve", "--dir",
+                demo.toString(), "--state-dir", state.toString(), "--port", Integer.toString(chosen), "--no-color")) {
+            assertThat(other.awaitLine(0, l -> l.contains("serving at http://127.0.0.1:" + chosen + "/"),
+                    Duration.ofSeconds(120))).as("%s%n%s", other.out(), other.err()).isNotNegative();
+            stopServing(other);
+        }
+    }
+
+    private ChildFlowform serve(Path demo, Path state) throws InterruptedException {
+        ChildFlowform serve = ChildFlowform.start(tmp, Map.of("FLOWFORM_SIM_FAST", "1"), "cluster", "serve", "--dir",
+                demo.toString(), "--state-dir", state.toString(), "--no-color");
+        assertThat(serve.awaitLine(0, l -> l.startsWith("Ctrl-C stops it"), Duration.ofSeconds(120)))
+                .as("serve started:%n%s%n%s", serve.out(), serve.err()).isGreaterThanOrEqualTo(0);
+        return serve;
+    }
+
+    private static void stopServing(ChildFlowform serve) throws Exception {
+        serve.signal("TERM");
+        assertThat(serve.waitFor(Duration.ofSeconds(60))).as("%s", serve.err()).isZero();
+    }
+
+    private static String[] concat(String command, String[] args, String... more) {
+        List<String> all = new ArrayList<>(List.of(command));
+        all.addAll(List.of(args));
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
     }
 
     /**

@@ -102,7 +102,7 @@ class ConcurrentApplyTest {
             assertThat(state.journal().steps(state.journal().runs().get(0).id())).extracting(s -> s.kind() + " " + s.status())
                     .containsExactly("SET_WORKER_EOS DONE", "WAIT_FOR_ROLL STOPPED");
             assertThat(state.journal().steps(state.journal().runs().get(0).id())).extracting(s -> s.kind() + " " + s.status().shown())
-                    .as("as history shows it").containsExactly("SET_WORKER_EOS DONE", "WAIT_FOR_ROLL FAILED");
+                    .as("as history --json and state pull show it").containsExactly("SET_WORKER_EOS DONE", "WAIT_FOR_ROLL FAILED");
         }
 
         Files.writeString(main, original);

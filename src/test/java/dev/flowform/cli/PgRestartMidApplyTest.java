@@ -2,7 +2,7 @@ package dev.flowform.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowform.apply.Sleeper;
+import dev.flowform.locking.Sleeper;
 import dev.flowform.run.ClusterConnection;
 import dev.flowform.state.RunRecord;
 import dev.flowform.state.StateStore;

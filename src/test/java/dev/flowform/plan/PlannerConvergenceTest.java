@@ -8,7 +8,7 @@ import dev.flowform.apply.ApplyResult;
 import dev.flowform.apply.Fabric8ClusterWriter;
 import dev.flowform.apply.Fabric8RolloutWatcher;
 import dev.flowform.apply.Journal;
-import dev.flowform.apply.Sleeper;
+import dev.flowform.locking.Sleeper;
 import dev.flowform.apply.StepResult;
 import dev.flowform.apply.StepTimeouts;
 import dev.flowform.apply.StopSignal;

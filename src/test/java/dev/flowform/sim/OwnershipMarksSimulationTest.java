@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.flowform.apply.Fabric8ClusterWriter;
-import dev.flowform.apply.Sleeper;
+import dev.flowform.locking.Sleeper;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LiveConnector;

@@ -4,31 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.flowform.locking.Renewal;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+/** The state lock's heartbeat, as {@link HeldLock} runs it: {@link StateLocker#heartbeat} through a {@link Renewal}. */
 class LockHeartbeatTest {
 
     private final MutableClock clock = MutableClock.at("2026-03-01T10:00:00Z");
-    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-
-    @AfterEach
-    void stopScheduler() {
-        scheduler.shutdownNow();
-    }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.flowform.state.StatePlace#both")
     void keepsTheLockFreshWhileALongStepRuns(StatePlace place) {
         try (StateStore store = place.open("prod", clock)) {
             LockInfo lock = store.locker().lock("apply", "alice@host", "0.1.0");
-            try (LockHeartbeat heartbeat = LockHeartbeat.start(store.locker(), lock.id(), scheduler, Duration.ofMillis(20))) {
+            try (Renewal heartbeat = Renewal.start("test-heartbeat", Duration.ofMillis(20),
+                    () -> store.locker().heartbeat(lock.id()))) {
                 clock.advance(Duration.ofMinutes(10)); // a long roll
                 await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                         assertThat(store.locker().current().orElseThrow().heartbeat()).isEqualTo(Instant.parse("2026-03-01T10:10:00Z")));
@@ -43,7 +36,8 @@ class LockHeartbeatTest {
     void reportsALockThatWasForceUnlocked(StatePlace place) {
         try (StateStore store = place.open("prod", clock)) {
             LockInfo lock = store.locker().lock("apply", "alice@host", "0.1.0");
-            try (LockHeartbeat heartbeat = LockHeartbeat.start(store.locker(), lock.id(), scheduler, Duration.ofMillis(20))) {
+            try (Renewal heartbeat = Renewal.start("test-heartbeat", Duration.ofMillis(20),
+                    () -> store.locker().heartbeat(lock.id()))) {
                 assertThat(store.locker().forceUnlock(lock.id())).isTrue();
                 await().atMost(Duration.ofSeconds(10)).until(() -> heartbeat.failure().isPresent());
                 assertThat(heartbeat.failure().orElseThrow())
@@ -56,7 +50,7 @@ class LockHeartbeatTest {
     @MethodSource("dev.flowform.state.StatePlace#both")
     void rejectsANonPositiveInterval(StatePlace place) {
         try (StateStore store = place.open("prod", clock)) {
-            assertThatThrownBy(() -> LockHeartbeat.start(store.locker(), "id", scheduler, Duration.ZERO))
+            assertThatThrownBy(() -> Renewal.start("test-heartbeat", Duration.ZERO, () -> store.locker().heartbeat("id")))
                     .isInstanceOf(IllegalArgumentException.class);
         }
     }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.flowform.apply.Sleeper;
+import dev.flowform.locking.Sleeper;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -3,7 +3,7 @@ package dev.flowform.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flowform.apply.Sleeper;
+import dev.flowform.locking.Sleeper;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;

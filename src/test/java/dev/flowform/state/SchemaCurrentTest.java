@@ -106,7 +106,7 @@ class SchemaCurrentTest {
             assertThat(store.environment().name()).as("read-only, no migration needed").isEqualTo("prod");
         }
         // Flyway, which runs whenever a migration is pending, validates the history: the earlier checksum passes
-        Backend backend = H2Backend.file(stateDir.toAbsolutePath().normalize().resolve("prod"), dev.flowform.apply.Sleeper.SYSTEM);
+        Backend backend = H2Backend.file(stateDir.toAbsolutePath().normalize().resolve("prod"), dev.flowform.locking.Sleeper.SYSTEM);
         StateDatabase.migrate(backend);
         for (String version : StateDatabase.REWORDED.keySet()) {
             String script = StateDatabase.MIGRATION_SCRIPTS.get(Integer.parseInt(version) - 1);

@@ -1,6 +1,6 @@
 package dev.flowform.state;
 
-import dev.flowform.apply.Sleeper;
+import dev.flowform.locking.Sleeper;
 import dev.flowform.state.pg.PgConnection;
 import dev.flowform.testing.PgServer;
 import java.io.IOException;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flowform.apply.Applier;
 import dev.flowform.apply.Journal;
+import dev.flowform.run.StepJournal;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.plan.Step;
@@ -41,7 +42,7 @@ class StoppedStepTest {
     void theJournalOfARunRecordsAStopAsStopped(StatePlace place) {
         try (StateStore store = place.open("prod", clock)) {
             long run = store.journal().startRun("apply", null, "alice@host", "0.1.0");
-            Journal journal = store.journal().forRun(run, "0.1.0", text -> text == null ? null : text.replace("s3cret", "***"));
+            Journal journal = StepJournal.of(store, run, "0.1.0", text -> text == null ? null : text.replace("s3cret", "***"));
             Step wait = new Step(1, StepKind.WAIT_FOR_ROLL, "connect_cluster.eu",
                     new ObjectRef("kafka.strimzi.io/v1beta2", "KafkaConnect", "kafka", "eu"), List.of(),
                     new StepPayload.WaitForRoll(EosMode.PREPARING, 5L), "wait");

@@ -60,7 +60,7 @@ public final class Resume {
     /**
      * A previous apply run that did not finish, as its journal recorded it.
      *
-     * @param runId     its id
+     * @param runId     its number in the environment's history ("Run 3"), which the texts about it show
      * @param crashed   true when it is still recorded as running (its process died), false when it
      *                  ended as interrupted (stopped gracefully, or already found and marked)
      * @param who       {@code user@host} that ran it
@@ -74,7 +74,7 @@ public final class Resume {
         /**
          * Copies the states.
          *
-         * @param runId     its id
+         * @param runId     its number in the environment's history
          * @param crashed   true when its process died while it ran
          * @param who       {@code user@host} that ran it
          * @param startedAt when it started

@@ -4,6 +4,9 @@ import dev.flowform.apply.ClusterLease.Attempt;
 import dev.flowform.apply.ClusterLease.Holder;
 import dev.flowform.apply.ClusterLease.Owner;
 import dev.flowform.apply.ClusterLease.Target;
+import dev.flowform.locking.LockWait;
+import dev.flowform.locking.Renewal;
+import dev.flowform.locking.Sleeper;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
@@ -16,22 +19,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
- * The {@link ClusterLease leases} one apply holds, one per Connect cluster it writes to: taken in a fixed
- * order (waiting up to a timeout for a held one, taking over an expired one), renewed by a daemon thread every
- * {@link ClusterLease#renewInterval third of the duration}, and released at the end. {@link #lost()} tells
+ * The {@link ClusterLease leases} one apply holds (as {@code state.HeldLock} is the state lock one command holds), one per Connect cluster it writes to: taken in a fixed
+ * order (waiting up to a timeout for a held one, as the state lock is waited for: {@link LockWait}; taking over an
+ * expired one), renewed every {@link ClusterLease#renewInterval third of the duration} ({@link Renewal}), and released
+ * at the end. {@link #lost()} tells
  * when a lease could not be renewed, so the apply stops rather than act without it.
  *
  * <p>Thread-safe: {@link #release()} may run on a signal thread while the apply runs.
  */
-public final class ClusterLeases implements AutoCloseable {
-
-    private static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
-    private static final Duration MAX_PAUSE = Duration.ofSeconds(16);
+public final class HeldLeases implements AutoCloseable {
 
     /** Hears what taking the leases went through, to tell the user. */
     public interface Listener {
@@ -91,11 +89,11 @@ public final class ClusterLeases implements AutoCloseable {
     private final Owner me;
     private final Duration duration;
     private final Clock clock;
-    private final StopSignal stop;
+    private final Sleeper sleeper;
     private final Listener listener;
     private final Set<String> gone;
     private final Map<Target, Instant> held = new LinkedHashMap<>();
-    private ScheduledExecutorService renewer;
+    private Renewal renewer;
     private String lost;
 
     /**
@@ -108,14 +106,31 @@ public final class ClusterLeases implements AutoCloseable {
      * @param gone     holder identities known to be gone, whose leases are taken over at once (state lock IDs this
      *                 apply released because their process no longer runs)
      */
-    public ClusterLeases(KubernetesClient client, Owner me, Duration duration, Clock clock, StopSignal stop, Listener listener,
+    public HeldLeases(KubernetesClient client, Owner me, Duration duration, Clock clock, StopSignal stop, Listener listener,
                          Set<String> gone) {
+        this(client, me, duration, clock, d -> stop.interruptibly(() -> {
+            Sleeper.SYSTEM.sleep(d);
+            return null;
+        }), listener, gone);
+    }
+
+    /**
+     * @param client   the cluster the leases live in
+     * @param me       who takes them
+     * @param duration the lease duration written to each lease
+     * @param clock    the current time
+     * @param sleeper  pauses while waiting for a held lease (interrupted by a stop request)
+     * @param listener told about waits and take-overs
+     * @param gone     holder identities known to be gone, whose leases are taken over at once
+     */
+    public HeldLeases(KubernetesClient client, Owner me, Duration duration, Clock clock, Sleeper sleeper,
+                         Listener listener, Set<String> gone) {
         this.gone = Set.copyOf(gone);
         this.client = client;
         this.me = me;
         this.duration = duration;
         this.clock = clock;
-        this.stop = stop;
+        this.sleeper = sleeper;
         this.listener = listener;
     }
 
@@ -152,9 +167,7 @@ public final class ClusterLeases implements AutoCloseable {
     }
 
     private void acquireOne(Target target, Duration timeout) throws InterruptedException {
-        Instant start = clock.instant();
-        Duration pause = FIRST_PAUSE;
-        boolean announced = false;
+        LockWait wait = new LockWait(timeout, clock, sleeper);
         while (true) {
             Instant now = clock.instant();
             Attempt a = ClusterLease.tryAcquire(client, target, me, duration, now, gone);
@@ -166,28 +179,11 @@ public final class ClusterLeases implements AutoCloseable {
                 return;
             }
             Holder holder = ((Attempt.Held) a).holder();
-            Duration waited = Duration.between(start, now);
-            Duration remaining = timeout.minus(waited);
-            if (remaining.isNegative() || remaining.isZero()) {
-                throw new HeldException(target, holder, timeout.isZero() ? Duration.ZERO : waited);
-            }
-            if (!announced) {
-                listener.waiting(target, holder);
-                announced = true;
-            }
-            Duration p = pause.compareTo(remaining) < 0 ? pause : remaining;
-            if (holder.expires() != null) {
-                Duration untilExpiry = Duration.between(now, holder.expires()).plusMillis(50);
-                if (untilExpiry.compareTo(p) < 0) {
-                    p = untilExpiry.isNegative() ? Duration.ofMillis(50) : untilExpiry;
-                }
-            }
-            long millis = Math.max(1, p.toMillis());
-            stop.interruptibly(() -> {
-                Thread.sleep(millis);
-                return null;
-            });
-            pause = pause.multipliedBy(2).compareTo(MAX_PAUSE) > 0 ? MAX_PAUSE : pause.multipliedBy(2);
+            Duration remaining = wait.remaining(waited -> new HeldException(target, holder, waited),
+                    () -> listener.waiting(target, holder));
+            Duration untilExpiry = holder.expires() == null ? null : Duration.between(now, holder.expires()).plusMillis(50);
+            // never past a held lease's expiry, so an abandoned one is taken over promptly
+            wait.pause(remaining, untilExpiry == null || !untilExpiry.isNegative() ? untilExpiry : Duration.ofMillis(50));
         }
     }
 
@@ -195,13 +191,7 @@ public final class ClusterLeases implements AutoCloseable {
         if (renewer != null || held.isEmpty()) {
             return;
         }
-        renewer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "flowform-lease-renewal");
-            t.setDaemon(true);
-            return t;
-        });
-        long every = ClusterLease.renewInterval(duration).toMillis();
-        renewer.scheduleWithFixedDelay(this::renewAll, every, every, TimeUnit.MILLISECONDS);
+        renewer = Renewal.start("flowform-lease-renewal", ClusterLease.renewInterval(duration), this::renewAll);
     }
 
     /** Renews every held lease once; a lease that is no longer ours, or not renewed for a whole duration, is lost. */
@@ -262,7 +252,7 @@ public final class ClusterLeases implements AutoCloseable {
      * @return one line per lease that could not be released (it then lapses after its duration)
      */
     public List<String> release() {
-        ScheduledExecutorService r;
+        Renewal r;
         List<Target> targets;
         synchronized (this) {
             r = renewer;
@@ -270,12 +260,7 @@ public final class ClusterLeases implements AutoCloseable {
             targets = new ArrayList<>(held.keySet());
         }
         if (r != null) {
-            r.shutdown();
-            try {
-                r.awaitTermination(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            r.close();
         }
         List<String> problems = new ArrayList<>();
         for (Target t : targets) {

@@ -1,22 +1,26 @@
 package dev.flowform.cli;
 
-import dev.flowform.apply.Sleeper;
+import dev.flowform.locking.Sleeper;
 import dev.flowform.apply.StopSignal;
 import dev.flowform.render.Text;
 import dev.flowform.state.HeldLock;
+import dev.flowform.state.HolderNotAnsweringException;
 import dev.flowform.state.LockHeldException;
 import dev.flowform.state.LockInfo;
 import dev.flowform.state.ProcessIdentity;
 import dev.flowform.state.StateLocker;
 import dev.flowform.state.StateStore;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
- * The terminal's side of the environment's state lock, held by a command that writes state (Terraform's automatic
- * locking, Terraform documentation, "State Locking"). {@link StateLocker#acquire} takes the lock, waits and keeps the
+ * The environment's state lock as one command holds it and tells the user about it: a command that writes state
+ * (apply, state push, state migrate, cluster serve) takes it through this class (Terraform's automatic locking,
+ * Terraform documentation, "State Locking"). {@link StateLocker#acquire} takes the lock, waits and keeps the
  * heartbeat; this class prints what it reports: "Acquiring state lock. This may take a few moments..." once it
  * waits, a note for a lock released because its holder process no longer runs (or, on PostgreSQL, taken over because
  * its holder's database session ended), and, when the lock stays held, the
@@ -25,7 +29,10 @@ import java.util.Set;
  *
  * <p>{@link #release()} is idempotent and may run on any thread (the interrupt handler uses it).
  */
-final class StateLock {
+final class CommandLock {
+
+    /** The operation {@code cluster serve} holds the lock for. */
+    static final String SERVE = "cluster serve";
 
     private final String operation;
     private final Duration timeout;
@@ -33,18 +40,20 @@ final class StateLock {
     private final Terminal term;
     private final StopSignal stop;
     private final String releaseHint;
+    private final Clock clock;
     private HeldLock held;
+    private volatile boolean acquiring;
 
     /**
      * @param operation   what the holder does, e.g. {@code apply}
      * @param timeout     how long to keep trying when the lock is held (zero: one attempt)
      * @param info        shown to others who find the lock held, or null
-     * @param ctx         the process context (kept for the commands' call shape; the store's clock times the wait)
+     * @param ctx         the process context, whose clock times the wait
      * @param term        where notes and errors go
      * @param stop        interrupts the pauses between attempts (Ctrl-C while waiting for the lock)
      * @param releaseHint the options to put after {@code flowform force-unlock ID} in hints, e.g. {@code -e prod}
      */
-    StateLock(String operation, Duration timeout, String info, CliContext ctx, Terminal term, StopSignal stop,
+    CommandLock(String operation, Duration timeout, String info, CliContext ctx, Terminal term, StopSignal stop,
               String releaseHint) {
         this.operation = operation;
         this.timeout = timeout;
@@ -52,32 +61,95 @@ final class StateLock {
         this.term = term;
         this.stop = stop;
         this.releaseHint = releaseHint;
+        this.clock = ctx.clock();
     }
 
     /**
-     * Takes the lock with {@link StateLocker#acquire}, printing its events.
+     * @return the pause of the state this lock opens: while the lock is being taken (the state's holder or the lock's
+     *         may be waited for), a stop request (Ctrl-C, SIGTERM) interrupts it; afterwards it is an ordinary pause, so
+     *         that a graceful stop can still write the state
+     */
+    Sleeper sleeper() {
+        return d -> {
+            if (!acquiring) {
+                Sleeper.SYSTEM.sleep(d);
+                return;
+            }
+            stop.interruptibly(() -> {
+                Sleeper.SYSTEM.sleep(d);
+                return null;
+            });
+        };
+    }
+
+    /**
+     * Opens the state with {@code open} and takes its lock ({@link StateLocker#openLocked}), printing its events:
+     * waits up to the timeout both while the lock is held and while the process holding the state open does not
+     * answer.
+     *
+     * @param open opens the state, pausing with {@link #sleeper()}; prints and throws {@link CommandFailed} itself
+     * @return the open state, locked
+     * @throws CommandFailed exit 1 after printing the holder when the lock stays held or the holder does not answer,
+     *                       exit 130 (143 after SIGTERM: the caller's exit code) when interrupted while waiting
+     */
+    StateStore open(Supplier<StateStore> open) {
+        StateLocker.Locked locked = locked(() -> StateLocker.openLocked(open, request(), timeout, clock, sleeper(),
+                new Notes()));
+        return locked.store();
+    }
+
+    /**
+     * Takes the lock of a state already open with {@link StateLocker#acquire}, printing its events.
      *
      * @param store the environment's state
-     * @throws CommandFailed exit 1 after printing the holder when the lock stays held, exit 130 when
-     *                       interrupted while waiting
+     * @throws CommandFailed exit 1 after printing the holder when the lock stays held, exit 130 when interrupted
      */
     void acquire(StateStore store) {
-        StateLocker.Request request = new StateLocker.Request(operation, LockInfo.localWho(), Version.get(), info);
-        Sleeper interruptible = d -> stop.interruptibly(() -> {
-            Sleeper.SYSTEM.sleep(d);
-            return null;
-        });
+        locked(() -> new StateLocker.Locked(store, store.locker().acquire(request(), timeout, sleeper(), new Notes())));
+    }
+
+    /** Work that takes the lock. */
+    private interface Taking {
+        StateLocker.Locked take() throws InterruptedException;
+    }
+
+    private StateLocker.Locked locked(Taking taking) {
+        acquiring = true;
         try {
-            HeldLock taken = store.locker().acquire(request, timeout, interruptible, new Notes());
+            StateLocker.Locked taken = taking.take();
+            acquiring = false;
             synchronized (this) {
-                held = taken;
+                held = taken.lock();
             }
+            if (stop.stopRequested()) {
+                release();
+                taken.store().close();
+                throw interrupted();
+            }
+            return taken;
         } catch (LockHeldException e) {
             throw refused(e);
+        } catch (HolderNotAnsweringException e) {
+            throw notAnswering(e);
         } catch (InterruptedException e) {
-            term.error("Interrupted while waiting for the state lock", "Nothing was changed.");
-            throw new CommandFailed(130);
+            throw interrupted();
+        } catch (RuntimeException e) {
+            if (stop.stopRequested() && !(e instanceof CommandFailed)) {
+                throw interrupted();
+            }
+            throw e;
+        } finally {
+            acquiring = false;
         }
+    }
+
+    private StateLocker.Request request() {
+        return new StateLocker.Request(operation, LockInfo.localWho(), Version.get(), info);
+    }
+
+    private CommandFailed interrupted() {
+        term.error("Interrupted while waiting for the state lock", "Nothing was changed.");
+        return new CommandFailed(130);
     }
 
     /** Prints what taking the lock reports. */
@@ -109,6 +181,11 @@ final class StateLock {
         String prefix = "Error acquiring the state lock: ";
         String detail = message.startsWith(prefix) ? message.substring(prefix.length()) : message;
         detail = detail.substring(0, 1).toUpperCase(Locale.ROOT) + detail.substring(1);
+        if (SERVE.equals(e.holder().operation())) {
+            detail += "\nThe environment's embedded cluster is being served by \"" + CommandHint.program()
+                    + " cluster serve\", which alone writes its objects while it runs. Stop it (Ctrl-C) first, or "
+                    + "work on the served cluster through an environment on its kubeconfig.";
+        }
         if (e.isProbablyStale()) {
             detail += "\n\nThe lock is probably stale (no heartbeat for " + Text.duration(e.sinceHeartbeat())
                     + "). To release it:\n  " + CommandHint.program() + " force-unlock " + e.holder().id() + releaseHint;
@@ -116,6 +193,15 @@ final class StateLock {
             detail += "\nTo wait for it, add --lock-timeout (e.g. --lock-timeout 10m).";
         }
         term.error("Error acquiring the state lock", detail);
+        return new CommandFailed(1);
+    }
+
+    private CommandFailed notAnswering(HolderNotAnsweringException e) {
+        StringBuilder detail = new StringBuilder(StateOpen.notAnswering(e, clock));
+        if (e.waited().isZero()) {
+            detail.append("\nTo wait for it, add --lock-timeout (e.g. --lock-timeout 10m).");
+        }
+        term.error("Error acquiring the state lock", detail.toString());
         return new CommandFailed(1);
     }
 

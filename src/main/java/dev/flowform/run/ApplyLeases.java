@@ -1,7 +1,7 @@
 package dev.flowform.run;
 
 import dev.flowform.apply.ClusterLease;
-import dev.flowform.apply.ClusterLeases;
+import dev.flowform.apply.HeldLeases;
 import dev.flowform.apply.StopSignal;
 import dev.flowform.diag.Diagnostic;
 import dev.flowform.model.DesiredConnector;
@@ -27,7 +27,7 @@ import java.util.function.Function;
  * one), renewed while the apply runs, and released before the state lock, also on failure and on Ctrl-C. A lease
  * that cannot be renewed stops the apply like a lost state lock ({@link #lost()} is a stop probe).
  */
-final class Leases {
+final class ApplyLeases {
 
     /** How many times the plan is made again when the cluster keeps changing while the leases are taken. */
     private static final int MAX_REPLANS = 3;
@@ -38,7 +38,7 @@ final class Leases {
     private final ApplyOperation.LockHold lock;
     private final Duration lockTimeout;
     private final RunHooks hooks;
-    private final AtomicReference<ClusterLeases> held = new AtomicReference<>();
+    private final AtomicReference<HeldLeases> held = new AtomicReference<>();
 
     /**
      * @param env         the open environment (its cluster holds the leases)
@@ -48,7 +48,7 @@ final class Leases {
      * @param lockTimeout how long to wait for a held lease ({@code --lock-timeout}; zero: one attempt)
      * @param hooks       where notes and errors go
      */
-    Leases(Environment env, RunContext ctx, StopSignal stop, ApplyOperation.LockHold lock, Duration lockTimeout,
+    ApplyLeases(Environment env, RunContext ctx, StopSignal stop, ApplyOperation.LockHold lock, Duration lockTimeout,
            RunHooks hooks) {
         this.env = env;
         this.ctx = ctx;
@@ -80,7 +80,7 @@ final class Leases {
             }
             LiveState planned = read;
             SortedSet<ClusterLease.Target> targets = ClusterLease.targets(current, o -> connectorCluster(planned, o));
-            ClusterLeases mine = leases();
+            HeldLeases mine = leases();
             if (round > 0 && mine.held().containsAll(targets)) {
                 return current;
             }
@@ -122,12 +122,12 @@ final class Leases {
     }
 
     /** @return this apply's leases, created on first use */
-    private ClusterLeases leases() {
-        ClusterLeases mine = held.get();
+    private HeldLeases leases() {
+        HeldLeases mine = held.get();
         if (mine == null) {
             ClusterLease.Owner owner = new ClusterLease.Owner(lock.id(), LockInfo.localWho(), "apply",
                     env.workspace().environment(), env.state().environment().lineage());
-            mine = new ClusterLeases(env.cluster().client(), owner, ClusterLease.duration(ctx.env()), ctx.clock(), stop,
+            mine = new HeldLeases(env.cluster().client(), owner, ClusterLease.duration(ctx.env()), ctx.clock(), stop,
                     listener(), lock.releasedGone());
             held.set(mine);
         }
@@ -135,11 +135,11 @@ final class Leases {
     }
 
     /** @return false after reporting why the leases cannot be taken */
-    private boolean acquire(ClusterLeases mine, SortedSet<ClusterLease.Target> targets) throws InterruptedException {
+    private boolean acquire(HeldLeases mine, SortedSet<ClusterLease.Target> targets) throws InterruptedException {
         try {
             mine.acquire(targets, lockTimeout);
             return true;
-        } catch (ClusterLeases.HeldException e) {
+        } catch (HeldLeases.HeldException e) {
             hooks.diagnostics(List.of(refused(e)));
             return false;
         } catch (InterruptedException e) {
@@ -166,8 +166,8 @@ final class Leases {
         return live.connector(o.namespace(), o.name()).map(LiveConnector::connectCluster);
     }
 
-    private ClusterLeases.Listener listener() {
-        return new ClusterLeases.Listener() {
+    private HeldLeases.Listener listener() {
+        return new HeldLeases.Listener() {
             @Override
             public void waiting(ClusterLease.Target target, ClusterLease.Holder holder) {
                 hooks.note("info", "Acquiring the lease of Connect cluster " + target + " (held by " + holderName(holder)
@@ -197,7 +197,7 @@ final class Leases {
     }
 
     /** @return the error for a lease held by another apply, with its holder as {@code force-unlock} shows a lock's */
-    private Diagnostic refused(ClusterLeases.HeldException e) {
+    private Diagnostic refused(HeldLeases.HeldException e) {
         ClusterLease.Holder h = e.holder();
         ClusterLease.Target t = e.target();
         StringBuilder d = new StringBuilder();
@@ -233,13 +233,13 @@ final class Leases {
 
     /** @return why a cluster lease was lost while applying, for the stop signal; empty while they are held */
     Optional<String> lost() {
-        ClusterLeases l = held.get();
+        HeldLeases l = held.get();
         return l == null ? Optional.empty() : l.lost().map(m -> "the cluster lease was lost: " + m);
     }
 
     /** Releases the leases, if any, reporting what could not be released. Idempotent; callable from any thread. */
     void release() {
-        ClusterLeases l = held.getAndSet(null);
+        HeldLeases l = held.getAndSet(null);
         if (l == null) {
             return;
         }

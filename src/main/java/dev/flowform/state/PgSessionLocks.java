@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * The half of {@link StateLocker} that a server database adds (docs/state-backends.md, "Locking"): the lock row is
+ * The PostgreSQL half of {@link StateLocker}: what a server database adds (docs/state-backends.md, "Locking"): the lock row is
  * written only by the session that holds the environment's session lock ({@link Backend#trySessionLock}, PostgreSQL's
  * advisory lock), which the holder keeps on a connection of its own until it unlocks. So:
  *
@@ -24,7 +24,7 @@ import java.util.function.Consumer;
  *       session lock, then deletes the row.</li>
  * </ul>
  */
-final class SessionLocks {
+final class PgSessionLocks {
 
     /** How often a refused taker re-reads for the holder's row while the holder is between its two steps. */
     private static final int ROW_READS = 40;
@@ -40,7 +40,7 @@ final class SessionLocks {
      */
     private static final Map<String, Backend.SessionLock> HELD = new ConcurrentHashMap<>();
 
-    SessionLocks(StateStore store, StateLocker locker) {
+    PgSessionLocks(StateStore store, StateLocker locker) {
         this.store = store;
         this.locker = locker;
     }
@@ -86,7 +86,7 @@ final class SessionLocks {
                 return row.get();
             }
             try {
-                Thread.sleep(ROW_READ_PAUSE.toMillis());
+                store.backend().sleeper().sleep(ROW_READ_PAUSE);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;

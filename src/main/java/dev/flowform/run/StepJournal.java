@@ -1,9 +1,12 @@
-package dev.flowform.state;
+package dev.flowform.run;
 
 import dev.flowform.apply.Journal;
 import dev.flowform.plan.Plan;
 import dev.flowform.plan.PlanCodec;
 import dev.flowform.plan.Step;
+import dev.flowform.state.RunJournal;
+import dev.flowform.state.SecretCipher;
+import dev.flowform.state.StateStore;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -11,10 +14,13 @@ import java.util.function.UnaryOperator;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The {@link Journal} of one apply run, written to the environment's {@link RunJournal}: each call is one committed
- * transaction (serial +1). Made by {@link RunJournal#forRun}; see there for what is written.
+ * The {@link Journal} an {@link dev.flowform.apply.Applier} writes one run's steps through, kept in the environment's
+ * {@link RunJournal}: each call is one committed transaction (serial +1). The intent is the step as JSON with
+ * sensitive values replaced by the environment's salted hash, and every text passes through the redactor first, so a
+ * secret quoted in an error message never reaches the database. The adapter between the applier's port and the state
+ * lives here, in {@code run}, so that neither {@code apply} nor {@code state} depends on the other.
  */
-final class StepJournal implements Journal {
+public final class StepJournal implements Journal {
 
     private final RunJournal journal;
     private final SecretCipher cipher;
@@ -22,12 +28,24 @@ final class StepJournal implements Journal {
     private final String version;
     private final UnaryOperator<String> redact;
 
-    StepJournal(RunJournal journal, SecretCipher cipher, long runId, String version, UnaryOperator<String> redact) {
+    private StepJournal(RunJournal journal, SecretCipher cipher, long runId, String version,
+                        UnaryOperator<String> redact) {
         this.journal = journal;
         this.cipher = cipher;
         this.runId = runId;
         this.version = version;
         this.redact = redact;
+    }
+
+    /**
+     * @param state   the environment's state
+     * @param runId   the run, from {@link RunJournal#startRun}
+     * @param version flowform's version, recorded with each intent
+     * @param redact  removes secret values from free text
+     * @return the journal of that run
+     */
+    public static StepJournal of(StateStore state, long runId, String version, UnaryOperator<String> redact) {
+        return new StepJournal(state.journal(), state.cipher(), runId, version, redact);
     }
 
     @Override
