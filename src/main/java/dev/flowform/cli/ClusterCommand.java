@@ -89,7 +89,7 @@ public final class ClusterCommand implements Runnable {
             term.println("");
             term.println("flowform reaches it through an environment with \"kubernetes\": {\"kubeconfig\": \""
                     + file.toAbsolutePath() + "\", \"context\": \"" + EmbeddedCluster.CONTEXT + "\"}.");
-            term.println("Not served: kubectl apply --server-side, --dry-run=server, get -w and wait (no streaming watch).");
+            term.println("Not served: kubectl apply --server-side, get -w and wait (no streaming watch).");
             term.println("Ctrl-C stops it; its objects are saved.");
             stopped.await();
             return 0;

@@ -2,7 +2,6 @@ package dev.flowform.sim;
 
 import dev.flowform.model.StrimziApi;
 import dev.flowform.sim.connect.ConnectRuntime;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -147,8 +146,16 @@ public final class EmbeddedCluster implements AutoCloseable {
                     + " objects but the cluster was asked to serve " + options.api().version());
         }
         api = options.api() != null ? options.api() : detected != null ? detected : StrimziApi.V1BETA2;
+        if (!fromPersistFile && options.seedDir() != null) {
+            try {
+                ClusterStore.checkSchemas(objects, api);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("seed folder " + options.seedDir() + ": " + e.getMessage(), e);
+            }
+        }
 
         dispatcher.compat(new KubectlCompat(new KubeDiscovery(api)));
+        dispatcher.admission(api);
         webServer = new MockWebServer();
         server = new KubernetesMockServer(mockContext(), webServer, responses, dispatcher, options.https());
         dispatcher.onRequest(this::drainRecordedRequests);
@@ -160,8 +167,8 @@ public final class EmbeddedCluster implements AutoCloseable {
         url = (options.https() ? "https" : "http") + "://127.0.0.1:" + server.getPort() + "/";
         client = newClient(config());
         // straight into the store, before anyone connects: no client, no HTTP round trip per object
-        for (CustomResourceDefinition crd : StrimziCrds.definitions(api)) {
-            dispatcher.write(HttpMethod.POST, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", JsonMaps.toMap(crd));
+        for (Map<String, Object> crd : StrimziCrds.documents(api)) {
+            dispatcher.write(HttpMethod.POST, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd);
         }
         ClusterStore.load(objects, api, dispatcher::write);
         if (!(fromPersistFile && options.persistReadOnly())) {

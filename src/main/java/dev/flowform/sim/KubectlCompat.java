@@ -21,8 +21,8 @@ import java.util.Map;
  *       kinds such as Pod) applied as a JSON merge patch: the two agree except for lists merged by key, which
  *       the objects kubectl edits here do not need;</li>
  *   <li>the query of a write ({@code ?fieldManager=kubectl-patch}) dropped, because the mock only recognises a
- *       {@code /status} path without one; except {@code dryRun}, which the mock would carry out as a real write,
- *       so it is refused with 400.</li>
+ *       {@code /status} path without one; a dry run of anything but a Strimzi object (which {@link StrimziAdmission}
+ *       answers) is refused with 400, since the mock would carry it out as a real write.</li>
  * </ul>
  * Server-side apply and HTTP-streaming watches ({@code kubectl get -w}, {@code kubectl wait}) stay unsupported.
  */
@@ -55,8 +55,17 @@ final class KubectlCompat {
                 return status(404, "NotFound", "the embedded cluster serves no OpenAPI document");
             }
         }
+        return null;
+    }
+
+    /**
+     * @param request a request {@link StrimziAdmission} did not answer
+     * @return a 400 for a dry run of anything but a Strimzi object (the mock would carry it out), else null
+     */
+    MockResponse refuseDryRun(RecordedRequest request) {
         if (isWrite(request) && request.getPath() != null && request.getPath().contains("dryRun=")) {
-            return status(400, "BadRequest", "dryRun is not supported by the embedded cluster: it would be carried out");
+            return status(400, "BadRequest", "dryRun is supported for Strimzi objects only by the embedded cluster: "
+                    + "the mock would carry this one out");
         }
         return null;
     }
