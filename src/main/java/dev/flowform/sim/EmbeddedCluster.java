@@ -156,6 +156,7 @@ public final class EmbeddedCluster implements AutoCloseable {
 
         dispatcher.compat(new KubectlCompat(new KubeDiscovery(api)));
         dispatcher.admission(api);
+        StrimziCrds.warmUp(api);
         webServer = new MockWebServer();
         server = new KubernetesMockServer(mockContext(), webServer, responses, dispatcher, options.https());
         dispatcher.onRequest(this::drainRecordedRequests);

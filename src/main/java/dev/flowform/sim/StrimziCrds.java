@@ -99,6 +99,25 @@ public final class StrimziCrds {
         return null;
     }
 
+    /**
+     * Builds the schemas of {@code api} and runs one validation through each on a daemon thread, so that the first write
+     * a client sends (a plan's dry runs, right after start-up) does not wait for the validator's classes and schemas.
+     *
+     * @param api the served version
+     */
+    static void warmUp(StrimziApi api) {
+        Thread t = new Thread(() -> {
+            for (String plural : List.of("kafkaconnects", "kafkaconnectors", "kafkamirrormaker2s", "strimzipodsets")) {
+                CrdSchema schema = schema(api, plural);
+                schema.check(Map.of("apiVersion", schema.group() + "/" + api.version(), "kind", schema.kind(),
+                        "metadata", Map.of("name", "warm-up"), "spec", Map.of()));
+            }
+        }, "flowform-schema-warm-up");
+        t.setDaemon(true);
+        t.setPriority(Thread.MIN_PRIORITY);
+        t.start();
+    }
+
     private static Map<String, Object> read(String resource) {
         try (InputStream in = StrimziCrds.class.getResourceAsStream(resource)) {
             if (in == null) {
