@@ -265,6 +265,14 @@ public final class EmbeddedCluster implements AutoCloseable {
         return dispatcher.clientRequestNanos();
     }
 
+    /**
+     * @return writes of the simulated operator that Strimzi's schemas refused since start (pruned fields count: the
+     *         simulator is held to {@code fieldValidation=Strict}); anything but 0 is a simulator bug, logged as a warning
+     */
+    public long refusedSimulatorWrites() {
+        return dispatcher.refusedSimulatorWrites();
+    }
+
     /** @return every request clients other than the simulator sent, as Kubernetes authorization sees it */
     public ApiAudit audit() {
         return dispatcher.audit();

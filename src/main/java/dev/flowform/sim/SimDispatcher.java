@@ -46,6 +46,7 @@ final class SimDispatcher extends Dispatcher {
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong clientRequests = new AtomicLong();
     private final AtomicLong clientNanos = new AtomicLong();
+    private final AtomicLong refusedSimulatorWrites = new AtomicLong();
     private final Set<WebSocket> openWatches = ConcurrentHashMap.newKeySet();
     private final ExecutorService offload = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "flowform-sim-watch-close");
@@ -102,6 +103,11 @@ final class SimDispatcher extends Dispatcher {
 
     long clientRequestCount() {
         return clientRequests.get();
+    }
+
+    /** @return writes of the simulated operator that the API server's admission refused (each a simulator bug) */
+    long refusedSimulatorWrites() {
+        return refusedSimulatorWrites.get();
     }
 
     long clientRequestNanos() {
@@ -240,6 +246,7 @@ final class SimDispatcher extends Dispatcher {
             if (answered == null && a != null) {
                 answered = a.answer(request, internal);
                 if (internal && answered != null && answered.code() >= 400) {
+                    refusedSimulatorWrites.incrementAndGet();
                     // the simulated operator wrote what Strimzi's schema refuses: a simulator bug, never the user's
                     String refusal = answered.getBody() == null ? String.valueOf(answered.code())
                             : new String(answered.getBody().getBytes(), StandardCharsets.UTF_8);

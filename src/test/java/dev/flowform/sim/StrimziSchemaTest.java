@@ -178,6 +178,9 @@ class StrimziSchemaTest extends SimTestSupport {
         startSeeded("v1beta2");
         setWorkerEos(NS, "preparing");
         awaitIdle();
+        editConnectorConfig(NS, SOURCE, c -> c.put("exactly.once.support", "required"));
+        awaitIdle();
+        assertThat(cluster.refusedSimulatorWrites()).as("the simulator's writes all pass, strictly").isZero();
         assertThat(live(NS).observedGeneration()).isEqualTo(connect(NS).getMetadata().getGeneration());
         Map<String, Object> status = JsonMaps.map(connect(NS).getAdditionalProperties().get("status"));
         CrdSchema.Result checked = StrimziCrds.schema(cluster.api(), "kafkaconnects")
