@@ -154,7 +154,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             }
         }
 
-        dispatcher.compat(new KubectlCompat(new KubeDiscovery(api)));
+        dispatcher.compat(new KubectlCompat(new KubeDiscovery(api), api, new PrinterColumns(api, dispatcher.store())));
         dispatcher.admission(api);
         StrimziCrds.warmUp(api);
         webServer = new MockWebServer();

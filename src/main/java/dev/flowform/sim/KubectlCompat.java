@@ -13,9 +13,13 @@ import java.util.Map;
  * cluster:
  * <ul>
  *   <li>discovery ({@link KubeDiscovery});</li>
+ *   <li>the {@code Table} of a {@code kubectl get} of Strimzi objects, with the CRDs' printer columns
+ *       ({@link PrinterColumns}); other kinds get the mock's list, which kubectl shows with name and age;</li>
+ *   <li>{@code /openapi/v3}: the Strimzi kinds' schemas ({@link OpenApiV3}), for {@code kubectl explain} and for
+ *       {@code kubectl apply} to leave field validation to the server (kubectl 1.27+ reads v3 first);</li>
  *   <li>{@code /openapi/v2}: an empty OpenAPI 2.0 document (no paths, no definitions), as JSON or, when asked for,
  *       as the protobuf {@code openapi_v2.Document} kubectl 1.20 reads; {@code kubectl edit} needs one to exist,
- *       and without schemas kubectl validates nothing and patches custom resources with a merge patch. Other
+ *       and without schemas kubectl 1.20 validates nothing and patches custom resources with a merge patch. Other
  *       {@code /openapi/*} paths and the older {@code /swagger-2.0.0.pb-v1} are answered 404;</li>
  *   <li>a strategic merge patch ({@code application/strategic-merge-patch+json}, kubectl's default for built-in
  *       kinds such as Pod) applied as a JSON merge patch: the two agree except for lists merged by key, which
@@ -31,10 +35,19 @@ final class KubectlCompat {
     private static final String MERGE = "application/merge-patch+json";
 
     private final KubeDiscovery discovery;
+    private final dev.flowform.model.StrimziApi api;
+    private final PrinterColumns tables;
+    private volatile OpenApiV3 openApi;
 
-    /** @param discovery the documents to serve */
-    KubectlCompat(KubeDiscovery discovery) {
+    /**
+     * @param discovery the documents to serve
+     * @param api       the Strimzi version served, whose CRD schemas the OpenAPI v3 documents hold
+     * @param tables    the {@code Table} answers of {@code kubectl get} for Strimzi objects
+     */
+    KubectlCompat(KubeDiscovery discovery, dev.flowform.model.StrimziApi api, PrinterColumns tables) {
         this.discovery = discovery;
+        this.api = api;
+        this.tables = tables;
     }
 
     /**
@@ -51,8 +64,16 @@ final class KubectlCompat {
             if (path.equals("/openapi/v2")) {
                 return openApiV2(request.getHeader("Accept"));
             }
+            if (path.equals("/openapi/v3") || path.startsWith("/openapi/v3/")) {
+                Map<String, Object> v3 = openApi().document(path);
+                return v3 != null ? json(200, v3) : status(404, "NotFound", "no OpenAPI v3 document at " + path);
+            }
             if (path.equals("/openapi") || path.startsWith("/openapi/") || path.startsWith("/swagger")) {
                 return status(404, "NotFound", "the embedded cluster serves no OpenAPI document");
+            }
+            MockResponse table = tables.answer(request);
+            if (table != null) {
+                return table;
             }
         }
         return null;
@@ -119,6 +140,15 @@ final class KubectlCompat {
         }
         return json(200, Map.of("swagger", "2.0", "info", Map.of("title", "flowform embedded cluster", "version",
                 KubeDiscovery.GIT_VERSION), "paths", Map.of()));
+    }
+
+    private OpenApiV3 openApi() {
+        OpenApiV3 o = openApi;
+        if (o == null) {
+            o = new OpenApiV3(api);
+            openApi = o;
+        }
+        return o;
     }
 
     private static boolean isWrite(RecordedRequest r) {

@@ -84,6 +84,11 @@ final class SimDispatcher extends Dispatcher {
         this.admission = new StrimziAdmission(api, delegate::dispatch, faults);
     }
 
+    /** @return the mock's CRUD handling of a request, without the audit, the counts, the faults or the hooks */
+    java.util.function.Function<RecordedRequest, MockResponse> store() {
+        return delegate::dispatch;
+    }
+
     void onRequest(Runnable r) {
         this.onRequest = r;
     }
