@@ -154,7 +154,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             }
         }
 
-        dispatcher.compat(new KubectlCompat(new KubeDiscovery(api), api, new PrinterColumns(api, dispatcher.store())));
+        dispatcher.compat(new KubectlCompat(new KubeDiscovery(api), api, dispatcher.store()));
         dispatcher.admission(api);
         StrimziCrds.warmUp(api);
         webServer = new MockWebServer();
@@ -169,7 +169,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         client = newClient(config());
         // straight into the store, before anyone connects: no client, no HTTP round trip per object
         for (Map<String, Object> crd : StrimziCrds.documents(api)) {
-            dispatcher.write(HttpMethod.POST, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd);
+            dispatcher.write(HttpMethod.POST, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", CrdReads.stored(crd));
         }
         ClusterStore.load(objects, api, dispatcher::write);
         if (!(fromPersistFile && options.persistReadOnly())) {

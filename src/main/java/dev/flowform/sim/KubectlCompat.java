@@ -15,6 +15,7 @@ import java.util.Map;
  *   <li>discovery ({@link KubeDiscovery});</li>
  *   <li>the {@code Table} of a {@code kubectl get} of Strimzi objects, with the CRDs' printer columns
  *       ({@link PrinterColumns}); other kinds get the mock's list, which kubectl shows with name and age;</li>
+ *   <li>the Strimzi CRDs with their schemas, which the store keeps without them ({@link CrdReads});</li>
  *   <li>{@code /openapi/v3}: the Strimzi kinds' schemas ({@link OpenApiV3}), for {@code kubectl explain} and for
  *       {@code kubectl apply} to leave field validation to the server (kubectl 1.27+ reads v3 first);</li>
  *   <li>{@code /openapi/v2}: an empty OpenAPI 2.0 document (no paths, no definitions), as JSON or, when asked for,
@@ -37,17 +38,20 @@ final class KubectlCompat {
     private final KubeDiscovery discovery;
     private final dev.flowform.model.StrimziApi api;
     private final PrinterColumns tables;
+    private final CrdReads crds;
     private volatile OpenApiV3 openApi;
 
     /**
      * @param discovery the documents to serve
      * @param api       the Strimzi version served, whose CRD schemas the OpenAPI v3 documents hold
-     * @param tables    the {@code Table} answers of {@code kubectl get} for Strimzi objects
+     * @param store     the mock's CRUD handling of a request, for the reads answered here
      */
-    KubectlCompat(KubeDiscovery discovery, dev.flowform.model.StrimziApi api, PrinterColumns tables) {
+    KubectlCompat(KubeDiscovery discovery, dev.flowform.model.StrimziApi api,
+                  java.util.function.Function<RecordedRequest, MockResponse> store) {
         this.discovery = discovery;
         this.api = api;
-        this.tables = tables;
+        this.tables = new PrinterColumns(api, store);
+        this.crds = new CrdReads(api, store);
     }
 
     /**
@@ -74,6 +78,10 @@ final class KubectlCompat {
             MockResponse table = tables.answer(request);
             if (table != null) {
                 return table;
+            }
+            MockResponse crd = crds.answer(request);
+            if (crd != null) {
+                return crd;
             }
         }
         return null;
