@@ -4,7 +4,6 @@ import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -176,14 +175,6 @@ final class KubectlCompat {
     }
 
     private static MockResponse status(int code, String reason, String message) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("kind", "Status");
-        body.put("apiVersion", "v1");
-        body.put("metadata", Map.of());
-        body.put("status", "Failure");
-        body.put("message", message);
-        body.put("reason", reason);
-        body.put("code", code);
-        return json(code, body);
+        return ApiStatus.of(code, reason, message, null);
     }
 }
