@@ -124,7 +124,8 @@ public final class PlanOperation {
         if (!dryRun || !plan.isApplyable() || plan.isRefreshOnly() || plan.steps().stream().noneMatch(s -> s.kind().isMutation())) {
             return plan;
         }
-        List<DryRun.Finding> findings = new DryRun(Fabric8ClusterWriter.dryRun(env.cluster().writeClient()),
+        // the reading client: a plan builds no second client for its checks (fabric8 retries a 5xx on its own)
+        List<DryRun.Finding> findings = new DryRun(Fabric8ClusterWriter.dryRun(env.cluster().client()),
                 DRY_RUN_PARALLELISM).check(plan.steps());
         if (findings.isEmpty()) {
             return plan;

@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -156,7 +157,7 @@ public final class EmbeddedCluster implements AutoCloseable {
 
         dispatcher.compat(new KubectlCompat(new KubeDiscovery(api), api, dispatcher.store()));
         dispatcher.admission(api);
-        StrimziCrds.warmUp(api);
+        StrimziCrds.warmUp(api, objects.stream().map(o -> String.valueOf(o.get("kind"))).collect(Collectors.toSet()));
         webServer = new MockWebServer();
         server = new KubernetesMockServer(mockContext(), webServer, responses, dispatcher, options.https());
         dispatcher.onRequest(this::drainRecordedRequests);
