@@ -87,7 +87,7 @@ public final class ApplyCommand implements Callable<Integer> {
              Environment env = EnvironmentAccess.open(common, ctx, term, view, lock)) {
             stop.addProbe(lock::lost);
             ApplyOperation op = new ApplyOperation(env, ctx.run(), new ApplyOperation.Request(planning.toOptions(), planFile,
-                    autoApprove, timeout, lockTimeout, parallelism, Version.get()),
+                    autoApprove, timeout, lockTimeout, parallelism, Version.get(), planning.dryRun()),
                     new ApplyOperation.LockHold(lock.held().id(), lock.releasedGone(), lock::lost), stop,
                     ctx.journalDecorator(), view);
             interrupts.running(op);

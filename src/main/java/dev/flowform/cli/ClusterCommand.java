@@ -146,7 +146,7 @@ public final class ClusterCommand implements Runnable {
                     + file.toAbsolutePath() + "\", \"context\": \"" + EmbeddedCluster.CONTEXT + "\"}.");
             term.println("While it serves, it holds the state lock of environment \"" + workspace.environment()
                     + "\": apply there is refused; plan reads the objects as served.");
-            term.println("Not served: kubectl apply --server-side, --dry-run=server, get -w and wait (no streaming watch).");
+            term.println("Not served: kubectl apply --server-side, get -w and wait (no streaming watch).");
             term.println("Ctrl-C stops it; its objects are saved.");
         }
 

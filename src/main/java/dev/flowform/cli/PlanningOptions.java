@@ -47,6 +47,16 @@ public final class PlanningOptions {
                     + "for --target, e.g. connect_cluster.west, replication_flow.orders, kafka_connector.orders-source.")
     List<String> transferOwnership = new ArrayList<>();
 
+    @Option(names = {"--no-dry-run", "-no-dry-run"},
+            description = "Do not send the plan's writes to the API server as server-side dry runs (dryRun=All) before "
+                    + "showing or applying it; for servers whose admission webhooks cannot dry-run.")
+    boolean noDryRun;
+
+    /** @return true unless {@code --no-dry-run} was given */
+    public boolean dryRun() {
+        return !noDryRun;
+    }
+
     /** @return the planner options these flags select */
     public PlanOptions toOptions() {
         return new PlanOptions(acceptFailedReconcile, enableConnectorResources, targets, refreshOnly,
@@ -73,6 +83,6 @@ public final class PlanningOptions {
         if (acceptUnknownKafkaVersion) {
             out.add("--accept-unknown-kafka-version");
         }
-        return out;
+        return out; // --no-dry-run is left out: a saved plan is never dry-run again, so the flag changes nothing there
     }
 }

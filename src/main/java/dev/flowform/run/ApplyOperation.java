@@ -52,9 +52,11 @@ public final class ApplyOperation {
      * @param lockTimeout  how long to wait for a held cluster lease (zero: fail at once)
      * @param parallelism  how many steps to run at once over the whole plan (at least 1)
      * @param version      flowform's version, recorded with the run
+     * @param dryRun       dry-run the plan's writes on the API server before applying (ignored with a saved plan, which
+     *                     was dry-run when it was made)
      */
     public record Request(PlanOptions options, Path planFile, boolean autoApprove, Duration stepTimeout,
-                          Duration lockTimeout, int parallelism, String version) {
+                          Duration lockTimeout, int parallelism, String version, boolean dryRun) {
     }
 
     /**
@@ -99,7 +101,7 @@ public final class ApplyOperation {
         this.stop = stop;
         this.journal = journal;
         this.hooks = hooks;
-        this.planner = new PlanOperation(env, ctx.clock());
+        this.planner = new PlanOperation(env, ctx.clock(), request.dryRun());
         this.leases = new ApplyLeases(env, ctx, stop, lock, request.lockTimeout(), hooks);
         stop.addProbe(leases::lost);
     }

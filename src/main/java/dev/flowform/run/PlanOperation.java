@@ -1,5 +1,7 @@
 package dev.flowform.run;
 
+import dev.flowform.apply.DryRun;
+import dev.flowform.apply.Fabric8ClusterWriter;
 import dev.flowform.diag.Diagnostic;
 import dev.flowform.model.LiveState;
 import dev.flowform.plan.Json;
@@ -24,19 +26,39 @@ import java.util.Optional;
  * Plans one environment (Terraform's local backend {@code opPlan}): the desired state against the live cluster,
  * based on the current state version, with drift measured against the state's resource snapshots; an apply the
  * last run left unfinished is continued ({@link Resume}). Changes nothing.
+ *
+ * <p>With dry runs on, an applyable plan's writes are then sent to the API server as server-side dry runs
+ * ({@link DryRun}, docs/strimzi-crds.md): a write the API server refuses becomes an error on its resource (the plan
+ * cannot be applied), a dry run RBAC does not allow or the server cannot answer a warning.
  */
 public final class PlanOperation {
 
+    /** How many objects are dry-run at once. */
+    static final int DRY_RUN_PARALLELISM = 8;
+
     private final Environment env;
     private final Clock clock;
+    private final boolean dryRun;
 
     /**
+     * A plan without dry runs (e.g. to draw it).
+     *
      * @param env   the open environment
      * @param clock the time the plan is made at
      */
     public PlanOperation(Environment env, Clock clock) {
+        this(env, clock, false);
+    }
+
+    /**
+     * @param env    the open environment
+     * @param clock  the time the plan is made at
+     * @param dryRun true to send the plan's writes as server-side dry runs ({@code --no-dry-run} turns it off)
+     */
+    public PlanOperation(Environment env, Clock clock, boolean dryRun) {
         this.env = env;
         this.clock = clock;
+        this.dryRun = dryRun;
     }
 
     /**
@@ -63,19 +85,23 @@ public final class PlanOperation {
                 resume = Optional.of(Resume.analyze(prior.get().run(), live, state.cipher()::hash));
             }
         }
-        Plan plan = plan(live, options, resume);
+        List<Diagnostic> identity = identity();
+        Plan plan = planned(live, options, resume);
+        if (identity.isEmpty()) {
+            plan = dryRun(plan);
+        }
         List<Diagnostic> diags = new ArrayList<>();
         if (running != null) {
             diags.add(running);
         }
         diags.addAll(plan.diagnostics());
-        diags.addAll(identity());
+        diags.addAll(identity);
         return diags.equals(plan.diagnostics()) ? plan : plan.withDiagnostics(diags);
     }
 
     /**
-     * Plans the desired state against {@code live}, continuing {@code resume} when given. Does not run the
-     * {@link IdentityGuard}: its caller did, once.
+     * Plans the desired state against {@code live}, continuing {@code resume} when given, and dry-runs its writes when
+     * dry runs are on. Does not run the {@link IdentityGuard}: its caller did, once.
      *
      * @param live    the cluster now
      * @param options the user's planning flags
@@ -83,10 +109,30 @@ public final class PlanOperation {
      * @return the plan
      */
     Plan plan(LiveState live, PlanOptions options, Optional<Resume.Analysis> resume) {
+        return dryRun(planned(live, options, resume));
+    }
+
+    private Plan planned(LiveState live, PlanOptions options, Optional<Resume.Analysis> resume) {
         StateStore state = env.state();
         Plan fresh = Planner.plan(env.workspace().desired(), live, new PlanRequest(env.workspace().environment(),
                 state.stateRef(), clock.instant(), options, recorded(state), state.cipher()::hash));
         return resume.map(a -> Resume.continuePlan(fresh, a, live)).orElse(fresh);
+    }
+
+    /** @return {@code plan} with what the API server's dry runs of its writes found (nothing when dry runs are off) */
+    private Plan dryRun(Plan plan) {
+        if (!dryRun || !plan.isApplyable() || plan.isRefreshOnly() || plan.steps().stream().noneMatch(s -> s.kind().isMutation())) {
+            return plan;
+        }
+        // the reading client: a plan builds no second client for its checks (fabric8 retries a 5xx on its own)
+        List<DryRun.Finding> findings = new DryRun(Fabric8ClusterWriter.dryRun(env.cluster().client()),
+                DRY_RUN_PARALLELISM).check(plan.steps());
+        if (findings.isEmpty()) {
+            return plan;
+        }
+        List<Diagnostic> diags = new ArrayList<>(plan.diagnostics());
+        findings.forEach(f -> diags.add(DryRunFindings.diagnostic(f, env.secrets())));
+        return plan.withDiagnostics(diags);
     }
 
     /**

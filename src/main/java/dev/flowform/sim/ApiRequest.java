@@ -26,9 +26,10 @@ import java.util.Locale;
  * @param userAgent   the client's {@code User-Agent}, or null
  * @param bearer      SHA-256 of the bearer token (first 16 hex digits), or null when none was sent; the token
  *                    itself is never kept
+ * @param dryRun      true for a write sent with {@code dryRun} (authorized as the write itself; stores nothing)
  */
 public record ApiRequest(String verb, String group, String resource, String namespace, String name, String path,
-                         String userAgent, String bearer) {
+                         String userAgent, String bearer, boolean dryRun) {
 
     /** @return true for a request to a non-resource URL ({@code /version}, discovery documents) */
     public boolean nonResource() {
@@ -60,7 +61,7 @@ public record ApiRequest(String verb, String group, String resource, String name
             group = parts[1];
             at = 3;
         } else {
-            return new ApiRequest(method.toLowerCase(Locale.ROOT), null, null, null, null, path, userAgent, bearer);
+            return new ApiRequest(method.toLowerCase(Locale.ROOT), null, null, null, null, path, userAgent, bearer, false);
         }
         String namespace = null;
         if ("namespaces".equals(parts[at]) && parts.length > at + 1) {
@@ -78,7 +79,7 @@ public record ApiRequest(String verb, String group, String resource, String name
             resource = resource + "/" + parts[at + 2];
         }
         return new ApiRequest(verb(method, name != null, watch(query)), group, resource, namespace, name, path, userAgent,
-                bearer);
+                bearer, param(query, "dryRun") != null);
     }
 
     private static String verb(String method, boolean item, boolean watch) {
@@ -93,12 +94,21 @@ public record ApiRequest(String verb, String group, String resource, String name
     }
 
     private static boolean watch(String query) {
+        String watch = param(query, "watch");
+        return "true".equals(watch) || "1".equals(watch);
+    }
+
+    /** @return the value of query parameter {@code name}, "" when it has none, or null when it is absent */
+    private static String param(String query, String name) {
         for (String param : query.split("&")) {
-            if (param.equals("watch=true") || param.equals("watch=1")) {
-                return true;
+            if (param.equals(name)) {
+                return "";
+            }
+            if (param.startsWith(name + "=")) {
+                return param.substring(name.length() + 1);
             }
         }
-        return false;
+        return null;
     }
 
     /** @return the first 16 hex digits of the SHA-256 of a bearer token, or null when {@code authorization} has none */
@@ -129,6 +139,6 @@ public record ApiRequest(String verb, String group, String resource, String name
             return verb + " " + path;
         }
         return verb + " " + (group.isEmpty() ? "core" : group) + "/" + resource
-                + (namespace == null ? " (cluster)" : " in " + namespace);
+                + (namespace == null ? " (cluster)" : " in " + namespace) + (dryRun ? " (dry run)" : "");
     }
 }

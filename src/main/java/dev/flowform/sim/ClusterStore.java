@@ -138,6 +138,41 @@ final class ClusterStore {
         return found.isEmpty() ? null : found.iterator().next();
     }
 
+    /**
+     * Holds seed objects to Strimzi's schemas as the API server would hold a create (status included), but strictly:
+     * a field the schema does not know is an error here, not pruned, since a seed says what Strimzi's objects look like.
+     *
+     * @param objects seed objects
+     * @param api     the served Strimzi version
+     * @throws IllegalArgumentException naming each object that does not match and every field why
+     */
+    static void checkSchemas(List<Map<String, Object>> objects, StrimziApi api) {
+        List<String> problems = new ArrayList<>();
+        for (Map<String, Object> o : objects) {
+            CrdSchema schema = switch (String.valueOf(o.get("kind"))) {
+                case StrimziCrds.KAFKA_CONNECT -> StrimziCrds.schema(api, "kafkaconnects");
+                case StrimziCrds.KAFKA_CONNECTOR -> StrimziCrds.schema(api, "kafkaconnectors");
+                case StrimziCrds.KAFKA_MIRROR_MAKER_2 -> StrimziCrds.schema(api, "kafkamirrormaker2s");
+                case StrimziCrds.STRIMZI_POD_SET -> StrimziCrds.schema(api, "strimzipodsets");
+                default -> null;
+            };
+            if (schema == null) {
+                continue;
+            }
+            CrdSchema.Result r = schema.check(o);
+            List<String> why = new ArrayList<>();
+            r.pruned().forEach(f -> why.add(f + ": unknown field"));
+            r.causes().forEach(c -> why.add(c.field() + ": " + c.message()));
+            if (!why.isEmpty()) {
+                problems.add(o.get("kind") + " " + namespaceOf(o) + "/" + JsonMaps.str(o, "metadata", "name")
+                        + " does not match Strimzi's " + api.version() + " schema: " + String.join("; ", why));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(String.join("\n", problems));
+        }
+    }
+
     /** One write to the API server's store: method, path and body in, the stored object out. */
     @FunctionalInterface
     interface Writer {

@@ -188,9 +188,11 @@ final class ConnectReconciler {
     }
 
     /**
-     * Reconciles every KafkaConnect whose status does not reflect its generation and that has no reconcile scheduled or
-     * running, and every such KafkaConnector: what Strimzi's periodic reconciliation
-     * ({@code STRIMZI_FULL_RECONCILIATION_INTERVAL_MS}) finds to do when a watch event was lost.
+     * Reconciles every KafkaConnect that has no reconcile scheduled or running and whose status does not reflect its
+     * generation (a watch event was lost) or whose worker pods do not all run the revision and configuration hash its
+     * spec renders (a roll left unfinished, a pod whose {@code strimzi.io/configuration-hash} is not its ConfigMap's),
+     * and every unsettled KafkaConnector: what Strimzi's start-up and periodic reconciliation
+     * ({@code STRIMZI_FULL_RECONCILIATION_INTERVAL_MS}) find to do without any change to the resource.
      */
     void reconcileUnsettled() {
         if (ctx.faults().operatorPaused()) {
@@ -199,9 +201,12 @@ final class ConnectReconciler {
         try {
             for (GenericKubernetesResource kc : ctx.kc().inAnyNamespace().list().getItems()) {
                 ConnectState st = state(kc.getMetadata().getNamespace(), kc.getMetadata().getName());
-                if (!SimContext.settled(kc) && !st.running && st.scheduled == null) {
+                if (st.running || st.scheduled != null) {
+                    continue;
+                }
+                if (!SimContext.settled(kc) || !SimContext.paused(kc) && podsBehind(kc)) {
                     LOG.fine(() -> "KafkaConnect " + SimContext.key(kc) + " is not reconciled at generation "
-                            + SimContext.generation(kc) + " and nothing is scheduled: reconciling it");
+                            + SimContext.generation(kc) + ", or its pods are behind, and nothing is scheduled: reconciling it");
                     requestReconcile(st, ctx.settings().reconcileDelay());
                 }
             }
@@ -209,6 +214,13 @@ final class ConnectReconciler {
         } catch (KubernetesClientException e) {
             LOG.log(Level.FINE, "periodic reconciliation could not list the resources", e);
         }
+    }
+
+    /** @return true when a worker pod of {@code kc} is missing or surplus, or does not run what its spec renders */
+    private boolean podsBehind(GenericKubernetesResource kc) {
+        PodSetController.Target target = podSets.targetFor(kc);
+        java.util.List<Pod> pods = ctx.workerPods(kc.getMetadata().getNamespace(), kc.getMetadata().getName());
+        return pods.size() != replicas(SimContext.spec(kc)) || !pods.stream().allMatch(target::runs);
     }
 
     private void requestReconcile(ConnectState st, Duration delay) {

@@ -2,7 +2,6 @@ package dev.flowform.sim;
 
 import dev.flowform.model.StrimziApi;
 import dev.flowform.sim.connect.ConnectRuntime;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -29,6 +28,7 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -147,8 +147,17 @@ public final class EmbeddedCluster implements AutoCloseable {
                     + " objects but the cluster was asked to serve " + options.api().version());
         }
         api = options.api() != null ? options.api() : detected != null ? detected : StrimziApi.V1BETA2;
+        if (!fromPersistFile && options.seedDir() != null) {
+            try {
+                ClusterStore.checkSchemas(objects, api);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("seed folder " + options.seedDir() + ": " + e.getMessage(), e);
+            }
+        }
 
-        dispatcher.compat(new KubectlCompat(new KubeDiscovery(api)));
+        dispatcher.compat(new KubectlCompat(new KubeDiscovery(api), api, dispatcher.store()));
+        dispatcher.admission(api);
+        StrimziCrds.warmUp(api, objects.stream().map(o -> String.valueOf(o.get("kind"))).collect(Collectors.toSet()));
         webServer = new MockWebServer();
         server = new KubernetesMockServer(mockContext(), webServer, responses, dispatcher, options.https());
         dispatcher.onRequest(this::drainRecordedRequests);
@@ -156,8 +165,8 @@ public final class EmbeddedCluster implements AutoCloseable {
         url = (options.https() ? "https" : "http") + "://127.0.0.1:" + server.getPort() + "/";
         client = newClient(config());
         // straight into the store, before anyone connects: no client, no HTTP round trip per object
-        for (CustomResourceDefinition crd : StrimziCrds.definitions(api)) {
-            dispatcher.write(HttpMethod.POST, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", JsonMaps.toMap(crd));
+        for (Map<String, Object> crd : StrimziCrds.documents(api)) {
+            dispatcher.write(HttpMethod.POST, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", CrdReads.stored(crd));
         }
         ClusterStore.load(objects, api, dispatcher::write);
         if (!(fromPersistFile && options.persistReadOnly())) {
@@ -266,6 +275,14 @@ public final class EmbeddedCluster implements AutoCloseable {
      */
     public long clientRequestNanos() {
         return dispatcher.clientRequestNanos();
+    }
+
+    /**
+     * @return writes of the simulated operator that Strimzi's schemas refused since start (pruned fields count: the
+     *         simulator is held to {@code fieldValidation=Strict}); anything but 0 is a simulator bug, logged as a warning
+     */
+    public long refusedSimulatorWrites() {
+        return dispatcher.refusedSimulatorWrites();
     }
 
     /** @return every request clients other than the simulator sent, as Kubernetes authorization sees it */

@@ -1,8 +1,6 @@
 package dev.flowform.sim;
 
 import dev.flowform.model.StrimziApi;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionNames;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,10 +39,11 @@ final class KubeDiscovery {
                 resource("customresourcedefinitions", "CustomResourceDefinition", false, List.of("crd", "crds"),
                         List.of("api-extensions")))));
         Map<String, List<Map<String, Object>>> byGroup = new LinkedHashMap<>();
-        for (CustomResourceDefinition crd : StrimziCrds.definitions(api)) {
-            CustomResourceDefinitionNames n = crd.getSpec().getNames();
-            List<Map<String, Object>> list = byGroup.computeIfAbsent(crd.getSpec().getGroup(), g -> new ArrayList<>());
-            list.add(resource(n.getPlural(), n.getKind(), true, n.getShortNames(), n.getCategories()));
+        for (Map<String, Object> crd : StrimziCrds.documents(api)) {
+            Map<String, Object> n = JsonMaps.map(JsonMaps.at(crd, "spec", "names"));
+            List<Map<String, Object>> list = byGroup.computeIfAbsent(JsonMaps.str(crd, "spec", "group"), g -> new ArrayList<>());
+            list.add(resource(String.valueOf(n.get("plural")), String.valueOf(n.get("kind")), true, strings(n.get("shortNames")),
+                    strings(n.get("categories"))));
         }
         List<Map<String, Object>> groups = new ArrayList<>();
         groups.add(group("coordination.k8s.io", "v1"));
@@ -66,6 +65,10 @@ final class KubeDiscovery {
     Map<String, Object> document(String path) {
         String p = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
         return documents.get(p);
+    }
+
+    private static List<String> strings(Object list) {
+        return JsonMaps.list(list).stream().map(String::valueOf).toList();
     }
 
     private static Map<String, Object> group(String name, String version) {

@@ -4,7 +4,6 @@ import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -13,16 +12,21 @@ import java.util.Map;
  * cluster:
  * <ul>
  *   <li>discovery ({@link KubeDiscovery});</li>
+ *   <li>the {@code Table} of a {@code kubectl get} of Strimzi objects, with the CRDs' printer columns
+ *       ({@link PrinterColumns}); other kinds get the mock's list, which kubectl shows with name and age;</li>
+ *   <li>the Strimzi CRDs with their schemas, which the store keeps without them ({@link CrdReads});</li>
+ *   <li>{@code /openapi/v3}: the Strimzi kinds' schemas ({@link OpenApiV3}), for {@code kubectl explain} and for
+ *       {@code kubectl apply} to leave field validation to the server (kubectl 1.27+ reads v3 first);</li>
  *   <li>{@code /openapi/v2}: an empty OpenAPI 2.0 document (no paths, no definitions), as JSON or, when asked for,
  *       as the protobuf {@code openapi_v2.Document} kubectl 1.20 reads; {@code kubectl edit} needs one to exist,
- *       and without schemas kubectl validates nothing and patches custom resources with a merge patch. Other
+ *       and without schemas kubectl 1.20 validates nothing and patches custom resources with a merge patch. Other
  *       {@code /openapi/*} paths and the older {@code /swagger-2.0.0.pb-v1} are answered 404;</li>
  *   <li>a strategic merge patch ({@code application/strategic-merge-patch+json}, kubectl's default for built-in
  *       kinds such as Pod) applied as a JSON merge patch: the two agree except for lists merged by key, which
  *       the objects kubectl edits here do not need;</li>
  *   <li>the query of a write ({@code ?fieldManager=kubectl-patch}) dropped, because the mock only recognises a
- *       {@code /status} path without one; except {@code dryRun}, which the mock would carry out as a real write,
- *       so it is refused with 400.</li>
+ *       {@code /status} path without one; a dry run of anything but a Strimzi object (which {@link StrimziAdmission}
+ *       answers) is refused with 400, since the mock would carry it out as a real write.</li>
  * </ul>
  * Server-side apply and HTTP-streaming watches ({@code kubectl get -w}, {@code kubectl wait}) stay unsupported.
  */
@@ -31,10 +35,22 @@ final class KubectlCompat {
     private static final String MERGE = "application/merge-patch+json";
 
     private final KubeDiscovery discovery;
+    private final dev.flowform.model.StrimziApi api;
+    private final PrinterColumns tables;
+    private final CrdReads crds;
+    private volatile OpenApiV3 openApi;
 
-    /** @param discovery the documents to serve */
-    KubectlCompat(KubeDiscovery discovery) {
+    /**
+     * @param discovery the documents to serve
+     * @param api       the Strimzi version served, whose CRD schemas the OpenAPI v3 documents hold
+     * @param store     the mock's CRUD handling of a request, for the reads answered here
+     */
+    KubectlCompat(KubeDiscovery discovery, dev.flowform.model.StrimziApi api,
+                  java.util.function.Function<RecordedRequest, MockResponse> store) {
         this.discovery = discovery;
+        this.api = api;
+        this.tables = new PrinterColumns(api, store);
+        this.crds = new CrdReads(api, store);
     }
 
     /**
@@ -51,12 +67,33 @@ final class KubectlCompat {
             if (path.equals("/openapi/v2")) {
                 return openApiV2(request.getHeader("Accept"));
             }
+            if (path.equals("/openapi/v3") || path.startsWith("/openapi/v3/")) {
+                Map<String, Object> v3 = openApi().document(path);
+                return v3 != null ? json(200, v3) : status(404, "NotFound", "no OpenAPI v3 document at " + path);
+            }
             if (path.equals("/openapi") || path.startsWith("/openapi/") || path.startsWith("/swagger")) {
                 return status(404, "NotFound", "the embedded cluster serves no OpenAPI document");
             }
+            MockResponse table = tables.answer(request);
+            if (table != null) {
+                return table;
+            }
+            MockResponse crd = crds.answer(request);
+            if (crd != null) {
+                return crd;
+            }
         }
+        return null;
+    }
+
+    /**
+     * @param request a request {@link StrimziAdmission} did not answer
+     * @return a 400 for a dry run of anything but a Strimzi object (the mock would carry it out), else null
+     */
+    MockResponse refuseDryRun(RecordedRequest request) {
         if (isWrite(request) && request.getPath() != null && request.getPath().contains("dryRun=")) {
-            return status(400, "BadRequest", "dryRun is not supported by the embedded cluster: it would be carried out");
+            return status(400, "BadRequest", "dryRun is supported for Strimzi objects only by the embedded cluster: "
+                    + "the mock would carry this one out");
         }
         return null;
     }
@@ -112,6 +149,15 @@ final class KubectlCompat {
                 KubeDiscovery.GIT_VERSION), "paths", Map.of()));
     }
 
+    private OpenApiV3 openApi() {
+        OpenApiV3 o = openApi;
+        if (o == null) {
+            o = new OpenApiV3(api);
+            openApi = o;
+        }
+        return o;
+    }
+
     private static boolean isWrite(RecordedRequest r) {
         HttpMethod m = r.method();
         return m == HttpMethod.POST || m == HttpMethod.PUT || m == HttpMethod.PATCH;
@@ -129,14 +175,6 @@ final class KubectlCompat {
     }
 
     private static MockResponse status(int code, String reason, String message) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("kind", "Status");
-        body.put("apiVersion", "v1");
-        body.put("metadata", Map.of());
-        body.put("status", "Failure");
-        body.put("message", message);
-        body.put("reason", reason);
-        body.put("code", code);
-        return json(code, body);
+        return ApiStatus.of(code, reason, message, null);
     }
 }

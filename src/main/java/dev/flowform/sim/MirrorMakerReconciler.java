@@ -8,7 +8,6 @@ import dev.flowform.sim.connect.ConnectorStatus;
 import dev.flowform.sim.connect.RestResult;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 
@@ -72,13 +71,35 @@ final class MirrorMakerReconciler {
             String ns = mm2.getMetadata().getNamespace();
             String name = mm2.getMetadata().getName();
             String text = texts.get(ns + "/" + MirrorMaker2Names.configMapName(name));
+            List<Pod> pods = pods(ns, name);
+            if (!rolls()) {
+                pods = MirrorMakerPodSet.replaceHashedPods(ctx, mm2, pods);
+            }
             Set<String> revisions = new TreeSet<>();
-            pods(ns, name).forEach(p -> revisions.add(String.valueOf(SimContext.annotation(p, Strimzi.REVISION_ANNOTATION))));
+            pods.forEach(p -> revisions.add(String.valueOf(SimContext.annotation(p, Strimzi.REVISION_ANNOTATION))));
+            State st = state(ns, name);
             if (SimContext.settled(mm2) && text != null && revisions.size() == 1) {
-                state(ns, name).adopted = new Adopted(MirrorMakerModel.fingerprint(mm2, rolls()), revisions.iterator().next(),
-                        text);
+                st.adopted = new Adopted(MirrorMakerModel.fingerprint(mm2, rolls()), revisions.iterator().next(), text);
+            }
+            reconcileIfBehind(st, mm2);
+        }
+    }
+
+    /**
+     * Strimzi's start-up and periodic reconciliation: schedules a reconcile of a KafkaMirrorMaker2 that is not
+     * reconciled at its generation, or whose pods do not all run what it renders (a roll left unfinished, a
+     * configuration hash that is not its ConfigMap's), unless one is scheduled or running; then checks again in
+     * {@link ConnectorReconciler#PERIODIC_RECONCILE}.
+     */
+    private void reconcileIfBehind(State st, GenericKubernetesResource mm2) {
+        if (!st.running && st.scheduled == null && !ctx.faults().operatorPaused() && !SimContext.paused(mm2)) {
+            MirrorMakerModel m = target(st, mm2);
+            List<Pod> pods = pods(st.ns, st.name);
+            if (!SimContext.settled(mm2) || pods.size() != m.replicas() || !pods.stream().allMatch(p -> runs(p, m))) {
+                schedule(st, ctx.settings().reconcileDelay());
             }
         }
+        periodic(st);
     }
 
     /** An informer delivered a KafkaMirrorMaker2 ({@code old} is null for an add). */
@@ -189,22 +210,27 @@ final class MirrorMakerReconciler {
                 return;
             }
             RestartConnectorTask.apply(ctx, mm2);
-            st.model = MirrorMakerModel.of(mm2, rolls());
+            st.model = target(st, mm2);
             st.targetStates = MirrorMakerModel.targetStates(mm2);
-            if (st.adopted != null && st.adopted.fingerprint().equals(MirrorMakerModel.fingerprint(mm2, rolls()))) {
-                st.model = rolls() ? st.model.adopting(st.adopted.revision(), st.adopted.fileText())
-                        : st.model.withRevision(st.adopted.revision());
-            }
             MirrorMakerConfigMap.write(ctx, mm2, st.model);
             st.manualRoll = ManualRollingUpdate.requested(ctx, st.ns, st.name)
                     ? ManualRollingUpdate.uids(pods(st.ns, st.name)) : Set.of();
-            writePodSet(mm2, st.model);
+            MirrorMakerPodSet.write(ctx, mm2, st.model, !rolls());
             rollNext(st);
         } catch (KubernetesClientException e) {
             st.running = false;
             LOG.log(Level.FINE, "reconcile of KafkaMirrorMaker2 " + st.ns + "/" + st.name + " failed, retrying", e);
             schedule(st, SimContext.max(ctx.settings().reconcileDelay(), SimContext.MIN_RETRY));
         }
+    }
+
+    /** @return what {@code mm2} renders; for an unchanged seed, with the revision (and file) its pods run */
+    private MirrorMakerModel target(State st, GenericKubernetesResource mm2) {
+        MirrorMakerModel m = MirrorMakerModel.of(mm2, rolls());
+        if (st.adopted == null || !st.adopted.fingerprint().equals(MirrorMakerModel.fingerprint(mm2, rolls()))) {
+            return m;
+        }
+        return rolls() ? m.adopting(st.adopted.revision(), st.adopted.fileText()) : m.withRevision(st.adopted.revision());
     }
 
     /** Replaces the first pod that does not run the target (one at a time), else finishes the reconcile. */
@@ -352,20 +378,23 @@ final class MirrorMakerReconciler {
     }
 
     /**
-     * Reads the status again every {@link ConnectorReconciler#PERIODIC_RECONCILE}, as Strimzi's periodic reconcile
-     * does, while a connector enables {@code autoRestart} (which acts on what that read finds): a task can fail
-     * without any change to the resource, e.g. after a worker crash.
+     * Every {@link ConnectorReconciler#PERIODIC_RECONCILE}, as Strimzi's periodic reconcile: reads the status again
+     * while a connector enables {@code autoRestart} (a task can fail without any change to the resource, e.g. after a
+     * worker crash), and reconciles the resource when it or its pods are behind ({@link #reconcileIfBehind}).
      */
     private void periodic(State st) {
-        GenericKubernetesResource mm2 = ctx.mm2().inNamespace(st.ns).withName(st.name).get();
-        if (st.periodic != null || ctx.loop().closed() || mm2 == null || !AutoRestart.enabledIn(mm2)) {
+        if (st.periodic != null || ctx.loop().closed()) {
             return;
         }
         st.periodic = ctx.loop().background(ConnectorReconciler.PERIODIC_RECONCILE, () -> {
             st.periodic = null;
-            if (states.get(st.ns + "/" + st.name) == st) {
+            GenericKubernetesResource mm2 = states.get(st.ns + "/" + st.name) == st
+                    ? ctx.mm2().inNamespace(st.ns).withName(st.name).get() : null;
+            if (mm2 != null && AutoRestart.enabledIn(mm2)) {
                 refreshStatus(st.ns, st.name);
-                periodic(st);
+            }
+            if (mm2 != null) {
+                reconcileIfBehind(st, mm2);
             }
         });
     }
@@ -399,30 +428,6 @@ final class MirrorMakerReconciler {
         }
     }
 
-    private void writePodSet(GenericKubernetesResource mm2, MirrorMakerModel m) {
-        String ns = mm2.getMetadata().getNamespace();
-        List<Object> templates = new ArrayList<>();
-        for (int i = 0; i < m.replicas(); i++) {
-            templates.add(m.podTemplate(i, image(mm2), !rolls()));
-        }
-        Map<String, Object> spec = new LinkedHashMap<>();
-        spec.put("selector", Map.of("matchLabels", m.selectorLabels()));
-        spec.put("pods", templates);
-        GenericKubernetesResource ps = ctx.sps().inNamespace(ns).withName(MirrorMaker2Names.podSetName(m.name())).get();
-        if (ps == null) {
-            GenericKubernetesResource created = new GenericKubernetesResource();
-            created.setApiVersion(ctx.api().coreApiVersion());
-            created.setKind(StrimziCrds.STRIMZI_POD_SET);
-            created.setMetadata(new ObjectMetaBuilder().withName(MirrorMaker2Names.podSetName(m.name())).withNamespace(ns)
-                    .withLabels(m.selectorLabels()).build());
-            created.setAdditionalProperty("spec", spec);
-            ctx.sps().inNamespace(ns).resource(created).create();
-        } else if (!JsonMaps.canonicalJson(spec).equals(JsonMaps.canonicalJson(ps.getAdditionalProperties().get("spec")))) {
-            ps.setAdditionalProperty("spec", spec);
-            ctx.sps().inNamespace(ns).resource(ps).update();
-        }
-    }
-
     private void updatePodSetStatus(String ns, String name, MirrorMakerModel m) {
         GenericKubernetesResource ps = ctx.sps().inNamespace(ns).withName(MirrorMaker2Names.podSetName(name)).get();
         if (ps == null) {
@@ -449,12 +454,8 @@ final class MirrorMakerReconciler {
 
     private String image(State st) {
         GenericKubernetesResource mm2 = ctx.mm2().inNamespace(st.ns).withName(st.name).get();
-        return mm2 == null ? "quay.io/strimzi/kafka:" + ctx.settings().strimziVersion() + "-kafka-3.9.0" : image(mm2);
-    }
-
-    private String image(GenericKubernetesResource mm2) {
-        Object v = SimContext.spec(mm2).get("version");
-        return "quay.io/strimzi/kafka:" + ctx.settings().strimziVersion() + "-kafka-" + (v == null ? "3.9.0" : v);
+        return mm2 == null ? "quay.io/strimzi/kafka:" + ctx.settings().strimziVersion() + "-kafka-3.9.0"
+                : MirrorMakerPodSet.image(ctx, mm2);
     }
 
     private List<Pod> pods(String ns, String name) {

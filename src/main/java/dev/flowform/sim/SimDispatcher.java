@@ -40,10 +40,13 @@ final class SimDispatcher extends Dispatcher {
     private static final Pattern STRIMZI_WRITE_PATH = Pattern.compile(
             "^/apis/kafka\\.strimzi\\.io/[^/]+/(?:namespaces/[^/]+/)?(kafkaconnects|kafkaconnectors)(?:/([^/]+))?(?:/.*)?$");
 
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(SimDispatcher.class.getName());
+
     private final Dispatcher delegate;
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong clientRequests = new AtomicLong();
     private final AtomicLong clientNanos = new AtomicLong();
+    private final AtomicLong refusedSimulatorWrites = new AtomicLong();
     private final Set<WebSocket> openWatches = ConcurrentHashMap.newKeySet();
     private final ExecutorService offload = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "flowform-sim-watch-close");
@@ -53,6 +56,7 @@ final class SimDispatcher extends Dispatcher {
     private final ApiAudit audit = new ApiAudit();
     private volatile SimFaults faults;
     private volatile KubectlCompat compat;
+    private volatile StrimziAdmission admission;
     private volatile Runnable onWrite = () -> { };
     private volatile Runnable onRequest = () -> { };
     private volatile Runnable onMirrorMakerWrite = () -> { };
@@ -68,6 +72,21 @@ final class SimDispatcher extends Dispatcher {
     /** @param c what kubectl needs beyond the CRUD mock (discovery, patch types); null to serve only the mock */
     void compat(KubectlCompat c) {
         this.compat = c;
+    }
+
+    /**
+     * Makes every write to a Strimzi object go through the API server's admission: schema validation and pruning,
+     * the authorization and admission switches of {@code faults}, dry runs.
+     *
+     * @param api the Strimzi version the cluster serves
+     */
+    void admission(dev.flowform.model.StrimziApi api) {
+        this.admission = new StrimziAdmission(api, delegate::dispatch, faults);
+    }
+
+    /** @return the mock's CRUD handling of a request, without the audit, the counts, the faults or the hooks */
+    java.util.function.Function<RecordedRequest, MockResponse> store() {
+        return delegate::dispatch;
     }
 
     void onRequest(Runnable r) {
@@ -89,6 +108,11 @@ final class SimDispatcher extends Dispatcher {
 
     long clientRequestCount() {
         return clientRequests.get();
+    }
+
+    /** @return writes of the simulated operator that the API server's admission refused (each a simulator bug) */
+    long refusedSimulatorWrites() {
+        return refusedSimulatorWrites.get();
     }
 
     long clientRequestNanos() {
@@ -208,8 +232,9 @@ final class SimDispatcher extends Dispatcher {
                 || method == HttpMethod.DELETE;
         String path = request.getPath() == null ? "" : request.getPath();
         String bare = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
+        boolean dryRun = path.contains("dryRun=");
         SimFaults f = faults;
-        if (!internal && f != null && write && method != HttpMethod.DELETE) {
+        if (!internal && f != null && write && method != HttpMethod.DELETE && !dryRun) {
             Matcher m = STRIMZI_WRITE_PATH.matcher(bare);
             if (m.matches()) {
                 int status = f.takeWriteFailure();
@@ -222,17 +247,28 @@ final class SimDispatcher extends Dispatcher {
         MockResponse response;
         try {
             MockResponse answered = c == null ? null : c.answer(request);
-            if (answered != null) {
-                return answered;
+            StrimziAdmission a = admission;
+            if (answered == null && a != null) {
+                answered = a.answer(request, internal);
+                if (internal && answered != null && answered.code() >= 400) {
+                    refusedSimulatorWrites.incrementAndGet();
+                    // the simulated operator wrote what Strimzi's schema refuses: a simulator bug, never the user's
+                    String refusal = answered.getBody() == null ? String.valueOf(answered.code())
+                            : new String(answered.getBody().getBytes(), StandardCharsets.UTF_8);
+                    LOG.warning(() -> "the API server refused the simulator's " + method + " " + bare + ": " + refusal);
+                }
             }
-            response = delegate.dispatch(c == null ? request : c.normalise(request));
+            if (answered == null && c != null) {
+                answered = c.refuseDryRun(request);
+            }
+            response = answered != null ? answered : delegate.dispatch(c == null ? request : c.normalise(request));
         } catch (RuntimeException e) {
             return statusResponse(422, "Invalid", "the mock API server could not handle " + method + " " + bare + ": " + e,
                     null, null);
         }
         if (response.getWebSocketListener() != null) {
             response.withWebSocketUpgrade(new TrackingListener(response.getWebSocketListener()));
-        } else if (write && response.code() >= 200 && response.code() < 300) {
+        } else if (write && !dryRun && response.code() >= 200 && response.code() < 300) {
             if (bare.contains("/kafkamirrormaker2s")) {
                 onMirrorMakerWrite.run();
             }
@@ -242,20 +278,7 @@ final class SimDispatcher extends Dispatcher {
     }
 
     private static MockResponse status(int code, String plural, String name) {
-        String reason = switch (code) {
-            case 400 -> "BadRequest";
-            case 401 -> "Unauthorized";
-            case 403 -> "Forbidden";
-            case 404 -> "NotFound";
-            case 409 -> "Conflict";
-            case 410 -> "Expired";
-            case 422 -> "Invalid";
-            case 429 -> "TooManyRequests";
-            case 500 -> "InternalError";
-            case 503 -> "ServiceUnavailable";
-            case 504 -> "Timeout";
-            default -> "Unknown";
-        };
+        String reason = ApiStatus.reason(code);
         String resource = plural + ".kafka.strimzi.io";
         String message = code == 409
                 ? "Operation cannot be fulfilled on " + resource + " \"" + (name == null ? "" : name)
@@ -265,25 +288,8 @@ final class SimDispatcher extends Dispatcher {
     }
 
     private static MockResponse statusResponse(int code, String reason, String message, String name, String plural) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("kind", "Status");
-        body.put("apiVersion", "v1");
-        body.put("metadata", Map.of());
-        body.put("status", "Failure");
-        body.put("message", message);
-        body.put("reason", reason);
-        if (plural != null) {
-            Map<String, Object> details = new LinkedHashMap<>();
-            if (name != null) {
-                details.put("name", name);
-            }
-            details.put("group", "kafka.strimzi.io");
-            details.put("kind", plural);
-            body.put("details", details);
-        }
-        body.put("code", code);
-        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json")
-                .setBody(JsonMaps.MAPPER.writeValueAsString(body));
+        return ApiStatus.of(code, reason, message, plural == null ? null
+                : ApiStatus.details(name, "kafka.strimzi.io", plural, java.util.List.of()));
     }
 
     /** Delegates every callback and remembers the socket while it is open. */

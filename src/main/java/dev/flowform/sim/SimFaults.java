@@ -1,6 +1,7 @@
 package dev.flowform.sim;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,6 +26,8 @@ public final class SimFaults {
     private volatile boolean operatorPaused;
     private volatile Duration slowRollExtra = Duration.ZERO;
     private final CopyOnWriteArrayList<Listener> listeners = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<FieldDenial> denials = new CopyOnWriteArrayList<>();
+    private final Set<String> forbidden = ConcurrentHashMap.newKeySet();
     private final IntSupplier watchDropper;
 
     /** Callbacks for the simulator, which must react when a switch is turned off. */
@@ -207,8 +210,65 @@ public final class SimFaults {
         return loseEvents.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
     }
 
-    /** Turns every switch off: no write failures, no stuck pods, no reconcile failure, operator running, no slow roll. */
+    /**
+     * An admission policy the API server runs after schema validation, as a validating admission webhook
+     * (Kyverno, Gatekeeper) would: a write whose resulting object has a value at {@code pointer} is refused.
+     *
+     * @param kind    e.g. {@code KafkaConnect}
+     * @param pointer a JSON pointer into the object, e.g. {@code /spec/config/offset.flush.timeout.ms}
+     * @param message the policy's reason
+     */
+    record FieldDenial(String kind, String pointer, String message) {
+        public FieldDenial {
+            Objects.requireNonNull(kind);
+            Objects.requireNonNull(pointer);
+            Objects.requireNonNull(message);
+        }
+    }
+
+    /**
+     * Makes the API server refuse every create, update or patch (dry runs included) from clients other than the
+     * simulator of a {@code kind} object that has a value at {@code pointer}, as a validating admission webhook
+     * does: HTTP 400 with the message {@code admission webhook "policy.flowform.dev" denied the request: <message>}
+     * (what the API server answers when a webhook denies without a status code of its own).
+     *
+     * @param kind    e.g. {@code KafkaConnect}
+     * @param pointer a JSON pointer into the resulting object, e.g. {@code /spec/config/offset.flush.timeout.ms}
+     * @param message the policy's reason
+     */
+    public void denyField(String kind, String pointer, String message) {
+        denials.add(new FieldDenial(kind, pointer, message));
+    }
+
+    /** @return the field denials in force */
+    List<FieldDenial> denials() {
+        return List.copyOf(denials);
+    }
+
+    /**
+     * Makes the API server's authorization refuse {@code verb} on {@code resource} for clients other than the
+     * simulator, in every namespace, dry runs included (RBAC authorizes a dry run as the write itself): HTTP 403 with
+     * the RBAC authorizer's message ({@code ... is forbidden: User "..." cannot patch resource ...}).
+     *
+     * @param verb     {@code create}, {@code update}, {@code patch} or {@code delete}
+     * @param resource e.g. {@code kafkaconnects}
+     */
+    public void forbid(String verb, String resource) {
+        forbidden.add(verb + " " + resource);
+    }
+
+    /** @return true when {@link #forbid(String, String)} refuses {@code verb} on {@code resource} */
+    boolean isForbidden(String verb, String resource) {
+        return forbidden.contains(verb + " " + resource);
+    }
+
+    /**
+     * Turns every switch off: no write failures, no stuck pods, no reconcile failure, operator running, no slow roll,
+     * no field denial, nothing forbidden.
+     */
     public void clear() {
+        denials.clear();
+        forbidden.clear();
         failWrites.set(0);
         failReconcileMessage.set(null);
         loseEvents.set(0);

@@ -1,19 +1,30 @@
 package dev.flowform.sim;
 
 import dev.flowform.model.StrimziApi;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The four Strimzi custom resource definitions the embedded cluster serves, for one API version.
+ * Strimzi's own CustomResourceDefinitions of the four kinds the embedded cluster serves, for one API version.
  *
- * <p>Each CRD is single-version with a status subresource and
- * {@code x-kubernetes-preserve-unknown-fields} (the mock validates nothing anyway). Names follow
- * Strimzi's CRDs: {@code kafkaconnects.kafka.strimzi.io} (short name {@code kc}),
- * {@code kafkaconnectors.kafka.strimzi.io} ({@code kctr}), {@code strimzipodsets.core.strimzi.io}
- * ({@code sps}) and {@code kafkamirrormaker2s.kafka.strimzi.io} ({@code kmm2}). The mock serves only one version per CRD, so a cluster is either v1beta2 or v1.
+ * <p>The documents are not written here: the build generates them with Strimzi's CRD generator
+ * ({@code io.strimzi:crd-generator:1.2.0}) over Strimzi's API classes ({@code io.strimzi:api:1.2.0} for {@code v1},
+ * {@code io.strimzi:api:0.51.0} with {@code v1beta2} stored and {@code v1} served for {@code v1beta2}), with the
+ * arguments of Strimzi's {@code api/pom.xml}, and puts them on the class path under {@code dev/flowform/sim/crds/}
+ * ({@code src/crds/generate.sh}; provenance and licence in {@code docs/strimzi-crds.md}). Names follow Strimzi:
+ * {@code kafkaconnects.kafka.strimzi.io} (short name {@code kc}), {@code kafkaconnectors.kafka.strimzi.io}
+ * ({@code kctr}), {@code strimzipodsets.core.strimzi.io} ({@code sps}) and {@code kafkamirrormaker2s.kafka.strimzi.io}
+ * ({@code kmm2}). The mock API server serves one version per CRD, without conversion, so a cluster is either
+ * {@code v1beta2} or {@code v1}, and its CRDs hold that one version: Strimzi 0.51's also list {@code v1} (served,
+ * not stored), which a {@code v1beta2} cluster leaves out.
  */
 public final class StrimziCrds {
     /** Kind of a Connect cluster. */
@@ -25,19 +36,102 @@ public final class StrimziCrds {
     /** Kind of the pod set that owns Connect worker pods. */
     public static final String STRIMZI_POD_SET = "StrimziPodSet";
 
+    /** The generated files, in the order {@link #documents(StrimziApi)} returns them (Strimzi's install file names). */
+    private static final List<String> FILES = List.of("041-Crd-kafkaconnect.json", "047-Crd-kafkaconnector.json",
+            "042-Crd-strimzipodset.json", "048-Crd-kafkamirrormaker2.json");
+    private static final Map<StrimziApi, List<Map<String, Object>>> LOADED = new EnumMap<>(StrimziApi.class);
+    private static final Map<String, CrdSchema> SCHEMAS = new ConcurrentHashMap<>();
+
     private StrimziCrds() {
     }
 
     /**
+     * Strimzi's CRDs as the embedded API server stores them, read once per JVM from the class path: each with the one
+     * version the cluster serves.
+     *
      * @param api the served version
-     * @return the KafkaConnect, KafkaConnector, StrimziPodSet and KafkaMirrorMaker2 CRDs for {@code api}, in that order
+     * @return the KafkaConnect, KafkaConnector, StrimziPodSet and KafkaMirrorMaker2 CRDs for {@code api}, in that order,
+     *         as JSON-like maps shared by every caller: read them, never change them
+     * @throws IllegalStateException when the class path lacks them (a build that skipped {@code generate-resources})
      */
-    public static List<CustomResourceDefinition> definitions(StrimziApi api) {
-        return List.of(
-                crd(StrimziApi.KAFKA_GROUP, KAFKA_CONNECT, "kafkaconnects", "kafkaconnect", "kc", api),
-                crd(StrimziApi.KAFKA_GROUP, KAFKA_CONNECTOR, "kafkaconnectors", "kafkaconnector", "kctr", api),
-                crd(StrimziApi.CORE_GROUP, STRIMZI_POD_SET, "strimzipodsets", "strimzipodset", "sps", api),
-                crd(StrimziApi.KAFKA_GROUP, KAFKA_MIRROR_MAKER_2, "kafkamirrormaker2s", "kafkamirrormaker2", "kmm2", api));
+    static synchronized List<Map<String, Object>> documents(StrimziApi api) {
+        List<Map<String, Object>> docs = LOADED.get(api);
+        if (docs == null) {
+            docs = new ArrayList<>();
+            for (String file : FILES) {
+                Map<String, Object> crd = read("crds/" + api.version() + "/" + file);
+                Map<String, Object> spec = JsonMaps.map(crd.get("spec"));
+                spec.put("versions", JsonMaps.list(spec.get("versions")).stream()
+                        .filter(v -> api.version().equals(JsonMaps.map(v).get("name"))).toList());
+                docs.add(crd);
+            }
+            docs = List.copyOf(docs);
+            LOADED.put(api, docs);
+        }
+        return docs;
+    }
+
+    /**
+     * The schema the API server applies to writes of one Strimzi resource, shared by every cluster of this JVM.
+     *
+     * @param api    the served version
+     * @param plural e.g. {@code kafkaconnects}
+     * @return the served version's schema, or null when {@code plural} is not one of the four Strimzi resources
+     */
+    static CrdSchema schema(StrimziApi api, String plural) {
+        CrdSchema known = SCHEMAS.get(api.version() + "/" + plural);
+        if (known != null) {
+            return known;
+        }
+        for (Map<String, Object> crd : documents(api)) {
+            if (!plural.equals(JsonMaps.str(crd, "spec", "names", "plural"))) {
+                continue;
+            }
+            for (Object v : JsonMaps.list(JsonMaps.at(crd, "spec", "versions"))) {
+                Map<String, Object> version = JsonMaps.map(v);
+                if (api.version().equals(version.get("name"))) {
+                    CrdSchema schema = new CrdSchema(JsonMaps.str(crd, "spec", "names", "kind"), JsonMaps.str(crd, "spec", "group"),
+                            JsonMaps.MAPPER.valueToTree(JsonMaps.at(version, "schema", "openAPIV3Schema")));
+                    return Objects.requireNonNullElse(SCHEMAS.putIfAbsent(api.version() + "/" + plural, schema), schema);
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Builds the schemas of the Strimzi kinds the cluster holds and runs one validation through each on a daemon thread,
+     * so that the first write a client sends (a plan's dry runs, right after start-up) does not wait for the validator's
+     * classes and schemas; a kind the cluster does not hold is built when it is first written.
+     *
+     * @param api   the served version
+     * @param kinds the kinds of the objects the cluster starts with
+     */
+    static void warmUp(StrimziApi api, java.util.Set<String> kinds) {
+        Thread t = new Thread(() -> {
+            for (String plural : List.of("kafkaconnects", "kafkaconnectors", "kafkamirrormaker2s", "strimzipodsets")) {
+                CrdSchema schema = schema(api, plural);
+                if (kinds.contains(schema.kind())) {
+                    schema.check(Map.of("apiVersion", schema.group() + "/" + api.version(), "kind", schema.kind(),
+                            "metadata", Map.of("name", "warm-up"), "spec", Map.of()));
+                }
+            }
+        }, "flowform-schema-warm-up");
+        t.setDaemon(true);
+        t.setPriority(Thread.MIN_PRIORITY);
+        t.start();
+    }
+
+    private static Map<String, Object> read(String resource) {
+        try (InputStream in = StrimziCrds.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("Strimzi's CRD " + resource + " is not on the class path: the build "
+                        + "generates it (src/crds/generate.sh, Maven phase generate-resources); run \"mvn process-resources\"");
+            }
+            return JsonMaps.map(JsonMaps.MAPPER.readValue(in, Map.class));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + resource, e);
+        }
     }
 
     /**
@@ -76,20 +170,5 @@ public final class StrimziCrds {
         return new ResourceDefinitionContext.Builder()
                 .withGroup(group).withVersion(api.version()).withKind(kind).withPlural(plural).withNamespaced(true)
                 .build();
-    }
-
-    private static CustomResourceDefinition crd(String group, String kind, String plural, String singular,
-                                                String shortName, StrimziApi api) {
-        return new CustomResourceDefinitionBuilder()
-                .withNewMetadata().withName(plural + "." + group)
-                .addToLabels("app", "strimzi").addToLabels("strimzi.io/crd-install", "true").endMetadata()
-                .withNewSpec().withGroup(group).withScope("Namespaced")
-                .withNewNames().withKind(kind).withListKind(kind + "List").withPlural(plural)
-                .withSingular(singular).withShortNames(shortName).withCategories("strimzi").endNames()
-                .addNewVersion().withName(api.version()).withServed(true).withStorage(true)
-                .withNewSubresources().withNewStatus().endStatus().endSubresources()
-                .withNewSchema().withNewOpenAPIV3Schema().withType("object").withXKubernetesPreserveUnknownFields(true)
-                .endOpenAPIV3Schema().endSchema()
-                .endVersion().endSpec().build();
     }
 }

@@ -10,7 +10,7 @@
  * Connect does). {@link dev.flowform.sim.SimFaults} injects the failures reliability tests need.
  *
  * <p>This is an edge package: it owns sockets, threads, files and the wall clock. The mock API server has
- * known gaps (no server-side apply, dryRun saved, instant pod deletion, ...); everything here is written
+ * known gaps (no server-side apply, instant pod deletion, ...); everything here is written
  * against what both the mock and a real API server do.
  */
 package dev.flowform.sim;

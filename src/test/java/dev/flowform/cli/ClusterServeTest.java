@@ -231,8 +231,12 @@ class ClusterServeTest {
         send("GET", "/openapi/v2?timeout=32s", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf", null, null);
         // kubectl delete pod mm2-connect-connect-1
         send("DELETE", pods + "/mm2-connect-connect-1", "application/json", "application/json", "{\"propagationPolicy\":\"Background\"}");
-        // kubectl patch --dry-run=server is refused, never carried out
-        assertThat(status("PATCH", KC + "/mm2-connect?dryRun=All", "application/merge-patch+json", "{}")).isEqualTo(400);
+        // kubectl patch --dry-run=server is answered with the same validation, and never carried out
+        assertThat(status("PATCH", KC + "/mm2-connect?dryRun=All", "application/merge-patch+json",
+                "{\"spec\":{\"replicas\":\"three\"}}")).isEqualTo(422);
+        assertThat(status("PATCH", KC + "/mm2-connect?dryRun=All", "application/merge-patch+json",
+                "{\"metadata\":{\"annotations\":{\"dry\":\"run\"}}}")).isEqualTo(200);
+        assertThat(get(KC + "/mm2-connect").body()).doesNotContain("\"dry\"");
     }
 
     /** @return the quickstart with its environment reaching the served cluster through {@code kubeconfig} */

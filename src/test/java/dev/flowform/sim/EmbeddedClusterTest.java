@@ -34,8 +34,10 @@ class EmbeddedClusterTest extends SimTestSupport {
     @TempDir
     Path tmp;
 
+    /** @return the resources of {@code groupVersion}, none when the server does not serve it (404) */
     private static List<String> resourceNames(KubernetesClient client, String groupVersion) {
-        return client.getApiResources(groupVersion).getResources().stream().map(APIResource::getName).toList();
+        var list = client.getApiResources(groupVersion);
+        return list == null ? List.of() : list.getResources().stream().map(APIResource::getName).toList();
     }
 
     @Test

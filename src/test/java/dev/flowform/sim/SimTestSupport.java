@@ -35,7 +35,10 @@ abstract class SimTestSupport {
     @AfterEach
     void closeCluster() {
         if (cluster != null) {
+            long refused = cluster.refusedSimulatorWrites();
             cluster.close();
+            assertThat(refused).as("writes of the simulated operator that Strimzi's schemas refused (see the warnings)")
+                    .isZero();
         }
     }
 

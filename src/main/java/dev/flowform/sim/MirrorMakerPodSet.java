@@ -1,0 +1,112 @@
+package dev.flowform.sim;
+
+import dev.flowform.model.strimzi.MirrorMaker2Names;
+import dev.flowform.model.strimzi.Strimzi;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The StrimziPodSet {@code <name>-mirrormaker2} of a KafkaMirrorMaker2 as Strimzi's operator writes it (one pod template
+ * per replica, on the operator's image), and the start-up reconciliation of a Strimzi 0.46-0.48 operator for pods it
+ * did not make. Runs on the operator thread.
+ *
+ * <p><b>Start-up on 0.46-0.48.</b> Pods that carry {@code strimzi.io/configuration-hash} (a seed written for 0.49+, or
+ * a cluster whose operator was downgraded) are not that operator's: its pod template has no hash
+ * (strimzi/strimzi-kafka-operator PR 11926 added it in 0.49.0), and {@code strimzi.io/revision} is a hash of the
+ * whole pod template ({@code PodRevision.getRevision}), so they are on another revision and its first reconciliation
+ * replaces every one. The simulator does that at once when it starts, before the cluster serves anyone, as if the
+ * operator had been running for a while: a seed's pods then look like the 0.46-0.48 pods flowform forces to roll.
+ */
+final class MirrorMakerPodSet {
+    private MirrorMakerPodSet() {
+    }
+
+    /**
+     * Creates the PodSet of {@code mm2}, or updates its templates when they changed.
+     *
+     * @param ctx    the simulator's context
+     * @param mm2    the KafkaMirrorMaker2
+     * @param m      what it renders
+     * @param noHash true for Strimzi 0.46-0.48, whose pods carry no configuration hash
+     */
+    static void write(SimContext ctx, GenericKubernetesResource mm2, MirrorMakerModel m, boolean noHash) {
+        String ns = mm2.getMetadata().getNamespace();
+        List<Object> templates = new ArrayList<>();
+        for (int i = 0; i < m.replicas(); i++) {
+            templates.add(m.podTemplate(i, image(ctx, mm2), noHash));
+        }
+        Map<String, Object> spec = new LinkedHashMap<>();
+        spec.put("selector", Map.of("matchLabels", m.selectorLabels()));
+        spec.put("pods", templates);
+        GenericKubernetesResource ps = ctx.sps().inNamespace(ns).withName(MirrorMaker2Names.podSetName(m.name())).get();
+        if (ps == null) {
+            GenericKubernetesResource created = new GenericKubernetesResource();
+            created.setApiVersion(ctx.api().coreApiVersion());
+            created.setKind(StrimziCrds.STRIMZI_POD_SET);
+            created.setMetadata(new ObjectMetaBuilder().withName(MirrorMaker2Names.podSetName(m.name())).withNamespace(ns)
+                    .withLabels(m.selectorLabels()).build());
+            created.setAdditionalProperty("spec", spec);
+            ctx.sps().inNamespace(ns).resource(created).create();
+        } else if (!JsonMaps.canonicalJson(spec).equals(JsonMaps.canonicalJson(ps.getAdditionalProperties().get("spec")))) {
+            ps.setAdditionalProperty("spec", spec);
+            ctx.sps().inNamespace(ns).resource(ps).update();
+        }
+    }
+
+    /** @return the image the operator gives the pods of {@code mm2}: Strimzi's Kafka image of its release and version */
+    static String image(SimContext ctx, GenericKubernetesResource mm2) {
+        Object v = SimContext.spec(mm2).get("version");
+        return "quay.io/strimzi/kafka:" + ctx.settings().strimziVersion() + "-kafka-" + (v == null ? "3.9.0" : v);
+    }
+
+    /**
+     * A Strimzi 0.46-0.48 operator's start-up reconciliation of pods carrying a configuration hash (see the class
+     * comment): each is replaced by that operator's pod, with its name and status (a Ready pod stays Ready), and the
+     * PodSet's templates are rewritten to match, its status then observing them.
+     *
+     * @param ctx  the simulator's context
+     * @param mm2  the KafkaMirrorMaker2
+     * @param pods its pods now
+     * @return its pods afterwards
+     */
+    static List<Pod> replaceHashedPods(SimContext ctx, GenericKubernetesResource mm2, List<Pod> pods) {
+        if (pods.stream().noneMatch(p -> SimContext.annotation(p, Strimzi.CONFIG_HASH_ANNOTATION) != null)) {
+            return pods;
+        }
+        String ns = mm2.getMetadata().getNamespace();
+        MirrorMakerModel m = MirrorMakerModel.of(mm2, false);
+        write(ctx, mm2, m, true);
+        String prefix = MirrorMaker2Names.podSetName(m.name()) + "-";
+        List<Pod> out = new ArrayList<>();
+        for (Pod p : pods) {
+            String name = p.getMetadata().getName();
+            if (SimContext.annotation(p, Strimzi.CONFIG_HASH_ANNOTATION) == null || !name.startsWith(prefix)
+                    || !name.substring(prefix.length()).matches("\\d+")) {
+                out.add(p);
+                continue;
+            }
+            Pod replaced = JsonMaps.convert(m.podTemplate(Integer.parseInt(name.substring(prefix.length())),
+                    image(ctx, mm2), true), Pod.class);
+            replaced.getMetadata().setNamespace(ns);
+            replaced.setStatus(p.getStatus());
+            ctx.client().pods().inNamespace(ns).withName(name).delete();
+            out.add(ctx.client().pods().inNamespace(ns).resource(replaced).create());
+        }
+        GenericKubernetesResource ps = ctx.sps().inNamespace(ns).withName(MirrorMaker2Names.podSetName(m.name())).get();
+        if (ps != null) {
+            Map<String, Object> status = new LinkedHashMap<>();
+            status.put("observedGeneration", SimContext.generation(ps));
+            status.put("pods", out.size());
+            status.put("readyPods", (int) out.stream().filter(SimContext::ready).count());
+            status.put("currentPods", out.size());
+            ps.setAdditionalProperty("status", status);
+            ctx.sps().inNamespace(ns).resource(ps).updateStatus();
+        }
+        return out;
+    }
+}
