@@ -72,4 +72,22 @@ class OutputCommandTest {
         assertThat(ambiguous.exitCode()).isEqualTo(1);
         assertThat(ambiguous.err()).contains("Several environments have state", "demo, other", "-e NAME");
     }
+
+    @Test
+    void without_an_environment_a_postgresql_backend_names_its_schema_once() throws IOException {
+        Path dir = tmp.resolve("pg");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("main.flow.json"), """
+                {
+                  "backend": {"pg": {"schema_name": "team_state"}},
+                  "environment": {"a": {"kubernetes": {"embedded": {}}}, "b": {"kubernetes": {"embedded": {}}}}
+                }
+                """);
+
+        CliRunner.Result r = CliRunner.fast().run("output", "--dir", dir.toString(), "--no-color");
+
+        assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
+        assertThat(r.err()).contains("The state is in PostgreSQL schema team_state, which holds every environment")
+                .doesNotContain("PostgreSQL PostgreSQL");
+    }
 }
