@@ -44,9 +44,12 @@ final class H2Backend implements Backend {
      * H2 2.5.252); {@code FILE_LOCK=SOCKET} makes the serving process hold the database through a listening socket
      * rather than a lock file it touches every second, so after that process is killed the next one
      * sees at once that nobody listens and takes over (with the default file method it waits until the
-     * lock file is 2 s old and then 2 s more, measured 4 to 5 s against 1.4 s).
+     * lock file is 2 s old and then 2 s more, measured 4 to 5 s against 1.4 s); {@code TRACE_LEVEL_FILE=0} keeps H2
+     * from writing {@code flowform.trace.db} beside the state (at its default level it logs the stack trace of every
+     * failed statement there, those Flyway's first look at a new file expects included; flowform reports its own
+     * errors).
      */
-    static final String H2_FILE_OPTIONS = ";AUTO_SERVER=TRUE;WRITE_DELAY=0;FILE_LOCK=SOCKET";
+    static final String H2_FILE_OPTIONS = ";AUTO_SERVER=TRUE;WRITE_DELAY=0;FILE_LOCK=SOCKET;TRACE_LEVEL_FILE=0";
 
     /** The address H2's sockets bind to: IPv4 loopback (see the class comment). */
     static final String LOOPBACK = "127.0.0.1";

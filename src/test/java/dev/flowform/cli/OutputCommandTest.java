@@ -48,6 +48,9 @@ class OutputCommandTest {
         assertThat(apply.exitCode()).as("%s", apply).isZero();
         assertThat(apply.out()).contains("password = <sensitive>\nsettings = {\n  \"replicas\": 1,\n  \"topics\": [\"a\", \"b\"]\n}\n")
                 .doesNotContain(SECRET);
+        try (java.util.stream.Stream<Path> files = Files.list(state.resolve("demo"))) {
+            assertThat(files.map(p -> p.getFileName().toString())).as("H2's trace file").noneMatch(f -> f.endsWith(".trace.db"));
+        }
 
         CliRunner.Result list = cli.run("output", "--state-dir", state.toString());
         assertThat(list.out()).startsWith("password = <sensitive>\n").doesNotContain(SECRET);
