@@ -2,6 +2,8 @@ package dev.flowform.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.io.IOException;
@@ -18,8 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code deploy/} and the container image the build defines agree: the Job runs the tag Jib gives the image, as the
  * image's non-root user, through its entrypoint, without mounting over the folders flowform runs from, and its
- * paths, environment, variables and service account exist in the other documents. Every kind of disagreement is
- * reported when planted in a copy of {@code job.yaml}. {@code DeployImageIT} checks the same against the built tar.
+ * paths, environment, variables and service account exist in the other documents, and the configuration it mounts is
+ * valid for the arguments each container passes. Every kind of disagreement is reported when planted in a copy of
+ * {@code job.yaml}. {@code DeployImageIT} checks the same against the built tar.
  */
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class DeployImageTest {
@@ -38,6 +41,28 @@ class DeployImageTest {
         assertThat(image.tags()).contains("flowform:" + version());
         assertThat(image.home()).isEqualTo(image.workingDir());
         assertThat(DeployImageCheck.disagreements(image, deploy(JOB))).isEmpty();
+    }
+
+    @Test
+    void the_configuration_the_job_mounts_is_valid_for_the_arguments_each_container_passes() throws IOException {
+        List<HasMetadata> deploy = deploy(JOB);
+        ConfigMap cm = deploy.stream().filter(ConfigMap.class::isInstance).map(ConfigMap.class::cast).findFirst().orElseThrow();
+        Path dir = Files.createDirectories(tmp.resolve("config"));
+        cm.getData().forEach((k, v) -> write(dir.resolve(k), v));
+        Job job = deploy.stream().filter(Job.class::isInstance).map(Job.class::cast).findFirst().orElseThrow();
+        List<Container> containers = new ArrayList<>(job.getSpec().getTemplate().getSpec().getInitContainers());
+        containers.addAll(job.getSpec().getTemplate().getSpec().getContainers());
+
+        for (Container c : containers) {
+            List<String> args = new ArrayList<>(List.of("validate", "--dir", dir.toString(), "--no-color"));
+            for (int i = 1; i + 1 < c.getArgs().size(); i++) {
+                if (List.of("-e", "--var").contains(c.getArgs().get(i))) {
+                    args.addAll(List.of(c.getArgs().get(i), c.getArgs().get(i + 1).replaceAll("\\$\\([A-Z_]+\\)", "team-a")));
+                }
+            }
+            CliRunner.Result r = CliRunner.fast().run(args.toArray(String[]::new));
+            assertThat(r.exitCode()).as("container %s: %s\n%s", c.getName(), args, r).isZero();
+        }
     }
 
     @Test
@@ -72,6 +97,14 @@ class DeployImageTest {
         Path job = tmp.resolve("job-" + System.nanoTime() + ".yaml");
         Files.writeString(job, changed);
         return DeployImageCheck.disagreements(image, deploy(job));
+    }
+
+    private static void write(Path file, String text) {
+        try {
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** @return the documents of {@code deploy/}, with {@code job} in place of {@code deploy/job.yaml} */
