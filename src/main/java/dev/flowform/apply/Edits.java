@@ -43,11 +43,17 @@ public final class Edits {
      *
      * @param object the object as the server answered the write
      * @param edits  the edits the write carried
-     * @return the set edits of a string, number or boolean that the object does not hold, in order
+     * @return the set edits of a string, number or boolean that the object does not hold, in order (of several edits
+     *         of one field, the last)
      */
     public static List<FieldEdit> notKept(Map<String, Object> object, List<FieldEdit> edits) {
         List<FieldEdit> out = new java.util.ArrayList<>();
-        for (FieldEdit e : edits) {
+        for (int i = 0; i < edits.size(); i++) {
+            FieldEdit e = edits.get(i);
+            int at = i;
+            if (edits.subList(at + 1, edits.size()).stream().anyMatch(later -> later.path().equals(e.path()))) {
+                continue; // a later edit of the same field decides what the object holds
+            }
             boolean scalar = e.value() instanceof String || e.value() instanceof Number || e.value() instanceof Boolean;
             try {
                 if (!e.remove() && scalar && edit(new java.util.LinkedHashMap<>(object), e, 0)) {

@@ -165,7 +165,7 @@ public final class OutputCommand implements Callable<Integer> {
         if (env == null) {
             LoadResult loaded = new ConfigLoader().load(dir, null, Map.of());
             if (loaded.configuration() == null || loaded.diagnostics().hasErrors()) {
-                term.error("No environment selected", "The state is in PostgreSQL " + home.shown().substring(3)
+                term.error("No environment selected", "The state is in " + home.named()
                         + ", which holds every environment: choose one with -e NAME.");
                 throw new CommandFailed(1);
             }

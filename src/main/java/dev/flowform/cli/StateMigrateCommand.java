@@ -66,7 +66,7 @@ public final class StateMigrateCommand extends StateCommand.Subcommand {
                 String document = StateTransfer.export(source, Version.get());
                 StateTransfer.Imported done = StateTransfer.importInto(copy, document, false);
                 verify(term, env, document, StateTransfer.export(copy, Version.get()));
-                term.println("Migrated the state of environment \"" + env + "\" to " + to.shown() + ": lineage "
+                term.println("Migrated the state of environment \"" + env + "\" to " + to.named() + ": lineage "
                         + done.lineage() + ", serial " + done.serial() + "; " + counts(done.rows()) + ". Verified: the "
                         + "copy has the same lineage, serial and rows. Point the configuration's backend block at the "
                         + "target; flowform plan there should say \"No changes.\".");

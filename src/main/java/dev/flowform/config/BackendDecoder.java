@@ -7,7 +7,7 @@ import dev.flowform.config.syntax.Blocks;
 import dev.flowform.config.syntax.ConfigNode;
 import dev.flowform.config.syntax.Names;
 import dev.flowform.config.syntax.Sink;
-import dev.flowform.config.syntax.Suggestions;
+import dev.flowform.diag.Suggestions;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;

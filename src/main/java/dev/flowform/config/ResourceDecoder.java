@@ -7,7 +7,7 @@ import dev.flowform.config.module.ModuleInstance;
 import dev.flowform.config.syntax.Blocks;
 import dev.flowform.config.syntax.Names;
 import dev.flowform.config.syntax.Sink;
-import dev.flowform.config.syntax.Suggestions;
+import dev.flowform.diag.Suggestions;
 import dev.flowform.diag.SourceRange;
 import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.model.EosMode;

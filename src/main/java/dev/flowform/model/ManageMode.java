@@ -8,7 +8,7 @@ import java.util.Optional;
  *
  * <p>{@link #OWN}: flowform owns the whole object, creates it when absent and removes keys the block
  * does not declare. {@link #ADOPT}: the object already exists; flowform owns only what the block
- * declares plus the EOS keys, and leaves every other key alone (README, configuration language).
+ * declares plus the EOS keys, and leaves every other key alone (docs/configuration.md).
  */
 public enum ManageMode {
     /** flowform owns the whole object. */

@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  * Decides which configuration keys carry credentials, so their values are masked in plan output,
  * logs and plan files and stored only as a salted hash in state.
  *
- * <p>Rule (README, "Secrets"): keys containing {@code password}, {@code secret} or {@code token},
+ * <p>Rule (docs/operations.md, "Secrets"): keys containing {@code password}, {@code secret} or {@code token},
  * keys ending in {@code .jaas.config} or {@code .key}, plus SSL key material
  * ({@code ssl.keystore.key}, {@code ssl.key.password}, ...) and basic-auth user info. Kafka config
  * provider references such as {@code ${secrets:ns/name:key}} are not secrets themselves but are

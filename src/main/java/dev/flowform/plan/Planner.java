@@ -2,6 +2,7 @@ package dev.flowform.plan;
 
 import dev.flowform.diag.Diagnostic;
 import dev.flowform.diag.Diagnostics;
+import dev.flowform.diag.Suggestions;
 import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.model.DesiredConnector;
 import dev.flowform.model.DesiredFlow;
@@ -143,8 +144,15 @@ public final class Planner {
         sorted.sort(Comparator.comparing(DesiredConnectCluster::address));
         List<ClusterPlan> plans = new ArrayList<>(sorted.stream().map(dc -> ClusterPlanner.plan(scope, dc)).toList());
         desired.mirrorMakers().stream().sorted(Comparator.comparing(DesiredMirrorMaker2::address))
-                .forEach(m -> plans.add(MirrorMakerPlanner.plan(scope, m)));
+                .forEach(m -> plans.add(withTransactionalIds(MirrorMakerPlanner.plan(scope, m), m, live)));
         return plans;
+    }
+
+    /** @return {@code mm}'s plan with the transactional IDs its chain makes the workers use ({@link MirrorMakerTransactionalIds}) */
+    private static ClusterPlan withTransactionalIds(ClusterPlan mm, DesiredMirrorMaker2 dm, LiveState live) {
+        List<TransactionalId> ids = MirrorMakerTransactionalIds.of(dm, live.mirrorMaker(dm.namespace(), dm.name())
+                .orElse(null), mm.chain());
+        return new ClusterPlan(mm.address(), mm.chain(), mm.changes(), ids, mm.flowOf(), mm.transfers(), mm.diagnostics());
     }
 
     /** @return address of each desired connector to its flow's: of the planned clusters, or of every flow when refreshing */
@@ -215,7 +223,7 @@ public final class Planner {
         Set<String> known = knownAddresses(desired, planners, flowOf);
         for (String t : targets) {
             if (!names(t, known, flowOf)) {
-                diags.add(unknownAddress(Rule.TARGETING, "Unknown target address", "--target", t));
+                diags.add(unknownAddress(Rule.TARGETING, "Unknown target address", "--target", t, known));
             }
         }
         diags.add(Rule.TARGETING.warning("Resource targeting is in effect", TARGETING_DETAIL, null));
@@ -237,7 +245,7 @@ public final class Planner {
         Set<String> known = knownAddresses(desired, planners, flowOf);
         for (String t : transfers) {
             if (!names(t, known, flowOf)) {
-                diags.add(unknownAddress(Rule.OWNERSHIP, "Unknown address to transfer", "--transfer-ownership", t));
+                diags.add(unknownAddress(Rule.OWNERSHIP, "Unknown address to transfer", "--transfer-ownership", t, known));
             } else if (planners.stream().flatMap(p -> p.transfers().keySet().stream())
                     .noneMatch(a -> Addresses.matches(t, a, flowOf))) {
                 diags.add(Rule.OWNERSHIP.warning("Nothing to transfer",
@@ -252,10 +260,23 @@ public final class Planner {
         return known.stream().anyMatch(a -> Addresses.matches(address, a, flowOf) || a.equals(address));
     }
 
-    /** @return the error for a flag's address that names no resource of the configuration */
-    private static Diagnostic unknownAddress(Rule rule, String summary, String flag, String address) {
-        return rule.error(summary, flag + " " + address + " names no resource of the configuration. Addresses look like "
-                + "connect_cluster.NAME, replication_flow.NAME, kafka_connector.NAME, mirrormaker2.NAME or module.NAME.", address);
+    /**
+     * @return the error for a flag's address that names no resource of the configuration, with the closest address it
+     *         could have meant (a resource's, or a module path of one: {@link Suggestions}, as Terraform suggests)
+     */
+    private static Diagnostic unknownAddress(Rule rule, String summary, String flag, String address, Set<String> known) {
+        Set<String> candidates = new HashSet<>(known);
+        for (String a : known) {
+            String[] parts = a.split("\\.");
+            StringBuilder path = new StringBuilder();
+            for (int i = 0; i + 2 < parts.length && parts[i].equals("module"); i += 2) {
+                path.append(path.length() == 0 ? "" : ".").append("module.").append(parts[i + 1]);
+                candidates.add(path.toString());
+            }
+        }
+        return rule.error(summary, flag + " " + address + " names no resource of the configuration."
+                + Suggestions.didYouMean(address, candidates) + " Addresses look like connect_cluster.NAME, "
+                + "replication_flow.NAME, kafka_connector.NAME, mirrormaker2.NAME or module.NAME.", address);
     }
 
     /** @return every address the configuration and the planned chains know */

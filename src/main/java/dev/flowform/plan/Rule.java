@@ -113,7 +113,7 @@ public enum Rule {
                     + "DefaultReplicationPolicy.formatRemoteTopic prefixes remote topics with the source alias; "
                     + "Worker.taskTransactionalId is <group.id>-<connector>-<task>"),
     /** What the configuration says about an object does not match what exists. */
-    CONFIGURATION("configuration", "flowform configuration language (README, Configuration language)"),
+    CONFIGURATION("configuration", "flowform configuration language (docs/configuration.md)"),
     /** An object carries the ownership marks of another environment or state lineage. */
     OWNERSHIP("ownership-marks",
             "flowform ownership marks: annotations " + Ownership.ENVIRONMENT_ANNOTATION + " and "

@@ -25,6 +25,17 @@ import java.util.TreeSet;
  */
 public final class Staleness {
 
+    /**
+     * Why a plan meets a state of another lineage that holds nothing yet: the apply did not reach the state the plan
+     * was made against and opened a new one, typically a CI job on another machine than the plan's with the state in a
+     * local folder. A plan is bound to its state (lineage, serial, and the key its secrets are encrypted with), so the
+     * cure is a state both reach, not adopting the plan's lineage.
+     */
+    static final String EMPTY_STATE_HINT = "\n\nThe state of this environment holds nothing yet (serial 0): this run "
+            + "most likely created a new, empty state instead of reaching the one the plan was made against. A plan made "
+            + "on another machine (a CI job on another runner) can only be applied where its state is: keep the state in "
+            + "a backend both jobs reach, such as a pg backend block, not in a local folder.";
+
     private Staleness() {
     }
 
@@ -47,7 +58,8 @@ public final class Staleness {
             out.add(Diagnostic.error("Saved plan does not match the given state",
                     "The given plan file can not be applied because it was created from a different state lineage "
                             + "(plan: " + (saved.basedOn() == null ? "none" : saved.basedOn().lineage()) + ", state of \""
-                            + environment + "\": " + current.lineage() + "). Create a new plan against this state."));
+                            + environment + "\": " + current.lineage() + "). Create a new plan against this state."
+                            + (current.serial() == 0 ? EMPTY_STATE_HINT : "")));
             return out;
         }
         if (saved.basedOn().serial() != current.serial()) {

@@ -19,17 +19,8 @@
  * more or less than the document holds.
  *
  * <p><b>Saved plans and staleness.</b> A saved plan records the state's lineage and serial and a content
- * fingerprint of every live object it read; {@link dev.flowform.plan.Staleness} refuses to apply it when any
- * of them moved ("Saved plan is stale"). The live objects are compared by fingerprint
- * ({@code LiveMapper.fingerprint}: SHA-256 over labels, annotations, generation, spec and status) rather than
- * by {@code metadata.resourceVersion}, for two reasons. The embedded cluster (demo environments and tests)
- * reloads its objects from disk on every command, and the API server then assigns every object a new
- * resourceVersion, so a resourceVersion check would call every saved plan stale. And a resourceVersion also
- * moves on writes that change nothing the plan depends on, while a fingerprint changes exactly when the
- * object's content does (including its status: a roll that finished or failed since the plan was made does
- * make it stale). The lineage is created when an environment's state is first opened, which every plan does,
- * so even the first plan of a new environment is bound to a lineage and serial 0; applying it moves the
- * serial, and a replay is refused (the hole of hashicorp/terraform#24078 does not exist here).
+ * fingerprint of every live object it read; {@link dev.flowform.plan.Staleness} refuses to apply it when any of them
+ * moved, and says why fingerprints rather than {@code resourceVersion} (users: {@code docs/workflows.md}).
  *
  * <p>Pure: no I/O, no clock, no fabric8, JDBC or picocli (enforced by {@code ArchitectureTest}).
  */

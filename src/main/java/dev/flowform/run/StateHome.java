@@ -21,6 +21,14 @@ public record StateHome(Path stateDir, StateBackend.Pg pg) {
 
     /** @return for messages: {@code under <folder>} or {@code in PostgreSQL schema <name>} (never a password) */
     public String shown() {
-        return pg == null ? "under " + stateDir : "in PostgreSQL schema " + pg.schemaName();
+        return (pg == null ? "under " : "in ") + named();
+    }
+
+    /**
+     * @return for messages after a verb that takes an object ("to", "is in"): {@code the folder <folder>} or
+     *         {@code PostgreSQL schema <name>} (never a password)
+     */
+    public String named() {
+        return pg == null ? "the folder " + stateDir : "PostgreSQL schema " + pg.schemaName();
     }
 }

@@ -50,10 +50,13 @@ final class H2Backend implements Backend {
      * sees at once that nobody listens and takes over (with the default file method it waits until the
      * lock file is 2 s old and then 2 s more); {@code NETWORK_TIMEOUT} limits every wait of a process connected to
      * the serving one for an answer to {@value #NETWORK_TIMEOUT_MS} ms, after which the connection counts as lost and
-     * {@link StateStore} reconnects, asking {@link H2FileHolder} first whether the server answers.
+     * {@link StateStore} reconnects, asking {@link H2FileHolder} first whether the server answers;
+     * {@code TRACE_LEVEL_FILE=0} keeps H2 from writing {@code flowform.trace.db} beside the state (at its default level
+     * it logs the stack trace of every failed statement there, those Flyway's first look at a new file expects
+     * included; flowform reports its own errors).
      */
     static final String H2_FILE_OPTIONS = ";AUTO_SERVER=TRUE;WRITE_DELAY=0;FILE_LOCK=SOCKET;NETWORK_TIMEOUT="
-            + H2Backend.NETWORK_TIMEOUT_MS;
+            + H2Backend.NETWORK_TIMEOUT_MS + ";TRACE_LEVEL_FILE=0";
 
     /** How long a process connected to the one serving the file waits for each answer: 10 seconds, in ms. */
     static final int NETWORK_TIMEOUT_MS = 10_000;

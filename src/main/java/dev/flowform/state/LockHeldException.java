@@ -95,7 +95,7 @@ public final class LockHeldException extends RuntimeException {
         sb.append("  Version:   ").append(h.version()).append('\n');
         sb.append("  Created:   ").append(h.created()).append(" (").append(human(age)).append(" ago)\n");
         sb.append("  Heartbeat: ").append(h.heartbeat()).append(" (").append(human(sinceHeartbeat)).append(" ago)\n");
-        h.holderProcess().ifPresent(p -> sb.append("  Process:   ").append(p.describe()).append('\n'));
+        h.holderProcess().ifPresent(p -> sb.append("  Process:   ").append(p.pidOnHost()).append('\n'));
         if (h.session() != null) {
             sb.append("  Session:   PostgreSQL server process ").append(h.session()).append('\n');
         }

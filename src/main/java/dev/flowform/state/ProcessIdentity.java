@@ -102,10 +102,20 @@ public record ProcessIdentity(long pid, String machine, Instant started) {
                 && Duration.between(started, start.get()).abs().compareTo(START_TOLERANCE) > 0;
     }
 
-    /** @return e.g. {@code process 4242 on ci-7} */
+    /** @return e.g. {@code process 4242 on ci-7}, for a sentence */
     public String describe() {
+        return "process " + pid + " on " + host();
+    }
+
+    /** @return e.g. {@code pid 4242 on ci-7}, the value of the {@code Process:} line of a lock's description */
+    public String pidOnHost() {
+        return "pid " + pid + " on " + host();
+    }
+
+    /** @return the host name part of {@link #machine} */
+    private String host() {
         int slash = machine.indexOf('/');
-        return "process " + pid + " on " + (slash < 0 ? machine : machine.substring(0, slash));
+        return slash < 0 ? machine : machine.substring(0, slash);
     }
 
     /** @return host name, plus boot id and PID namespace where the platform exposes them */

@@ -73,6 +73,11 @@ class MultiEnvCliTest {
                 .containsPattern("spec\\.tasksMax +  = 4\n")
                 .containsPattern("spec\\.config\\.\"transaction\\.boundary\" +  = \"interval\"")
                 .doesNotContain("staging");
+
+        CliRunner.Result typo = cli.run(args("plan", "-e", "prod", "--target", "module.order"));
+        assertThat(typo.exitCode()).as("%s", typo).isEqualTo(1);
+        assertThat(typo.err().replaceAll("\\s+", " ")).contains("--target module.order names no resource of the configuration. "
+                + "Did you mean \"module.orders\"?");
     }
 
     @Test

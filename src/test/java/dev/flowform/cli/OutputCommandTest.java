@@ -48,6 +48,9 @@ class OutputCommandTest {
         assertThat(apply.exitCode()).as("%s", apply).isZero();
         assertThat(apply.out()).contains("password = <sensitive>\nsettings = {\n  \"replicas\": 1,\n  \"topics\": [\"a\", \"b\"]\n}\n")
                 .doesNotContain(SECRET);
+        try (java.util.stream.Stream<Path> files = Files.list(state.resolve("demo"))) {
+            assertThat(files.map(p -> p.getFileName().toString())).as("H2's trace file").noneMatch(f -> f.endsWith(".trace.db"));
+        }
 
         CliRunner.Result list = cli.run("output", "--state-dir", state.toString());
         assertThat(list.out()).startsWith("password = <sensitive>\n").doesNotContain(SECRET);
@@ -71,5 +74,23 @@ class OutputCommandTest {
         CliRunner.Result ambiguous = cli.run("output", "--state-dir", state.toString());
         assertThat(ambiguous.exitCode()).isEqualTo(1);
         assertThat(ambiguous.err()).contains("Several environments have state", "demo, other", "-e NAME");
+    }
+
+    @Test
+    void without_an_environment_a_postgresql_backend_names_its_schema_once() throws IOException {
+        Path dir = tmp.resolve("pg");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("main.flow.json"), """
+                {
+                  "backend": {"pg": {"schema_name": "team_state"}},
+                  "environment": {"a": {"kubernetes": {"embedded": {}}}, "b": {"kubernetes": {"embedded": {}}}}
+                }
+                """);
+
+        CliRunner.Result r = CliRunner.fast().run("output", "--dir", dir.toString(), "--no-color");
+
+        assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
+        assertThat(r.err()).contains("The state is in PostgreSQL schema team_state, which holds every environment")
+                .doesNotContain("PostgreSQL PostgreSQL");
     }
 }

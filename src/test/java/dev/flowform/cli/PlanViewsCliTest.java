@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code show FILE --format markdown}, {@code plan --format markdown} and {@code graph} through the CLI, on the
- * quickstart example and the embedded cluster; and the README's Mermaid graph, which must be what {@code graph} draws
+ * quickstart example and the embedded cluster; and the Mermaid graph of docs/quickstart.md, which must be what {@code graph} draws
  * for the quickstart against its seed.
  */
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
@@ -105,16 +105,16 @@ class PlanViewsCliTest {
     }
 
     @Test
-    void the_readme_shows_the_mermaid_graph_of_the_quickstart() throws IOException {
+    void the_quickstart_page_shows_the_mermaid_graph_of_the_quickstart() throws IOException {
         CliRunner.Result graph = cli.run(args("graph", "--format", "mermaid"));
         assertThat(graph.exitCode()).as("%s", graph).isZero();
-        String readme = Files.readString(Path.of("README.md"));
+        String readme = Files.readString(Path.of("docs", "quickstart.md"));
         Matcher m = Pattern.compile("```mermaid\n(.*?)```", Pattern.DOTALL).matcher(readme);
         List<String> blocks = new ArrayList<>();
         while (m.find()) {
             blocks.add(m.group(1));
         }
-        assertThat(blocks).as("README.md has the quickstart's graph: flowform graph --dir examples/quickstart "
+        assertThat(blocks).as("docs/quickstart.md has the quickstart's graph: flowform graph --dir examples/quickstart "
                 + "--format mermaid").contains(graph.out());
     }
 }

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.DisplayNameGenerator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's main job, end to end through the CLI, on the quickstart example and the embedded cluster. */
+/** The README's first set-up command (docs/quickstart.md), end to end through the CLI, on the quickstart example and the embedded cluster. */
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class QuickstartCliTest {
 

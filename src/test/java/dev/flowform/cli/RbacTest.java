@@ -41,7 +41,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * must be allowed by the plan-only Role, everything apply requested by the apply Role, and each Role may grant
  * nothing that was not requested beyond {@link #ALLOWED_EXTRA}. Removing any single grant makes the check report
  * exactly that grant as missing, so the check can fail. A KafkaMirrorMaker2 on a simulated Strimzi 0.48 is planned and applied too,
- * forced rolls included. Slow tier: ten commands in-process, about 45 s on a busy two-core machine.
+ * forced rolls included, and an owned one that does not exist yet is created. Slow tier: eleven commands in-process,
+ * about 45 s on a busy two-core machine.
  */
 @Tag("slow")
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
@@ -220,7 +221,8 @@ class RbacTest {
 
     /**
      * The {@code examples/mirrormaker2} KafkaMirrorMaker2 on a simulated Strimzi 0.48 (pods without the configuration
-     * hash), moved to {@link #NAMESPACE}: plan, then apply with a forced roll after each worker step.
+     * hash), moved to {@link #NAMESPACE}: plan, then apply with a forced roll after each worker step; then apply a
+     * second, owned KafkaMirrorMaker2 that does not exist yet (created).
      */
     private static void mirrorMakerOnStrimzi048WithForcedRolls() throws IOException {
         Path work = tmp.resolve("e");
@@ -242,6 +244,19 @@ class RbacTest {
             run(cluster, PLAN, 2, CliRunner.fast(), "plan", dir, "e", "--detailed-exitcode");
             CliRunner.Result apply = run(cluster, APPLY, 0, CliRunner.fast(), "apply", dir, "e", "--auto-approve");
             assertThat(apply.out()).contains("FORCE_ROLL", "pods restarted by the forced roll", "Apply complete!");
+
+            String owned = Files.readString(dir.resolve("main.flow.json")).replace("\"mirrormaker2\": {", """
+                    "mirrormaker2": {
+                        "mm2-new": {
+                          "manage": "own", "replicas": 1,
+                          "target": {"alias": "dc2", "bootstrap_servers": "dc2-kafka-bootstrap:9092",
+                                     "config": {"group.id": "mm2-new-cluster"}},
+                          "mirror": [{"source": {"alias": "dc1", "bootstrap_servers": "dc1-kafka-bootstrap:9092"},
+                                      "exactly_once": true}]
+                        },""");
+            Files.writeString(dir.resolve("main.flow.json"), owned);
+            CliRunner.Result create = run(cluster, APPLY, 0, CliRunner.fast(), "apply", dir, "e", "--auto-approve");
+            assertThat(create.out()).contains("mirrormaker2.mm2-new will be created", "Apply complete!");
         }
     }
 

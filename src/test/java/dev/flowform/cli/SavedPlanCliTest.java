@@ -215,7 +215,11 @@ class SavedPlanCliTest {
 
         CliRunner.Result unknown = cli.run(args("plan", "--target", "connect_cluster.nope"));
         assertThat(unknown.exitCode()).isEqualTo(1);
-        assertThat(unknown.err()).contains("Unknown target address");
+        assertThat(unknown.err()).contains("Unknown target address").doesNotContain("Did you mean");
+        CliRunner.Result typo = cli.run(args("plan", "--target", "connect_cluster.mm2-conect"));
+        assertThat(typo.exitCode()).isEqualTo(1);
+        assertThat(typo.err().replaceAll("\\s+", " ")).contains("--target connect_cluster.mm2-conect names no resource of the configuration. "
+                + "Did you mean \"connect_cluster.mm2-connect\"?");
 
         Path file = tmp.resolve("p.json");
         assertThat(cli.run(args("plan", "--out", file.toString())).exitCode()).isZero();

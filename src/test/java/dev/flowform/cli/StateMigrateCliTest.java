@@ -40,7 +40,7 @@ class StateMigrateCliTest {
         CliRunner.Result toPg = cli.run("state", "migrate", "--dir", dir.toString(), "--state-dir", h2.toString(),
                 "--to-backend", TO_PG, "--no-color");
         assertThat(toPg.exitCode()).as("%s", toPg).isZero();
-        assertThat(toPg.out()).contains("Migrated the state of environment \"demo\" to in PostgreSQL schema migrated",
+        assertThat(toPg.out()).contains("Migrated the state of environment \"demo\" to PostgreSQL schema migrated:",
                 "lineage " + ref[0], "serial " + ref[1], "Verified");
 
         Path pgDir = PgBackendCliTest.quickstartOnPg(tmp.resolve("qs-pg"));
@@ -57,6 +57,7 @@ class StateMigrateCliTest {
         CliRunner.Result toH2 = cli.run("state", "migrate", "--dir", pgDir.toString(), "--to-backend",
                 "{\"local\": {\"path\": \"" + back.toString().replace("\\", "\\\\") + "\"}}", "--no-color");
         assertThat(toH2.exitCode()).as("%s", toH2).isZero();
+        assertThat(toH2.out()).contains("Migrated the state of environment \"demo\" to the folder " + back + ":");
         assertThat(cli.run("history", "--dir", dir.toString(), "--state-dir", back.toString(), "--no-color").out())
                 .isEqualTo(history);
 

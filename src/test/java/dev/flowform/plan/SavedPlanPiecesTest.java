@@ -48,7 +48,10 @@ class SavedPlanPiecesTest {
         assertThat(Staleness.check(saved("prod", ref, live), "staging", ref, live)).extracting(Diagnostic::summary)
                 .containsExactly("Saved plan is for another environment");
         assertThat(Staleness.check(saved("prod", ref, live), "prod", new StateRef("L2", 4), live))
-                .extracting(Diagnostic::summary).containsExactly("Saved plan does not match the given state");
+                .singleElement().satisfies(d -> assertThat(d.summary()).isEqualTo("Saved plan does not match the given state"))
+                .satisfies(d -> assertThat(d.detail()).doesNotContain("holds nothing yet"));
+        assertThat(Staleness.check(saved("prod", ref, live), "prod", new StateRef("L3", 0), live)).singleElement()
+                .satisfies(d -> assertThat(d.detail()).contains("holds nothing yet (serial 0)", "a pg backend block"));
         assertThat(Staleness.check(saved("prod", ref, live), "prod", new StateRef("L1", 5), live))
                 .extracting(Diagnostic::summary).containsExactly("Saved plan is stale");
         List<Diagnostic> changed = Staleness.check(saved("prod", ref, live), "prod", ref,

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
@@ -65,5 +66,17 @@ class ProcessIdentityTest {
             assertThat(store.locker().current()).map(LockInfo::process).contains(lock.process());
             assertThat(lock.isHolderGone()).isFalse();
         }
+    }
+
+    @Test
+    void a_held_lock_names_the_process_by_pid_and_the_session_apart_from_it() {
+        ProcessIdentity holder = new ProcessIdentity(4242L, "ci-7/boot/pid:[1]", null);
+        LockInfo pg = new LockInfo("id-1", "prod", "apply", "me@ci-7", "0.1.0", Instant.EPOCH, Instant.EPOCH, null,
+                holder.encode(), 77);
+
+        String message = new LockHeldException(pg, Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ZERO).getMessage();
+
+        assertThat(message).contains("  Process:   pid 4242 on ci-7\n", "  Session:   PostgreSQL server process 77\n")
+                .doesNotContain("Process:   process");
     }
 }

@@ -3,7 +3,7 @@ package dev.flowform.config.lang;
 import dev.flowform.config.syntax.Blocks;
 import dev.flowform.config.syntax.ConfigNode;
 import dev.flowform.config.syntax.Sink;
-import dev.flowform.config.syntax.Suggestions;
+import dev.flowform.diag.Suggestions;
 import dev.flowform.diag.SourceRange;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -9,7 +9,7 @@ import dev.flowform.config.lang.ValidationExpression.Not;
 import dev.flowform.config.lang.ValidationExpression.Problem;
 import dev.flowform.config.lang.ValidationExpression.Ref;
 import dev.flowform.config.lang.ValidationExpression.Reference;
-import dev.flowform.config.syntax.Suggestions;
+import dev.flowform.diag.Suggestions;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.flowform.config.lang;
 
-import dev.flowform.config.syntax.Suggestions;
+import dev.flowform.diag.Suggestions;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

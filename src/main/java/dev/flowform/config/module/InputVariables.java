@@ -10,7 +10,7 @@ import dev.flowform.config.syntax.JsonSourceParser;
 import dev.flowform.config.syntax.ParsedFile;
 import dev.flowform.config.syntax.Sink;
 import dev.flowform.config.syntax.SourceText;
-import dev.flowform.config.syntax.Suggestions;
+import dev.flowform.diag.Suggestions;
 import dev.flowform.diag.Diagnostics;
 import dev.flowform.diag.SourceRange;
 import java.util.LinkedHashMap;

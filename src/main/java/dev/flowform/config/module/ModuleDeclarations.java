@@ -198,8 +198,8 @@ final class ModuleDeclarations {
         }
         ValidationExpression.Parsed p = ValidationExpression.parse(str.value());
         if (p.condition() == null) {
-            s.error("Invalid validation condition", p.error() + " See \"Variable validation\" in the README for the "
-                    + "condition language.", str.range());
+            s.error("Invalid validation condition", p.error() + " See \"Variable validation\" in docs/configuration.md for "
+                    + "the condition language.", str.range());
             return null;
         }
         if (!p.condition().variables().contains(variable)) {

@@ -1,6 +1,7 @@
 package dev.flowform.config.syntax;
 
 import dev.flowform.diag.SourceRange;
+import dev.flowform.diag.Suggestions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -10,6 +10,8 @@ public final class MirrorMaker2Names {
     public static final String SOURCE_CONNECTOR = ".MirrorSourceConnector";
     /** Suffix of the checkpoint connector's name. */
     public static final String CHECKPOINT_CONNECTOR = ".MirrorCheckpointConnector";
+    /** Suffix of the heartbeat connector's name. */
+    public static final String HEARTBEAT_CONNECTOR = ".MirrorHeartbeatConnector";
 
     private MirrorMaker2Names() {
     }
@@ -55,5 +57,14 @@ public final class MirrorMaker2Names {
      */
     public static String checkpointConnector(String source, String target) {
         return source + "->" + target + CHECKPOINT_CONNECTOR;
+    }
+
+    /**
+     * @param source the source cluster alias
+     * @param target the target cluster alias
+     * @return {@code <source>-><target>.MirrorHeartbeatConnector}
+     */
+    public static String heartbeatConnector(String source, String target) {
+        return source + "->" + target + HEARTBEAT_CONNECTOR;
     }
 }

@@ -2,7 +2,7 @@ package dev.flowform.config.lang;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowform.config.syntax.Suggestions;
+import dev.flowform.diag.Suggestions;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayNameGeneration;

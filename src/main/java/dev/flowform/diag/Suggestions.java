@@ -1,4 +1,4 @@
-package dev.flowform.config.syntax;
+package dev.flowform.diag;
 
 import java.util.Collection;
 import java.util.Comparator;

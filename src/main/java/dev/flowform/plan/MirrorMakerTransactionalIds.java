@@ -1,0 +1,125 @@
+package dev.flowform.plan;
+
+import dev.flowform.model.DesiredMirror;
+import dev.flowform.model.DesiredMirrorMaker2;
+import dev.flowform.model.EosMode;
+import dev.flowform.model.LiveMirrorMaker2;
+import dev.flowform.model.ManageMode;
+import dev.flowform.model.strimzi.MirrorMaker2Names;
+import dev.flowform.plan.cluster.Draft;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The transactional IDs a KafkaMirrorMaker2's principals need {@code Write}/{@code Describe} on once its chain has run,
+ * as for a KafkaConnect (Kafka docs connect.html "ACL requirements"). Strimzi runs MirrorMaker 2 as a distributed
+ * Connect cluster whose group id is the target cluster's: {@code spec.target.groupId} in {@code v1}, the target entry's
+ * {@code config."group.id"} in {@code v1beta2}, default {@value #STRIMZI_DEFAULT_GROUP_ID} (Strimzi
+ * {@code KafkaMirrorMaker2Configuration} defaults). With that group id the workers' leader uses
+ * {@code connect-cluster-<group id>} from {@code preparing} on ({@code DistributedConfig.transactionalProducerId}), and
+ * under {@code enabled} every source task uses {@code <group id>-<connector>-<task>} ({@code Worker.taskTransactionalId}):
+ * all three MirrorMaker 2 connectors are source connectors, and an enabled worker runs every source task in
+ * transactions. Strimzi names the connectors {@code <source>-><target>.Mirror{Source,Checkpoint,Heartbeat}Connector}
+ * and creates one per connector block of a mirror ({@code KafkaMirrorMaker2Connectors}). Pure.
+ */
+final class MirrorMakerTransactionalIds {
+
+    /** The Connect group id of a {@code v1beta2} KafkaMirrorMaker2 whose target entry sets none. */
+    static final String STRIMZI_DEFAULT_GROUP_ID = "mirrormaker2-cluster";
+
+    private MirrorMakerTransactionalIds() {
+    }
+
+    /**
+     * Task numbers per connector are the upper bound Connect can use: {@code tasksMax} of the connector block (declared,
+     * else live, else Connect's default of 1); the heartbeat connector always runs one task
+     * ({@code MirrorHeartbeatConnector.taskConfigs}). A declared mirror without a live entry gets the connectors flowform
+     * writes for a new mirror (source and checkpoint); under {@code adopt} the undeclared live mirrors stay and count too.
+     *
+     * @param dm    the block, derived
+     * @param live  the live resource, or null when it is to be created
+     * @param chain the steps planned for it
+     * @return the IDs, the leader's first, then per connector (by name) per task; empty when nothing but ownership
+     *         transfers is planned or the workers end at {@code disabled}
+     */
+    static List<TransactionalId> of(DesiredMirrorMaker2 dm, LiveMirrorMaker2 live, List<Draft> chain) {
+        List<TransactionalId> out = new ArrayList<>();
+        if (dm.eos() == EosMode.DISABLED || chain.stream().allMatch(d -> d.kind() == StepKind.TRANSFER_OWNERSHIP)) {
+            return out;
+        }
+        String groupId = groupId(dm, live);
+        out.add(new TransactionalId(dm.address(), "connect-cluster-" + groupId, null, null, EosMode.PREPARING));
+        if (dm.eos() != EosMode.ENABLED) {
+            return out;
+        }
+        String target = dm.targetAlias() != null ? dm.targetAlias() : live == null ? null : live.target();
+        Map<String, Integer> tasks = new TreeMap<>();
+        Set<String> sources = new LinkedHashSet<>();
+        for (DesiredMirror m : dm.mirrors()) {
+            sources.add(m.sourceAlias());
+            Map<String, Object> entry = live == null ? null : live.mirror(m.sourceAlias()).map(LiveMirrorMaker2.Mirror::raw)
+                    .orElse(null);
+            connectors(m.sourceAlias(), target, entry, m.tasksMax(), tasks);
+        }
+        if (live != null && dm.manage() == ManageMode.ADOPT) {
+            live.mirrors().stream().filter(l -> l.source() != null && !sources.contains(l.source()))
+                    .forEach(l -> connectors(l.source(), target, l.raw(), null, tasks));
+        }
+        tasks.forEach((name, n) -> {
+            for (int t = 0; t < n; t++) {
+                out.add(new TransactionalId(dm.address(), groupId + "-" + name + "-" + t, name, t, EosMode.ENABLED));
+            }
+        });
+        return out;
+    }
+
+    /** @return the Connect group id the workers run with once the plan is applied */
+    static String groupId(DesiredMirrorMaker2 dm, LiveMirrorMaker2 live) {
+        String declared = dm.config().get("group.id");
+        if (declared != null) {
+            return declared;
+        }
+        if (live != null) {
+            Object g = live.v1Layout() ? map(live.workers().spec().get("target")).get("groupId")
+                    : live.workers().config().get("group.id");
+            if (g != null) {
+                return g.toString();
+            }
+        }
+        return STRIMZI_DEFAULT_GROUP_ID;
+    }
+
+    /**
+     * Adds the connectors of one mirror with their task counts.
+     *
+     * @param entry         the live {@code spec.mirrors[]} entry, or null for a mirror flowform writes anew
+     * @param declaredTasks the declared {@code sourceConnector.tasksMax}, or null
+     */
+    private static void connectors(String source, String target, Map<String, Object> entry, Integer declaredTasks,
+                                   Map<String, Integer> tasks) {
+        Map<String, Object> sourceBlock = entry == null ? Map.of() : map(entry.get("sourceConnector"));
+        tasks.put(MirrorMaker2Names.sourceConnector(source, target),
+                declaredTasks != null ? declaredTasks : tasksMax(sourceBlock));
+        if (entry == null || entry.get("checkpointConnector") instanceof Map<?, ?>) {
+            tasks.put(MirrorMaker2Names.checkpointConnector(source, target),
+                    tasksMax(entry == null ? Map.of() : map(entry.get("checkpointConnector"))));
+        }
+        if (entry != null && entry.get("heartbeatConnector") instanceof Map<?, ?>) {
+            tasks.put(MirrorMaker2Names.heartbeatConnector(source, target), 1);
+        }
+    }
+
+    /** @return the block's {@code tasksMax} when it is a positive whole number, else Connect's default 1 */
+    private static int tasksMax(Map<String, Object> block) {
+        return block.get("tasksMax") instanceof Number n && n.intValue() > 0 ? n.intValue() : 1;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object o) {
+        return o instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    }
+}
