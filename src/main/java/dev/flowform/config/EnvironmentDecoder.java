@@ -34,7 +34,7 @@ final class EnvironmentDecoder {
     private static final Blocks.Schema EMBEDDED = new Blocks.Schema("embedded",
             List.of("seed", "reconcile_delay_ms", "pod_ready_delay_ms", "kafka", "strimzi_version"), List.of(), Map.of());
     private static final Blocks.Schema EMBEDDED_KAFKA = new Blocks.Schema("kafka",
-            List.of("bootstrap_servers", "topics"), List.of(), Map.of());
+            List.of("bootstrap_servers", "topics", "partitions"), List.of(), Map.of());
 
     /**
      * An environment block after decoding, with what variable resolution and the seed check need.
@@ -144,8 +144,10 @@ final class EnvironmentDecoder {
                 Arguments kafkaArgs = literal(Blocks.decode(kb, EMBEDDED_KAFKA, sink));
                 List<String> servers = kafkaArgs.stringList("bootstrap_servers");
                 List<String> topics = kafkaArgs.stringList("topics");
+                Long partitions = kafkaArgs.whole("partitions", 1, 1000);
                 kafka.add(new KubernetesTarget.EmbeddedKafka(kb.labels().get(0).name(),
-                        servers == null ? List.of() : servers, topics == null ? List.of() : topics));
+                        servers == null ? List.of() : servers, topics == null ? List.of() : topics,
+                        partitions == null ? 1 : partitions.intValue()));
             }
         }
         String strimziVersion = eArgs.string("strimzi_version");

@@ -66,13 +66,19 @@ public sealed interface KubernetesTarget {
      * @param alias            the cluster's name, as MirrorMaker 2 aliases name it ({@code dc1})
      * @param bootstrapServers the addresses the seed and the configuration use for it ({@code host:port}); workers
      *                         and connectors configured with them reach the embedded cluster instead
-     * @param topics           topics created (one partition) before any worker starts
+     * @param topics           topics created before any worker starts
+     * @param partitions       the number of partitions of each of them, at least 1
      */
-    record EmbeddedKafka(String alias, List<String> bootstrapServers, List<String> topics) {
+    record EmbeddedKafka(String alias, List<String> bootstrapServers, List<String> topics, int partitions) {
         /** Copies the lists. */
         public EmbeddedKafka {
             bootstrapServers = List.copyOf(bootstrapServers);
             topics = List.copyOf(topics);
+        }
+
+        /** With topics of one partition. */
+        public EmbeddedKafka(String alias, List<String> bootstrapServers, List<String> topics) {
+            this(alias, bootstrapServers, topics, 1);
         }
     }
 }

@@ -102,17 +102,6 @@ final class ConnectRest {
     }
 
     /**
-     * {@code POST /connectors/{name}/restart?includeTasks=true&onlyFailed=false}: the connector and every task
-     * (KIP-745).
-     *
-     * @param name connector name
-     * @return the status and, for errors, Kafka's message
-     */
-    RestResult restartAll(String name) {
-        return call("POST", connectorPath(name) + "/restart?includeTasks=true&onlyFailed=false", null);
-    }
-
-    /**
      * {@code GET /connectors/{name}/config}: the configuration Kafka Connect has stored ({@code name} included).
      *
      * @param name connector name

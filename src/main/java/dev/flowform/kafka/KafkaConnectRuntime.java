@@ -219,17 +219,6 @@ public final class KafkaConnectRuntime implements ConnectRuntime {
         return Optional.empty();
     }
 
-    /**
-     * Restarts a connector and every one of its tasks (KIP-745).
-     *
-     * @param cluster {@code namespace/KafkaConnect name}
-     * @param name    connector name
-     * @return Kafka Connect's answer
-     */
-    public RestResult restartAll(String cluster, String name) {
-        return withWorker(cluster, rest -> rest.restartAll(name));
-    }
-
     @Override
     public Set<String> connectors(String cluster) {
         for (String pod : workerPods(cluster)) {

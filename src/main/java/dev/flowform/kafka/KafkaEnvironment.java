@@ -45,7 +45,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 public final class KafkaEnvironment implements RealKafka {
     private static final Duration QUIET = Duration.ofSeconds(3);
-    private static final long PAUSE_BETWEEN_TRANSACTIONS_MS = 100;
     private static final long ADMIN_TIMEOUT_MS = 10_000;
 
     private final KafkaClusters clusters;
@@ -57,14 +56,17 @@ public final class KafkaEnvironment implements RealKafka {
      * Starts the clusters, creates the topics and prepares the runtime (no worker runs yet).
      *
      * @param addresses alias to the bootstrap addresses that cluster answers for
-     * @param topics    alias to topics to create
-     * @param dir       working folder
+     * @param topics     alias to topics to create
+     * @param partitions alias to the number of partitions of its topics (absent: 1)
+     * @param dir        working folder
      * @throws IllegalStateException when a broker does not start or a topic cannot be created
      */
-    public KafkaEnvironment(Map<String, List<String>> addresses, Map<String, List<String>> topics, Path dir) {
+    public KafkaEnvironment(Map<String, List<String>> addresses, Map<String, List<String>> topics,
+                            Map<String, Integer> partitions, Path dir) {
         this.clusters = KafkaClusters.start(addresses, dir);
         try {
-            topics.forEach((alias, names) -> names.forEach(t -> clusters.createTopic(alias, t, 1)));
+            topics.forEach((alias, names) -> names.forEach(t -> clusters.createTopic(alias, t,
+                    partitions.getOrDefault(alias, 1))));
         } catch (RuntimeException e) {
             clusters.close();
             throw e;
@@ -89,12 +91,13 @@ public final class KafkaEnvironment implements RealKafka {
 
     @Override
     public Produced write(String alias, String topic, String phase, int transactions, int perTransaction, int abortEvery,
-                          IntConsumer afterEach) {
-        return KafkaContext.call(() -> writeIn(alias, topic, phase, transactions, perTransaction, abortEvery, afterEach));
+                          Duration pause, IntConsumer afterEach) {
+        return KafkaContext.call(() -> writeIn(alias, topic, phase, transactions, perTransaction, abortEvery,
+                pause.toMillis(), afterEach));
     }
 
     private Produced writeIn(String alias, String topic, String phase, int transactions, int perTransaction, int abortEvery,
-                             IntConsumer afterEach) {
+                             long pauseMs, IntConsumer afterEach) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, clusters.bootstrapServers(alias));
         p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "flowform-proof-" + phase);
@@ -104,13 +107,15 @@ public final class KafkaEnvironment implements RealKafka {
         int aborted = 0;
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
             producer.initTransactions();
+            int partitions = Math.max(1, producer.partitionsFor(topic).size());
+            int sent = 0;
             for (int tx = 1; tx <= transactions; tx++) {
                 boolean abort = abortEvery > 0 && tx % abortEvery == 0;
                 producer.beginTransaction();
                 for (int i = 0; i < perTransaction; i++) {
                     int n = abort ? aborted + i : committed + i;
                     String value = phase + (abort ? "-a-" : "-c-") + n;
-                    producer.send(new ProducerRecord<>(topic, value.getBytes(StandardCharsets.UTF_8)));
+                    producer.send(new ProducerRecord<>(topic, sent++ % partitions, null, value.getBytes(StandardCharsets.UTF_8)));
                 }
                 if (abort) {
                     producer.flush();
@@ -121,7 +126,9 @@ public final class KafkaEnvironment implements RealKafka {
                     committed += perTransaction;
                 }
                 afterEach.accept(tx);
-                sleep(PAUSE_BETWEEN_TRANSACTIONS_MS);
+                if (pauseMs > 0) {
+                    sleep(pauseMs);
+                }
             }
         }
         return new Produced(committed, aborted);
@@ -227,51 +234,14 @@ public final class KafkaEnvironment implements RealKafka {
     }
 
     @Override
-    public String restartWithConfig(String cluster, String connector, String targetAlias, Map<String, String> expected,
-                                    Duration timeout) {
-        long start = System.nanoTime();
-        await(timeout, "the task configurations of " + connector + " to hold " + expected, () -> runtime
-                .taskConfigs(cluster, connector)
-                .filter(tasks -> !tasks.isEmpty() && tasks.stream().allMatch(t -> t.entrySet().containsAll(expected.entrySet())))
-                .isPresent());
-        String txId = transactionalId(targetAlias, connector);
-        short before = producerEpoch(targetAlias, txId);
-        RestResult restarted = runtime.restartAll(cluster, connector);
-        if (!restarted.ok()) {
-            throw new IllegalStateException("Kafka Connect refused to restart " + connector + ": " + restarted.message());
-        }
-        await(timeout, "a new instance of task 0 of " + connector + " (epoch of " + txId + " above " + before + ")",
-                () -> producerEpoch(targetAlias, txId) > before);
-        await(timeout, connector + " and its tasks to run", () -> runtime.status(cluster, connector)
-                .filter(st -> "RUNNING".equals(st.state()) && !st.tasks().isEmpty()
-                        && st.tasks().stream().allMatch(t -> "RUNNING".equals(t.state())))
-                .isPresent());
-        return String.format("its task configurations hold %s; restarted it and its tasks; %s epoch %d -> %d (%.1f s)",
-                expected, txId, before, producerEpoch(targetAlias, txId), (System.nanoTime() - start) / 1e9);
+    public boolean ongoing(String alias, String transactionalId) {
+        return KafkaContext.call(() -> adminCall(alias, admin -> admin.describeTransactions(List.of(transactionalId)).all()
+                .get(ADMIN_TIMEOUT_MS, TimeUnit.MILLISECONDS).get(transactionalId).state() == TransactionState.ONGOING));
     }
 
-    /** @return the transactional id of task 0 of a source connector: {@code <group.id>-<connector>-0} (KIP-618) */
-    private String transactionalId(String alias, String connector) {
-        return KafkaContext.call(() -> adminCall(alias, admin -> admin.listTransactions().all()
-                .get(ADMIN_TIMEOUT_MS, TimeUnit.MILLISECONDS).stream().map(TransactionListing::transactionalId)
-                .filter(id -> id.endsWith("-" + connector + "-0")).sorted().findFirst()
-                .orElseThrow(() -> new IllegalStateException("no transactional id of task 0 of " + connector
-                        + " on Kafka cluster \"" + alias + "\": it does not run exactly-once"))));
-    }
-
-    private short producerEpoch(String alias, String transactionalId) {
-        return KafkaContext.call(() -> adminCall(alias, admin -> (short) admin.describeTransactions(List.of(transactionalId))
-                .all().get(ADMIN_TIMEOUT_MS, TimeUnit.MILLISECONDS).get(transactionalId).producerEpoch()));
-    }
-
-    private static void await(Duration timeout, String what, BooleanSupplier done) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("waited " + timeout.toSeconds() + " s for " + what);
-            }
-            sleep(200);
-        }
+    @Override
+    public Optional<List<Map<String, String>>> taskConfigs(String cluster, String connector) {
+        return runtime.taskConfigs(cluster, connector);
     }
 
     @Override

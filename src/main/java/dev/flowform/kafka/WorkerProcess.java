@@ -64,6 +64,8 @@ final class WorkerProcess {
                 "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
                 // the herder's rebalances, task starts and zombie fencing: what explains a task that does not run
                 "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.connect.runtime.distributed.DistributedHerder=info",
+                // "Stopping task <connector>-<n>": when a task of a connector's old configuration stopped
+                "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.connect.runtime.Worker=info",
                 "-cp", classPath, WorkerMain.class.getName(), file.toString()));
         Process process = new ProcessBuilder(cmd)
                 .redirectErrorStream(true)

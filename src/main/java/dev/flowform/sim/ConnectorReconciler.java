@@ -287,7 +287,7 @@ final class ConnectorReconciler {
         ctx.writeConnectorStatus(c, StatusDocuments.connectorReady(c, g, tasksMax == null ? 1 : tasksMax,
                 ctx.runtime().topics(connectCluster, name), now, ctx.now()));
         ctx.loop().reportReady(StrimziCrds.KAFKA_CONNECTOR, ns, name, g, readyAt);
-        if (!settledAfterChange(now, 1)) {
+        if (!settledAfterChange(now, 1, targetState(spec))) {
             scheduleRefresh(ns, name, g, 1);
         }
     }
@@ -315,6 +315,24 @@ final class ConnectorReconciler {
      * Connect's {@code WorkerConnector} and {@code DistributedHerder.reconfigureConnector}); on a loaded machine that takes
      * many seconds. And Connect restarts every task of a reconfigured connector, FAILED ones included, after the
      * rebalance the new task configurations cause, so a FAILED task read right after the PUT may be from before it.
+     * And the connector in the target state the reconcile sent, a stopped one without a running task: Kafka Connect
+     * acts on {@code PUT .../stop} or {@code .../resume} a moment after answering it.
+     *
+     * @param status  Connect's connector status, or null when it reported none
+     * @param attempt the number of the next refresh, from 1
+     * @param target  the target state the reconcile sent, or null for none
+     */
+    static boolean settledAfterChange(ConnectorStatus status, int attempt, TargetState target) {
+        if (status != null && target != null && !"FAILED".equals(status.state())
+                && (!target.name().equals(status.state()) || (target == TargetState.STOPPED
+                && status.tasks().stream().anyMatch(t -> !Set.of("UNASSIGNED", "FAILED").contains(t.state()))))) {
+            return false; // Connect has not acted on the target state yet (a stop or resume is asynchronous)
+        }
+        return settledAfterChange(status, attempt);
+    }
+
+    /**
+     * Like {@link #settledAfterChange(ConnectorStatus, int, TargetState)} without a target state to reach.
      *
      * @param status  Connect's connector status, or null when it reported none
      * @param attempt the number of the next refresh, from 1
@@ -362,7 +380,7 @@ final class ConnectorReconciler {
             ConnectorStatus now = ctx.runtime().status(connectCluster, name).orElse(null);
             ctx.writeConnectorStatus(c, StatusDocuments.connectorReady(c, generation, tasksMax == null ? 1 : tasksMax,
                     ctx.runtime().topics(connectCluster, name), now, ctx.now()));
-            if (!settledAfterChange(now, attempt + 1)) {
+            if (!settledAfterChange(now, attempt + 1, spec == null ? null : targetState(spec))) {
                 scheduleRefresh(ns, name, generation, attempt + 1);
             }
         } catch (KubernetesClientException e) {

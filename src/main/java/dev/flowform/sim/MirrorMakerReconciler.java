@@ -329,9 +329,14 @@ final class MirrorMakerReconciler {
             read.put(name, s);
             connectors.add(StatusDocuments.connectorStatus(s));
             connectorFailed |= "FAILED".equals(s.state());
-            // a running MirrorSourceConnector without tasks has not listed the source topics yet (real Kafka Connect)
+            ConnectRuntime.TargetState target = st.targetStates.getOrDefault(name, ConnectRuntime.TargetState.RUNNING);
+            boolean stopping = target == ConnectRuntime.TargetState.STOPPED;
+            // a running MirrorSourceConnector without tasks has not listed the source topics yet (real Kafka Connect);
+            // a stop or resume Connect answered is acted on a moment later
             moving |= !Set.of("RUNNING", "FAILED", "PAUSED", "STOPPED").contains(s.state())
-                    || s.tasks().stream().anyMatch(t -> !Set.of("RUNNING", "FAILED", "PAUSED").contains(t.state()))
+                    || (!"FAILED".equals(s.state()) && !target.name().equals(s.state()))
+                    || s.tasks().stream().anyMatch(t -> stopping ? Set.of("RUNNING", "PAUSED", "RESTARTING").contains(t.state())
+                    : !Set.of("RUNNING", "FAILED", "PAUSED").contains(t.state()))
                     || ("RUNNING".equals(s.state()) && s.tasks().isEmpty() && name.endsWith(MirrorMaker2Names.SOURCE_CONNECTOR));
         }
         String failure = st.failure != null ? st.failure

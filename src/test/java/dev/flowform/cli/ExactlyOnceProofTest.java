@@ -8,8 +8,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The data proof on real Kafka: {@code flowform prove} on {@code examples/real-kafka} (an adopted Connect
- * cluster whose MirrorMaker 2 flow runs at-least-once with read_uncommitted), with real rolls of real Connect
- * workers, and exact counts of what reached the target before and after the rollout.
+ * cluster whose MirrorMaker 2 flow runs at-least-once with read_uncommitted, 3 source tasks over 6 partitions), with real
+ * rolls of real Connect workers, and exact counts of what reached the target before, the moment after, and after the
+ * rollout. Nothing but flowform's plan and apply runs between the phases.
  */
 @Tag("kafka")
 class ExactlyOnceProofTest {
@@ -37,6 +38,13 @@ class ExactlyOnceProofTest {
         assertThat(r.t2().duplicates()).isPositive();
         assertThat(r.t2().aborted()).isGreaterThanOrEqualTo(500);
 
+        // the moment apply returned: no task of the old read_uncommitted configuration copied an aborted record
+        assertThat(r.pNow().committed()).isEqualTo(500);
+        assertThat(r.pNow().aborted()).isEqualTo(500);
+        assertThat(r.tNow().committed()).isEqualTo(500);
+        assertThat(r.tNow().aborted()).isZero();
+        assertThat(r.tNow().duplicates()).isZero();
+
         // after the rollout, with the same crash: exactly once
         assertThat(r.p3().committed()).isEqualTo(2000);
         assertThat(r.t3().committed()).isEqualTo(2000);
@@ -48,6 +56,7 @@ class ExactlyOnceProofTest {
 
         // the switch replicated nothing again
         assertThat(r.t1again()).isEqualTo(r.t1());
+        assertThat(r.contrastShown()).isTrue();
         assertThat(code).isZero();
         assertThat(out).contains("Apply complete!").contains("Result: exactly-once holds");
     }

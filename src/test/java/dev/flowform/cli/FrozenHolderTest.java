@@ -49,7 +49,7 @@ class FrozenHolderTest {
             assertThat(now.code()).as(now.output()).isEqualTo(1);
             assertThat(now.took()).as(now.output()).isLessThan(REFUSED_WITHIN);
             assertThat(FaultSuiteTest.flat(now.output())).contains("Error acquiring the state lock", stopped,
-                    "Operation: apply", "Process: process " + holder.pid(), "kill -CONT " + holder.pid(),
+                    "Operation: apply", "Process: pid " + holder.pid(), "kill -CONT " + holder.pid(),
                     "--lock-timeout");
 
             Refused waited = refused(dir, Map.of(), concat(apply, "--lock-timeout", "3s"));
@@ -80,11 +80,11 @@ class FrozenHolderTest {
             assertThat(now.code()).as(now.output()).isEqualTo(1);
             assertThat(now.took()).as(now.output()).isLessThan(REFUSED_WITHIN);
             assertThat(FaultSuiteTest.flat(now.output())).contains("Error acquiring the state lock", "Operation: apply",
-                    "Process: process " + holder.pid(), "Session: PostgreSQL server process");
+                    "Process: pid " + holder.pid(), "Session: PostgreSQL server process");
 
             Refused waited = refused(tmp.resolve("machine-b"), env, concat(apply, "--lock-timeout", "3s"));
             assertThat(waited.code()).as(waited.output()).isEqualTo(1);
-            assertThat(FaultSuiteTest.flat(waited.output())).contains("(waited 3s)", "Process: process " + holder.pid());
+            assertThat(FaultSuiteTest.flat(waited.output())).contains("(waited 3s)", "Process: pid " + holder.pid());
 
             assertWaitEndsOnSignal(tmp.resolve("machine-b"), env, concat(apply, "--lock-timeout", "10m"));
             holder.kill();
@@ -104,7 +104,7 @@ class FrozenHolderTest {
         Map<String, String> fast = new TreeMap<>(env);
         fast.put(ClusterConnection.SIM_FAST_ENV, "1");
         ChildFlowform holder = ChildFlowform.start(work, fast, apply);
-        int at = holder.awaitLine(0, l -> l.contains("[2/6] WAIT_FOR_ROLL"), Duration.ofSeconds(120));
+        int at = holder.awaitLine(0, l -> l.contains("[2/8] WAIT_FOR_ROLL"), Duration.ofSeconds(120));
         assertThat(at).as("%s%n%s", holder.out(), holder.err()).isNotNegative();
         holder.signal("STOP");
         return holder;

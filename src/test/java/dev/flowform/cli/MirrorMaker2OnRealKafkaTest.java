@@ -50,6 +50,7 @@ class MirrorMaker2OnRealKafkaTest {
                 "WAIT_FOR_ROLL", "mm2-mirrormaker2",
                 "SET_WORKER_EOS", "exactly.once.source.support = enabled",
                 "WAIT_FOR_ROLL",
+                "STOP_CONNECTOR", "sourceConnector.state: stopped", "WAIT_FOR_CONNECTOR_READY",
                 "UPDATE_CONNECTOR", "source.consumer.isolation.level=read_committed", "exactly.once.support=required",
                 "WAIT_FOR_CONNECTOR_READY",
                 "2/2 workers on the new revision with exactly.once.source.support=enabled",
@@ -65,6 +66,11 @@ class MirrorMaker2OnRealKafkaTest {
         assertThat(r.t2().duplicates()).isPositive();
         assertThat(r.t2().aborted()).isGreaterThanOrEqualTo(500);
 
+        // the moment apply returned: no task of the old read_uncommitted configuration copied an aborted record
+        assertThat(r.tNow().committed()).isEqualTo(500);
+        assertThat(r.tNow().aborted()).isZero();
+        assertThat(r.tNow().duplicates()).isZero();
+
         // after the rollout, the same writes and the same SIGKILL: exactly once
         assertThat(r.p3().committed()).isEqualTo(2000);
         assertThat(r.p3().aborted()).isEqualTo(500);
@@ -76,6 +82,7 @@ class MirrorMaker2OnRealKafkaTest {
         assertThat(r.t3u().duplicates()).isPositive();
         // the switch replicated nothing again
         assertThat(r.t1again()).isEqualTo(r.t1());
+        assertThat(r.contrastShown()).isTrue();
         assertThat(run.code()).isZero();
         assertThat(run.out()).contains("Result: exactly-once holds");
     }

@@ -34,7 +34,7 @@ class RunHistoryTest {
         Path stateDir = dir.resolve("state");
         String original = slowRolls(dir);
         try (ChildFlowform child = apply(dir, stateDir)) {
-            assertThat(child.awaitLine(0, l -> l.contains("[4/6] WAIT_FOR_ROLL"), Duration.ofSeconds(120)))
+            assertThat(child.awaitLine(0, l -> l.contains("[4/8] WAIT_FOR_ROLL"), Duration.ofSeconds(120)))
                     .as("%s%n%s", child.out(), child.err()).isNotNegative();
             child.kill();
         }
@@ -62,7 +62,7 @@ class RunHistoryTest {
         Path stateDir = dir.resolve("state");
         slowRolls(dir);
         try (ChildFlowform child = apply(dir, stateDir)) {
-            assertThat(child.awaitLine(0, l -> l.contains("[2/6] WAIT_FOR_ROLL"), Duration.ofSeconds(120)))
+            assertThat(child.awaitLine(0, l -> l.contains("[2/8] WAIT_FOR_ROLL"), Duration.ofSeconds(120)))
                     .as("%s%n%s", child.out(), child.err()).isNotNegative();
             child.signal("TERM");
             assertThat(child.waitFor(Duration.ofSeconds(60))).as("%s%n%s", child.out(), child.err()).isEqualTo(143);

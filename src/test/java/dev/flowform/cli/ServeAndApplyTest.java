@@ -38,9 +38,9 @@ class ServeAndApplyTest {
             CliRunner.Result apply = cli.run(CliFiles.args("apply", dir, stateDir, "--auto-approve"));
             assertThat(apply.exitCode()).as("%s", apply).isEqualTo(1);
             assertThat(FaultSuiteTest.flat(apply.err())).contains("Error acquiring the state lock",
-                    "Operation: cluster serve", "Process: process " + serve.pid(),
+                    "Operation: cluster serve", "Process: pid " + serve.pid(),
                     "is being served by \"flowform cluster serve\"", "Stop it (Ctrl-C) first");
-            assertThat(apply.out()).doesNotContain("[1/6]");
+            assertThat(apply.out()).doesNotContain("[1/8]");
 
             CliRunner.Result plan = cli.run(CliFiles.args("plan", dir, stateDir, "--detailed-exitcode"));
             assertThat(plan.exitCode()).as("plan reads the served objects: %s", plan).isEqualTo(2);
@@ -69,14 +69,14 @@ class ServeAndApplyTest {
         Path file = stateDir.resolve("demo").resolve(ClusterConnection.EMBEDDED_CLUSTER_FILE);
         try (ChildFlowform apply = ChildFlowform.start(tmp, Map.of(ClusterConnection.SIM_FAST_ENV, "1"),
                 CliFiles.args("apply", dir, stateDir, "--auto-approve"))) {
-            assertThat(apply.awaitLine(0, l -> l.contains("[2/6] WAIT_FOR_ROLL"), Duration.ofSeconds(120)))
+            assertThat(apply.awaitLine(0, l -> l.contains("[2/8] WAIT_FOR_ROLL"), Duration.ofSeconds(120)))
                     .as("%s%n%s", apply.out(), apply.err()).isNotNegative();
 
             try (ChildFlowform serve = ChildFlowform.start(tmp, Map.of(ClusterConnection.SIM_FAST_ENV, "1"),
                     CliFiles.args("cluster serve", dir, stateDir))) {
                 assertThat(serve.waitFor(Duration.ofSeconds(60))).as("%s%n%s", serve.out(), serve.err()).isEqualTo(1);
                 assertThat(FaultSuiteTest.flat(serve.err())).contains("Error acquiring the state lock",
-                        "Operation: apply", "Process: process " + apply.pid());
+                        "Operation: apply", "Process: pid " + apply.pid());
                 assertThat(serve.out()).doesNotContain("serving at");
             }
 

@@ -28,8 +28,23 @@ public interface RealKafka extends AutoCloseable {
      * @throws ConnectRuntimeException when the Kafka libraries cannot be found or a broker does not start
      */
     static RealKafka start(Map<String, List<String>> addresses, Map<String, List<String>> topics, Path dir) {
+        return start(addresses, topics, Map.of(), dir);
+    }
+
+    /**
+     * Like {@link #start(Map, Map, Path)}, with the number of partitions of each cluster's topics.
+     *
+     * @param addresses  alias to the bootstrap addresses that cluster answers for ({@code host:port})
+     * @param topics     alias to the topics to create
+     * @param partitions alias to the number of partitions of its topics (absent: 1)
+     * @param dir        working folder
+     * @return the running environment; close it to stop everything
+     * @throws ConnectRuntimeException when the Kafka libraries cannot be found or a broker does not start
+     */
+    static RealKafka start(Map<String, List<String>> addresses, Map<String, List<String>> topics,
+                           Map<String, Integer> partitions, Path dir) {
         return KafkaRuntimeLoader.newInstance("dev.flowform.kafka.KafkaEnvironment", RealKafka.class,
-                new Class<?>[] {Map.class, Map.class, Path.class}, addresses, topics, dir);
+                new Class<?>[] {Map.class, Map.class, Map.class, Path.class}, addresses, topics, partitions, dir);
     }
 
     /** @return the Connect runtime whose workers run against these clusters */
@@ -47,7 +62,7 @@ public interface RealKafka extends AutoCloseable {
     /**
      * Writes transactions of records {@code <phase>-c-<n>} (committed) and {@code <phase>-a-<n>} (aborted)
      * with one transactional producer, about 100 ms apart; an aborted transaction is flushed before it is
-     * aborted, so its records reach the log.
+     * aborted, so its records reach the log. The records of each transaction go to every partition in turn.
      *
      * @param alias         the source cluster
      * @param topic         the topic
@@ -58,8 +73,26 @@ public interface RealKafka extends AutoCloseable {
      * @param afterEach     called with the 1-based number of each finished transaction (for a crash mid-way)
      * @return what was committed and aborted
      */
+    default Produced write(String alias, String topic, String phase, int transactions, int perTransaction, int abortEvery,
+                           IntConsumer afterEach) {
+        return write(alias, topic, phase, transactions, perTransaction, abortEvery, Duration.ofMillis(100), afterEach);
+    }
+
+    /**
+     * Like {@link #write(String, String, String, int, int, int, IntConsumer)}, with the pause between transactions.
+     *
+     * @param alias          the source cluster
+     * @param topic          the topic
+     * @param phase          a prefix that tells this batch from others
+     * @param transactions   how many transactions
+     * @param perTransaction records per transaction
+     * @param abortEvery     every n-th transaction is aborted; 0 for none
+     * @param pause          the pause after each transaction (zero for none)
+     * @param afterEach      called with the 1-based number of each finished transaction
+     * @return what was committed and aborted
+     */
     Produced write(String alias, String topic, String phase, int transactions, int perTransaction, int abortEvery,
-                   IntConsumer afterEach);
+                   Duration pause, IntConsumer afterEach);
 
     /**
      * Reads a topic from the beginning until {@code expected} distinct committed records of {@code phase} were
@@ -98,25 +131,22 @@ public interface RealKafka extends AutoCloseable {
     Optional<String> openTransaction(String alias, String topic);
 
     /**
-     * Makes sure that every task of a connector runs a configuration holding {@code expected}. Kafka Connect restarts a
-     * task with a changed configuration a moment after the connector's new configuration is stored (the connector
-     * restarts, regenerates its task configurations, the workers rebalance), while the connector's status already
-     * reads RUNNING; a task started before that still runs the old configuration. So this waits until the stored task
-     * configurations ({@code GET /connectors/{name}/tasks}) hold {@code expected}, restarts the connector and its tasks
-     * ({@code POST /connectors/{name}/restart?includeTasks=true}, KIP-745), and waits until task 0's transactional
-     * producer has a higher epoch than before the restart (a new task instance initialised it, which fences any older
-     * one, KIP-618) and every task runs.
-     *
-     * @param cluster     {@code namespace/KafkaConnect name}
-     * @param connector   the connector
-     * @param targetAlias the cluster the Connect workers write to (where the task's transactional id lives)
-     * @param expected    configuration entries every task configuration must hold
-     * @param timeout     how long each of the waits may take
-     * @return what was done, for the proof's output
-     * @throws IllegalStateException when a wait times out or Connect refuses the restart
+     * @param alias           the cluster
+     * @param transactionalId a transactional id
+     * @return true when that id's transaction is {@code ONGOING} on its coordinator (Admin {@code describeTransactions})
+     * @throws IllegalStateException when the broker does not answer within 10 s
      */
-    String restartWithConfig(String cluster, String connector, String targetAlias, Map<String, String> expected,
-                             Duration timeout);
+    boolean ongoing(String alias, String transactionalId);
+
+    /**
+     * {@code GET /connectors/{name}/tasks}: the task configurations Kafka Connect has stored for a connector, from which
+     * its tasks are started (a stopped connector has none, KIP-875).
+     *
+     * @param cluster   {@code namespace/KafkaConnect name}
+     * @param connector the connector
+     * @return each task's configuration by task id; empty when no worker answers or the connector does not exist
+     */
+    Optional<List<Map<String, String>>> taskConfigs(String cluster, String connector);
 
     /**
      * Freezes or thaws the worker process of a pod with SIGSTOP / SIGCONT: a frozen worker sends nothing, so a
