@@ -350,7 +350,9 @@ final class ConnectorReconciler {
      * {@link #SLOW_STATUS_REFRESH} until it settles.
      */
     private void scheduleRefresh(String ns, String name, long generation, int attempt) {
-        String k = ns + "/" + name + "#status";
+        // one refresh chain per generation: a chain of the generation before, still pending, ends on its own when it
+        // sees the newer generation, and must not keep this one from starting
+        String k = ns + "/" + name + "#status@" + generation;
         if (timers.containsKey(k) || ctx.loop().closed()) {
             return;
         }

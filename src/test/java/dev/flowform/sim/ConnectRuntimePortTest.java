@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 class ConnectRuntimePortTest extends SimTestSupport {
 
     /** A simulated runtime whose workers answer /health only after a few probes, like a real worker. */
-    static final class SlowRuntime implements ConnectRuntime {
+    static class SlowRuntime implements ConnectRuntime {
         final SimulatedConnectRuntime delegate = new SimulatedConnectRuntime();
         final List<WorkerSpec> started = new CopyOnWriteArrayList<>();
         final List<String> stopped = new CopyOnWriteArrayList<>();
