@@ -189,6 +189,14 @@ class GoldenPlansTest {
             w.statuses.put("dc1-to-dc2-source", World.Status.FAILED);
             return new Situation(adopt(true), w.toLive());
         });
+        m.put("connector-task-failed", () -> {
+            World w = mm2(StrimziApi.V1BETA2, "enabled", World.Roll.ROLLED, null);
+            Map<String, Object> config = World.map(World.map(w.connectors.get("dc1-to-dc2-source").get("spec")).get("config"));
+            config.put("exactly.once.support", "required");
+            config.put("source.consumer.isolation.level", "read_committed");
+            w.statuses.put("dc1-to-dc2-source", World.Status.FAILED_TASK);
+            return new Situation(adopt(true), w.toLive());
+        });
         m.put("connector-paused", () -> {
             World w = mm2(StrimziApi.V1BETA2, "enabled", World.Roll.ROLLED, null);
             World.map(w.connectors.get("dc1-to-dc2-source").get("spec")).put("state", "paused");
@@ -322,32 +330,8 @@ class GoldenPlansTest {
 
     // ------------------------------------------------------------------------------------------------ builders
 
-    /** The quickstart's shape: a KafkaConnect mm2-connect with 3 workers and the flow dc1-to-dc2 (3 connectors). */
     private static World mm2(StrimziApi api, String eos, World.Roll roll, EosMode previous) {
-        World w = new World(api);
-        w.kc = w.connect(eos, 3, "3.9.0", true, roll == World.Roll.PAUSED);
-        w.roll = roll;
-        w.previous = previous;
-        Map<String, String> base = new LinkedHashMap<>();
-        base.put("source.cluster.alias", "dc1");
-        base.put("target.cluster.alias", "dc2");
-        base.put("source.cluster.bootstrap.servers", "dc1-kafka-bootstrap.kafka-dc1.svc:9093");
-        base.put("target.cluster.bootstrap.servers", "dc2-kafka-bootstrap.kafka-dc2.svc:9093");
-        Map<String, String> source = new LinkedHashMap<>(base);
-        source.put("topics", "orders\\..*");
-        Map<String, String> checkpoint = new LinkedHashMap<>(base);
-        checkpoint.put("groups", ".*");
-        Map<String, String> heartbeat = new LinkedHashMap<>();
-        heartbeat.put("source.cluster.alias", "dc1");
-        heartbeat.put("target.cluster.alias", "dc2");
-        w.connectors.put("dc1-to-dc2-source", w.connector("dc1-to-dc2-source", ConnectorRole.SOURCE.connectorClass(), 2, null,
-                source, Map.of()));
-        w.connectors.put("dc1-to-dc2-checkpoint", w.connector("dc1-to-dc2-checkpoint", ConnectorRole.CHECKPOINT.connectorClass(),
-                1, null, checkpoint, Map.of()));
-        w.connectors.put("dc1-to-dc2-heartbeat", w.connector("dc1-to-dc2-heartbeat", ConnectorRole.HEARTBEAT.connectorClass(),
-                1, null, heartbeat, Map.of()));
-        w.connectors.keySet().forEach(n -> w.statuses.put(n, World.Status.RUNNING));
-        return w;
+        return World.quickstart(api, eos, roll, previous);
     }
 
     /** Replaces the connectors by what {@link #ownFlow} produces (EOS keys per {@code eos}), labelled as flowform's. */

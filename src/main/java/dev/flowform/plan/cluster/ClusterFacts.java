@@ -113,9 +113,12 @@ record ClusterFacts(PlanScope scope, DesiredConnectCluster desired, List<Desired
                 : new ObjectRef(scope.live().api().kafkaApiVersion(), KafkaConnectManifest.KIND, dc.namespace(), dc.name());
         int replicas = dc.replicas() != null ? dc.replicas()
                 : c == null || c.replicas() == null ? RollCheck.STRIMZI_DEFAULT_REPLICAS : c.replicas();
-        return new ClusterFacts(scope, dc, flows, flowOf, ref, c == null ? null : existing(dc, c),
-                Claim.all(scope, dc, c, flows, flowOf), ConnectorFacts.of(scope, dc, flows, c), replicas,
-                ignoredV1Keys(scope, dc, c), groupId(scope, dc, c));
+        Existing existing = c == null ? null : existing(dc, c);
+        // the operator restarts a task only while it reconciles the connectors, and a roll restarts every task anyway
+        boolean restartable = existing != null && !existing.changes() && existing.rolled() && !c.reconciliationPaused();
+        return new ClusterFacts(scope, dc, flows, flowOf, ref, existing, Claim.all(scope, dc, c, flows, flowOf),
+                ConnectorFacts.of(scope, dc, flows, c, restartable), replicas, ignoredV1Keys(scope, dc, c),
+                groupId(scope, dc, c));
     }
 
     /** @return the cluster's resource address */

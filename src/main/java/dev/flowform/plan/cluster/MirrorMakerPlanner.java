@@ -193,12 +193,10 @@ public final class MirrorMakerPlanner {
             for (TaskStatus t : c.tasks()) {
                 if ("FAILED".equals(t.state()) && !"FAILED".equals(c.state())) {
                     String value = c.name() + ":" + t.id();
-                    String key = Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION;
-                    changes.add(new Change(f.address(), f.ref(), Action.UPDATE, List.of(new AttributeChange(
-                            "metadata.annotations.\"" + key + "\"", null, Json.render(value), false)),
-                            ChangeReason.MIRROR_TASK_RESTART.of(value)));
-                    chain.add(new Draft(StepKind.ANNOTATE, f.address(), f.ref(), new StepPayload.PatchObject(List.of(
-                            FieldEdit.set(List.of("metadata", "annotations", key), value, false))), key + " = \"" + value + "\""));
+                    TaskRestart r = new TaskRestart(f.address(), f.ref(), Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION, value,
+                            value);
+                    changes.add(r.change());
+                    chain.add(r.step(null));
                     return;
                 }
             }

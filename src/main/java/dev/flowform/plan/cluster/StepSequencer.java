@@ -42,6 +42,7 @@ import java.util.TreeSet;
  *       (the operator's default, which flowform cannot read), they stay one chain: before Kafka 3.6.0 a round of
  *       zombie fencing fails while a rebalance is pending, which several connector configurations written at once
  *       cause, so exactly-once tasks fail to start (KAFKA-15059, fixed by apache/kafka#13819 in 3.6.0).</li>
+ *   <li>last, the restart of each FAILED task that nothing else restarts ({@link TaskRestart}).</li>
  * </ul>
  * Pure.
  */
@@ -80,6 +81,10 @@ final class StepSequencer {
             s.newCluster();
         } else if (facts.somethingChanges()) {
             s.existingCluster(facts.existing());
+        }
+        for (TaskRestart r : facts.connectors().restarts()) {
+            s.changes.add(r.change());
+            s.chain.add(r.step(s.concurrentConnectors ? r.address() : null));
         }
         return new Sequence(s.chain, s.changes);
     }
