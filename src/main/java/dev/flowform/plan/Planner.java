@@ -11,7 +11,6 @@ import dev.flowform.model.DesiredState;
 import dev.flowform.model.LiveState;
 import dev.flowform.plan.cluster.ClusterPlan;
 import dev.flowform.plan.cluster.ClusterPlanner;
-import dev.flowform.plan.cluster.MirrorMakerPlanner;
 import dev.flowform.plan.cluster.Draft;
 import dev.flowform.plan.cluster.PlanScope;
 import java.util.ArrayList;
@@ -144,15 +143,8 @@ public final class Planner {
         sorted.sort(Comparator.comparing(DesiredConnectCluster::address));
         List<ClusterPlan> plans = new ArrayList<>(sorted.stream().map(dc -> ClusterPlanner.plan(scope, dc)).toList());
         desired.mirrorMakers().stream().sorted(Comparator.comparing(DesiredMirrorMaker2::address))
-                .forEach(m -> plans.add(withTransactionalIds(MirrorMakerPlanner.plan(scope, m), m, live)));
+                .forEach(m -> plans.add(ClusterPlanner.plan(scope, m)));
         return plans;
-    }
-
-    /** @return {@code mm}'s plan with the transactional IDs its chain makes the workers use ({@link MirrorMakerTransactionalIds}) */
-    private static ClusterPlan withTransactionalIds(ClusterPlan mm, DesiredMirrorMaker2 dm, LiveState live) {
-        List<TransactionalId> ids = MirrorMakerTransactionalIds.of(dm, live.mirrorMaker(dm.namespace(), dm.name())
-                .orElse(null), mm.chain());
-        return new ClusterPlan(mm.address(), mm.chain(), mm.changes(), ids, mm.flowOf(), mm.transfers(), mm.diagnostics());
     }
 
     /** @return address of each desired connector to its flow's: of the planned clusters, or of every flow when refreshing */

@@ -28,24 +28,25 @@ final class TransactionalIds {
 
     /**
      * @param f     the cluster's facts
+     * @param k     the KafkaConnect and its flows
      * @param chain the steps the sequencer emitted for it (before ownership marks)
      * @return the IDs, the leader's first, then per connector (by name) per task; empty when the chain is empty
      *         (only clusters this plan changes are listed) or the workers end at {@code disabled}
      */
-    static List<TransactionalId> of(ClusterFacts f, List<Draft> chain) {
+    static List<TransactionalId> of(ClusterFacts f, ConnectKind k, List<Draft> chain) {
         List<TransactionalId> out = new ArrayList<>();
         EosMode eos = f.desired().eos();
         if (chain.isEmpty() || eos == EosMode.DISABLED) {
             return out;
         }
         String cluster = f.address();
-        out.add(new TransactionalId(cluster, "connect-cluster-" + f.groupId(), null, null, EosMode.PREPARING));
+        out.add(new TransactionalId(cluster, "connect-cluster-" + k.groupId(), null, null, EosMode.PREPARING));
         if (eos != EosMode.ENABLED) {
             return out;
         }
         LiveState live = f.scope().live();
         Map<String, Integer> tasks = new TreeMap<>();
-        for (DesiredFlow flow : f.flows()) {
+        for (DesiredFlow flow : k.flows()) {
             for (DesiredConnector d : flow.connectors()) {
                 Integer liveTasks = live.connector(d.namespace(), d.name()).map(LiveConnector::tasksMax).orElse(null);
                 tasks.put(d.name(), d.tasksMax() != null ? d.tasksMax() : liveTasks != null ? liveTasks : 1);
@@ -53,7 +54,7 @@ final class TransactionalIds {
         }
         if (f.existing() != null) {
             Set<String> deleted = new HashSet<>();
-            f.work().stream().filter(w -> w.action() == Action.DELETE).forEach(w -> deleted.add(w.ref().name()));
+            k.work().stream().filter(w -> w.action() == Action.DELETE).forEach(w -> deleted.add(w.ref().name()));
             for (LiveConnector l : live.connectorsOf(f.existing().cluster().namespace(), f.existing().cluster().name())) {
                 if (!tasks.containsKey(l.name()) && !deleted.contains(l.name())) {
                     tasks.put(l.name(), l.tasksMax() == null ? 1 : l.tasksMax());
@@ -62,7 +63,7 @@ final class TransactionalIds {
         }
         tasks.forEach((name, n) -> {
             for (int t = 0; t < n; t++) {
-                out.add(new TransactionalId(cluster, f.groupId() + "-" + name + "-" + t, name, t, EosMode.ENABLED));
+                out.add(new TransactionalId(cluster, k.groupId() + "-" + name + "-" + t, name, t, EosMode.ENABLED));
             }
         });
         return out;

@@ -1,4 +1,4 @@
-package dev.flowform.plan;
+package dev.flowform.plan.cluster;
 
 import dev.flowform.model.DesiredMirror;
 import dev.flowform.model.DesiredMirrorMaker2;
@@ -6,7 +6,8 @@ import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveMirrorMaker2;
 import dev.flowform.model.ManageMode;
 import dev.flowform.model.strimzi.MirrorMaker2Names;
-import dev.flowform.plan.cluster.Draft;
+import dev.flowform.plan.StepKind;
+import dev.flowform.plan.TransactionalId;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
