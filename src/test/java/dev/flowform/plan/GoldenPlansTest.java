@@ -33,14 +33,16 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The human rendering and the JSON document of a plan for each situation the
- * planner handles, compared with {@code src/test/resources/golden-plans/<case>/plan.txt} and
- * {@code plan.json}. Regenerate them with {@code mvn test -Dtest=GoldenPlansTest -Dgolden.update=true}
- * and review the diff. Deterministic: a fixed clock, a fixed version string, sorted maps.
+ * The one golden-plan harness for both kinds of the Connect family: the human rendering and the JSON document of a
+ * plan for each situation the planner handles, compared with {@code src/test/resources/golden-plans/<case>/plan.txt}
+ * and {@code plan.json}; KafkaConnect cases here, KafkaMirrorMaker2 cases ({@code mm2-*}, both layouts, also with
+ * Strimzi 0.46-0.48's pods that the operator does not roll) in {@link MirrorMakerGoldenCases}. Regenerate them with
+ * {@code mvn test -Dtest=GoldenPlansTest -Dgolden.update=true} and review the diff. Deterministic: a fixed clock, a
+ * fixed version string, sorted maps.
  *
- * <p>The human text is rendered from the decoded JSON document, as the CLI does, and each case also
- * checks that rendering the plan directly gives the same text (the document holds everything the text
- * shows) and that no secret reaches either file.
+ * <p>The human text is rendered from the decoded JSON document, as the CLI does, and every case also checks that
+ * rendering the plan directly gives the same text (the document holds everything the text shows) and that no secret
+ * reaches either file.
  */
 class GoldenPlansTest {
 
@@ -48,11 +50,12 @@ class GoldenPlansTest {
     private static final boolean UPDATE = Boolean.getBoolean("golden.update");
     private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
     private static final StateRef STATE = new StateRef("6f1c2a9e-0b7d-4e55-9a31-2c8d4b7e1f00", 42);
-    private static final String SECRET = "Golden-Secret-8812";
+    /** A secret some cases put in the configuration or the live objects; it must reach neither file. */
+    static final String SECRET = "Golden-Secret-8812";
     private static final UnaryOperator<String> HASH = v -> "sha256:" + Integer.toHexString(v.hashCode());
 
     /** One situation: its configuration, live objects, flags and recorded state. */
-    private record Situation(DesiredState desired, LiveState live, PlanOptions options, List<RecordedResource> recorded) {
+    record Situation(DesiredState desired, LiveState live, PlanOptions options, List<RecordedResource> recorded) {
         Situation(DesiredState desired, LiveState live) {
             this(desired, live, PlanOptions.DEFAULT, List.of());
         }
@@ -66,10 +69,15 @@ class GoldenPlansTest {
     Stream<DynamicTest> golden_plans() {
         Map<String, Supplier<Situation>> cases = cases();
         assertThat(cases).hasSizeGreaterThanOrEqualTo(30);
+        Map<String, Supplier<Situation>> mm2 = MirrorMakerGoldenCases.cases();
+        assertThat(cases.keySet()).doesNotContainAnyElementsOf(mm2.keySet());
+        cases.putAll(mm2);
         return cases.entrySet().stream().map(e -> DynamicTest.dynamicTest(e.getKey(), () -> check(e.getKey(), e.getValue().get())));
     }
 
     private static void check(String name, Situation s) throws IOException {
+        assertThat(name.startsWith("mm2-")).as("KafkaMirrorMaker2 cases, and only they, are named mm2-*")
+                .isEqualTo(!s.desired().mirrorMakers().isEmpty());
         Plan plan = Planner.plan(s.desired(), s.live(), new PlanRequest("prod", STATE, NOW, s.options(), s.recorded(), HASH));
         String json = PlanCodec.toJson(plan, "test", PlanCodec.MASK);
         Plan decoded = PlanCodec.decode(json);

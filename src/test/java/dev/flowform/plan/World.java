@@ -1,6 +1,11 @@
 package dev.flowform.plan;
 
 import dev.flowform.model.Condition;
+import dev.flowform.model.DesiredConnectCluster;
+import dev.flowform.model.DesiredState;
+import dev.flowform.model.ManageMode;
+import dev.flowform.testing.Configs;
+import java.util.Set;
 import dev.flowform.model.ConnectorRole;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveConfigMap;
@@ -29,7 +34,7 @@ import java.util.TreeMap;
  * <p>Steps of a plan are executed against it symbolically by {@link SymbolicApply}, which edits the maps
  * with the apply package's {@code Edits} and moves the status descriptors.
  */
-final class World {
+final class World implements FamilyWorld {
 
     /** What the operator has done with the KafkaConnect's current generation. */
     enum Roll {
@@ -195,10 +200,67 @@ final class World {
         return m;
     }
 
+    // ------------------------------------------------------------------------------------------ FamilyWorld
+
+    @Override
+    public FamilyWorld roll(Roll r, EosMode podsRun) {
+        roll = r;
+        previous = podsRun;
+        if (r == Roll.PAUSED) {
+            map(map(kc.get("metadata")).get("annotations")).put(Strimzi.PAUSE_RECONCILIATION_ANNOTATION, "true");
+        }
+        return this;
+    }
+
+    @Override
+    public FamilyWorld version(String version) {
+        map(kc.get("spec")).put("version", version);
+        return this;
+    }
+
+    @Override
+    public FamilyWorld replicas(int replicas) {
+        map(kc.get("spec")).put("replicas", replicas);
+        return this;
+    }
+
+    @Override
+    public FamilyWorld workerConfig(String key, String value) {
+        map(map(kc.get("spec")).get("config")).put(key, value);
+        return this;
+    }
+
+    @Override
+    public FamilyWorld sourceExactlyOnce() {
+        Map<String, Object> config = map(map(connectors.get("dc1-to-dc2-source").get("spec")).get("config"));
+        config.put("exactly.once.support", "required");
+        config.put("source.consumer.isolation.level", "read_committed");
+        return this;
+    }
+
+    @Override
+    public FamilyWorld failSourceTask() {
+        statuses.put("dc1-to-dc2-source", Status.FAILED_TASK);
+        return this;
+    }
+
+    @Override
+    public DesiredState adopt(boolean exactlyOnce, Map<String, String> workerConfig) {
+        return Configs.desired(List.of(new DesiredConnectCluster("connect_cluster." + CLUSTER, CLUSTER, null,
+                ManageMode.ADOPT, null, null, null, null, workerConfig, Map.of(), Set.of(), null)),
+                List.of(Configs.adoptedFlow(exactlyOnce)));
+    }
+
+    @Override
+    public String address() {
+        return "connect_cluster." + CLUSTER;
+    }
+
     // ------------------------------------------------------------------------------------------ model records
 
     /** @return the live state a reader would return for this world */
-    LiveState toLive() {
+    @Override
+    public LiveState toLive() {
         List<LiveConnectCluster> clusters = new ArrayList<>();
         if (kc != null) {
             clusters.add(cluster());
@@ -230,7 +292,8 @@ final class World {
 
     private LiveConnectCluster cluster() {
         long g = generation(kc);
-        EosMode mode = mode(kc);
+        Object value = map(map(kc.get("spec")).get("config")).get(EosMode.CONFIG_KEY);
+        EosMode mode = EosMode.parse(value == null ? null : value.toString()).orElse(EosMode.DISABLED);
         int replicas = replicas(kc);
         Map<String, Object> md = map(kc.get("metadata"));
         Map<String, Object> spec = map(kc.get("spec"));
