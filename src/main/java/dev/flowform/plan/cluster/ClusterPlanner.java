@@ -57,7 +57,7 @@ public final class ClusterPlanner {
             }
         }
         Sequence steps = refused ? Sequence.EMPTY : StepSequencer.sequence(facts);
-        List<TransactionalId> ids = facts.kind().transactionalIds(facts, steps.chain());
+        List<TransactionalId> ids = TransactionalIds.of(facts, steps.chain());
         return result(facts, OwnershipMarks.settle(facts, steps), ids, diagnostics);
     }
 

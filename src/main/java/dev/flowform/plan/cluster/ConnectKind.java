@@ -15,7 +15,6 @@ import dev.flowform.plan.AttributeChange;
 import dev.flowform.plan.Change;
 import dev.flowform.plan.ChangeReason;
 import dev.flowform.plan.Rule;
-import dev.flowform.plan.TransactionalId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -202,8 +201,8 @@ record ConnectKind(DesiredConnectCluster desired, List<DesiredFlow> flows, Map<S
     }
 
     @Override
-    public List<TransactionalId> transactionalIds(ClusterFacts f, List<Draft> chain) {
-        return TransactionalIds.of(f, this, chain);
+    public Map<String, Integer> taskCounts(ClusterFacts f) {
+        return TransactionalIds.connectTasks(f, this);
     }
 
     private static List<String> ignoredV1Keys(PlanScope scope, DesiredConnectCluster dc, LiveConnectCluster c) {

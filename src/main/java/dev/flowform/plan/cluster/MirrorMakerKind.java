@@ -18,7 +18,6 @@ import dev.flowform.plan.ChangeReason;
 import dev.flowform.plan.FieldEdit;
 import dev.flowform.plan.Json;
 import dev.flowform.plan.Rule;
-import dev.flowform.plan.TransactionalId;
 import dev.flowform.plan.rules.ForcedRoll;
 import dev.flowform.plan.rules.MirrorCheck;
 import java.util.ArrayList;
@@ -45,7 +44,7 @@ record MirrorMakerKind(DesiredMirrorMaker2 desired, LiveMirrorMaker2 live, Objec
                        List<MirrorWork> mirrors, MirrorSet set) implements ResourceKind {
 
     /** Strimzi's defaults of a KafkaMirrorMaker2's group id and storage topics ({@code KafkaMirrorMaker2Configuration}). */
-    private static final List<String> DEFAULTS = List.of(MirrorMakerTransactionalIds.STRIMZI_DEFAULT_GROUP_ID,
+    private static final List<String> DEFAULTS = List.of(MirrorConnectors.STRIMZI_DEFAULT_GROUP_ID,
             "mirrormaker2-cluster-configs", "mirrormaker2-cluster-offsets", "mirrormaker2-cluster-status");
 
     MirrorMakerKind {
@@ -213,7 +212,7 @@ record MirrorMakerKind(DesiredMirrorMaker2 desired, LiveMirrorMaker2 live, Objec
      * The mirrors' findings: a refusal (the resource is one object, so a mirror cannot be left out) of an exactly-once
      * mirror on workers that are not to run enabled, of a source connector that requires exactly-once under workers
      * whose mode is to rise, of a target rename with other changes, of a mirror that cannot be added; then the warnings
-     * of {@link MirrorMakerWarnings} and about FAILED tasks.
+     * of {@link MirrorFindings} and about FAILED tasks.
      */
     @Override
     public Verdict connectors(ClusterFacts f) {
@@ -278,8 +277,13 @@ record MirrorMakerKind(DesiredMirrorMaker2 desired, LiveMirrorMaker2 live, Objec
     }
 
     @Override
-    public List<TransactionalId> transactionalIds(ClusterFacts f, List<Draft> chain) {
-        return MirrorMakerTransactionalIds.of(desired, live, chain);
+    public String groupId() {
+        return MirrorConnectors.groupId(desired, live);
+    }
+
+    @Override
+    public Map<String, Integer> taskCounts(ClusterFacts f) {
+        return MirrorConnectors.tasks(desired, live);
     }
 
     @Override

@@ -5,17 +5,16 @@ import dev.flowform.model.EosMode;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.plan.AttributeChange;
 import dev.flowform.plan.Change;
-import dev.flowform.plan.TransactionalId;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * What differs between the two Connect-family resources the planner plans through one path ({@link ClusterFacts},
+ * What differs between the two Connect-family resources planned through one path ({@link ClusterFacts},
  * {@link ClusterGuards}, {@link StepSequencer}), as Strimzi reconciles both through one {@code AbstractConnectOperator}:
- * a KafkaConnect whose connectors are KafkaConnectors of the flows on it ({@link ConnectKind}), or a KafkaMirrorMaker2
- * whose connectors are its mirrors, part of the resource itself ({@link MirrorMakerKind}). The rules are the same for
- * both (docs/domain-rules.md); this says where the layouts differ and how messages name things. Pure.
+ * a KafkaConnect whose connectors are KafkaConnectors of its flows ({@link ConnectKind}), or a KafkaMirrorMaker2 whose
+ * connectors are its mirrors, part of the resource ({@link MirrorMakerKind}). The rules are the same for both
+ * (docs/domain-rules.md); this says where the layouts differ and how messages name things. Pure.
  */
 sealed interface ResourceKind permits ConnectKind, MirrorMakerKind {
 
@@ -38,15 +37,10 @@ sealed interface ResourceKind permits ConnectKind, MirrorMakerKind {
         return ref().kind() + " " + desired().namespace() + "/" + desired().name();
     }
 
-    // ------------------------------------------------------------------------------------------ the resource
-
     /** @return the path of the worker configuration that holds {@value EosMode#CONFIG_KEY} */
     List<String> workerConfigPath();
 
-    /**
-     * @param scope the plan's scope
-     * @return the object to create, with its final mode
-     */
+    /** @return the object to create, with its final mode and the ownership marks of {@code scope} */
     Map<String, Object> manifest(PlanScope scope);
 
     /** @return the configuration keys of the manifest whose values are sensitive */
@@ -55,44 +49,31 @@ sealed interface ResourceKind permits ConnectKind, MirrorMakerKind {
     /** @return why the plan creates the resource */
     Change.Reason creationReason();
 
-    /**
-     * @param mode the mode set
-     * @param more the number of other worker edits in the same patch
-     * @return the summary of a {@code SET_WORKER_EOS} step
-     */
+    /** @return the summary of a {@code SET_WORKER_EOS} step to {@code mode} with {@code more} other worker edits */
     String setModeSummary(EosMode mode, int more);
 
-    /**
-     * @param edits the number of worker edits
-     * @return the summary of a worker update without a mode change
-     */
+    /** @return the summary of a worker update of {@code edits} edits without a mode change */
     String updateSummary(int edits);
 
     /**
-     * @param mode   the mode the workers restart with, or null for "the new configuration"
-     * @param forced true when the operator only writes the configuration and flowform forces the roll
-     * @return the summary of the roll wait after a worker step
+     * @return the summary of the roll wait after a worker step to {@code mode} (null: the new configuration), where
+     *         {@code forced} says that the operator only writes the configuration and flowform forces the roll
      */
     String rolledSummary(EosMode mode, boolean forced);
 
-    /**
-     * @param f the facts
-     * @return the verdict on the Strimzi {@code v1} layout: keys it ignores, fields it requires
-     */
+    /** @return the verdict on what the Strimzi {@code v1} layout ignores or requires */
     Verdict v1Layout(ClusterFacts f);
-
-    // ------------------------------------------------------------------------------------------ the connectors
 
     /** @return true when the plan writes a connector (for a KafkaMirrorMaker2: a mirror, which is the resource) */
     boolean connectorsChange();
 
-    /** @return true when the connectors are part of the resource, so their changes are changes of the resource */
+    /** @return true when the connectors are part of the resource, so their changes are the resource's */
     boolean connectorsInResource();
 
-    /** @return true when a connector write needs every worker at {@code enabled} (a connector that requires it) */
+    /** @return true when a connector write needs every worker at {@code enabled} (the connector requires it) */
     boolean connectorsNeedEnabled();
 
-    /** @return true when the plan creates or updates a connector (one that cannot run without workers) */
+    /** @return true when the plan creates or updates a connector, which cannot run without workers */
     boolean writesConnectors();
 
     /** @return how messages name those writes: {@code the KafkaConnector changes} */
@@ -102,50 +83,31 @@ sealed interface ResourceKind permits ConnectKind, MirrorMakerKind {
     boolean exactlyOnceConnectors();
 
     /**
-     * @param f the facts
      * @return what was found about the connectors; a KafkaConnect leaves a refused connector out, a KafkaMirrorMaker2
      *         (one object) is refused
      */
     Verdict connectors(ClusterFacts f);
 
-    /**
-     * @param f the facts
-     * @return the warnings that come with an accepted plan and are the kind's own (none for a KafkaConnect)
-     */
+    /** @return the kind's own warnings that come with an accepted plan */
     Verdict accepted(ClusterFacts f);
 
-    /**
-     * @param f the facts of a resource whose plan goes ahead
-     * @return the FAILED tasks to restart through the operator
-     */
+    /** @return the FAILED tasks to restart through the operator, for a plan that goes ahead */
     List<TaskRestart> restarts(ClusterFacts f);
 
-    /**
-     * Adds the connector steps (and, for a KafkaConnect, the connectors' changes).
-     *
-     * @param s    the sequencer
-     * @param mode the workers' mode when the steps run
-     */
+    /** Adds the connector steps (and a KafkaConnect's connector changes) while the workers run {@code mode}. */
     void connectorSteps(StepSequencer s, EosMode mode);
 
-    /**
-     * Adds what the resource's own change shows of the connectors (a KafkaMirrorMaker2's mirrors).
-     *
-     * @param f       the facts
-     * @param attrs   the attribute changes so far
-     * @param reasons the reasons so far
-     */
+    /** Adds what the resource's own change shows of its connectors (a KafkaMirrorMaker2's mirrors). */
     void resourceChange(ClusterFacts f, List<AttributeChange> attrs, List<Change.Reason> reasons);
 
     /** @return the changes listed after the steps' own (the connectors the operator deletes or creates) */
     List<Change> trailingChanges();
 
-    /**
-     * @param f     the facts
-     * @param chain the steps the sequencer emitted
-     * @return the IDs that need ACLs once the chain has run
-     */
-    List<TransactionalId> transactionalIds(ClusterFacts f, List<Draft> chain);
+    /** @return the Connect group id the workers run with once the plan is applied */
+    String groupId();
+
+    /** @return the tasks each connector can run, by connector name ({@link TransactionalIds}) */
+    Map<String, Integer> taskCounts(ClusterFacts f);
 
     /** @return address of each declared connector to the address of its flow (for {@code --target}) */
     Map<String, String> flowOf();
