@@ -197,14 +197,8 @@ class GoldenPlansTest {
             w.statuses.put("dc1-to-dc2-source", World.Status.FAILED);
             return new Situation(adopt(true), w.toLive());
         });
-        m.put("connector-task-failed", () -> {
-            World w = mm2(StrimziApi.V1BETA2, "enabled", World.Roll.ROLLED, null);
-            Map<String, Object> config = World.map(World.map(w.connectors.get("dc1-to-dc2-source").get("spec")).get("config"));
-            config.put("exactly.once.support", "required");
-            config.put("source.consumer.isolation.level", "read_committed");
-            w.statuses.put("dc1-to-dc2-source", World.Status.FAILED_TASK);
-            return new Situation(adopt(true), w.toLive());
-        });
+        m.put("connector-task-failed", () -> new Situation(adopt(true), mm2(StrimziApi.V1BETA2, "enabled", World.Roll.ROLLED,
+                null).sourceExactlyOnce().failSourceTask().toLive()));
         m.put("connector-paused", () -> {
             World w = mm2(StrimziApi.V1BETA2, "enabled", World.Roll.ROLLED, null);
             World.map(w.connectors.get("dc1-to-dc2-source").get("spec")).put("state", "paused");

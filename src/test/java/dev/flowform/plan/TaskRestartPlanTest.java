@@ -30,10 +30,7 @@ class TaskRestartPlanTest {
     /** The quickstart at {@code enabled}, its source connector exactly-once already, task 0 of it FAILED. */
     private static World failedTask(World.Roll roll) {
         World w = World.quickstart(StrimziApi.V1BETA2, "enabled", roll, null);
-        Map<String, Object> config = World.map(World.map(w.connectors.get(SOURCE).get("spec")).get("config"));
-        config.put("exactly.once.support", "required");
-        config.put("source.consumer.isolation.level", "read_committed");
-        w.statuses.put(SOURCE, World.Status.FAILED_TASK);
+        w.sourceExactlyOnce().failSourceTask();
         return w;
     }
 
