@@ -39,7 +39,7 @@ public record DesiredConnectCluster(
         Map<String, String> config,
         Map<String, Object> spec,
         Set<String> sensitiveKeys,
-        SourceRange range) {
+        SourceRange range) implements DesiredWorkers {
 
     /** Copies the maps (config in the given order) and sorts the sensitive keys. */
     public DesiredConnectCluster {

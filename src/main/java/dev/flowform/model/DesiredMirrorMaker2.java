@@ -30,7 +30,7 @@ import java.util.Set;
 public record DesiredMirrorMaker2(String address, String name, String namespace, ManageMode manage, EosMode eos,
                                   Integer replicas, String version, String targetAlias, String targetBootstrap,
                                   Map<String, String> config, List<DesiredMirror> mirrors, Set<String> sensitiveKeys,
-                                  SourceRange range) {
+                                  SourceRange range) implements DesiredWorkers {
 
     /** Copies the collections; config sorted by key. */
     public DesiredMirrorMaker2 {

@@ -70,8 +70,8 @@ public enum ChangeReason {
     MIRROR_RESUME_STOPPED("source connector of mirror(s) %s stopped by an apply that did not finish: started again"),
     /** Other mirror settings differ from the configuration. */
     MIRROR_CONFIG("mirror settings differ from the configuration"),
-    /** A task of a KafkaMirrorMaker2 FAILED while the resource is Ready: the operator is asked to restart it. */
-    MIRROR_TASK_RESTART("restart FAILED task %s (strimzi.io/restart-connector-task)"),
+    /** A task FAILED and nothing else restarts it: the operator is asked to (the annotation is the second value). */
+    TASK_RESTART("restart FAILED task %s (%s)"),
     /** A mirror's source alias is renamed: Strimzi deletes the old alias's connectors and creates new ones. */
     MIRROR_ALIAS_RENAMED("source alias %s renamed to %s: Strimzi deletes the connectors of the old alias and creates new "
             + "ones, with new offsets"),

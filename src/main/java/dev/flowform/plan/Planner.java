@@ -11,7 +11,6 @@ import dev.flowform.model.DesiredState;
 import dev.flowform.model.LiveState;
 import dev.flowform.plan.cluster.ClusterPlan;
 import dev.flowform.plan.cluster.ClusterPlanner;
-import dev.flowform.plan.cluster.MirrorMakerPlanner;
 import dev.flowform.plan.cluster.Draft;
 import dev.flowform.plan.cluster.PlanScope;
 import java.util.ArrayList;
@@ -24,57 +23,15 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * Computes the plan that takes the live cluster to the desired state without passing through an
- * unsafe state, or refuses with a diagnostic that names the rule and its source. Pure function of its
- * inputs: no I/O, no clock.
+ * Computes the plan that takes the live cluster to the desired state without passing through an unsafe state, or
+ * refuses with a diagnostic that names the rule and its source. Pure function of its inputs: no I/O, no clock.
  *
- * <p>Per Connect cluster, {@link ClusterPlanner} builds one chain of steps from the cluster's facts, computed once,
- * after an ordered list of guards, each naming its {@link Rule}, has let it through (package
- * {@code dev.flowform.plan.cluster}); this class numbers the chains, applies {@code --target} and adds drift. The
- * rules (docs/domain-rules.md):
- * <ol>
- *   <li>a missing cluster is created with its final EOS mode directly (rule 2: "For new Connect clusters,
- *       set the exactly.once.source.support property to enabled", Kafka docs {@code connect_exactlyoncesource});</li>
- *   <li>an existing cluster goes {@code disabled → preparing → enabled}, each patch followed by a
- *       {@code WAIT_FOR_ROLL} that implements rule 7, because patching {@code enabled} before every worker rolled
- *       with {@code preparing} lets Strimzi skip the preparing roll (rule 2);</li>
- *   <li>a roll already in progress ({@code observedGeneration} behind, or workers not yet on the revision) is
- *       waited for first;</li>
- *   <li>a cluster whose reconciliation is paused is refused; one whose last reconcile failed ({@code NotReady} at
- *       its generation) is refused with the operator's message unless {@link PlanOptions#acceptFailedReconcile()},
- *       and then only when the plan's own spec change makes the operator roll again before any step that needs
- *       the workers' mode;</li>
- *   <li>changing the group id or a storage topic of an existing cluster whose workers run {@code preparing} or
- *       {@code enabled} is refused unless {@link PlanOptions#acceptNewClusterIdentity()} (KIP-618: the transactional
- *       IDs derive from the group id, and the source offsets live in the offsets topic);</li>
- *   <li>adding {@code strimzi.io/use-connector-resources} to an existing cluster is refused unless
- *       {@link PlanOptions#enableConnectorResources()} (rule 6: Strimzi then deletes connectors without a
- *       KafkaConnector);</li>
- *   <li>connector creations and updates come after the last roll to {@code enabled}, because Kafka rejects
- *       {@code exactly.once.support: required} while the validating worker is {@code disabled} or
- *       {@code preparing} (rule 3); each is followed by {@code WAIT_FOR_CONNECTOR_READY} (rule 8) unless the
- *       cluster has 0 replicas (no worker could run it);</li>
- *   <li>disabling EOS runs in reverse: connectors first, then the workers (rule 5);</li>
- *   <li>changing only connector configuration never touches the KafkaConnect (no roll);</li>
- *   <li>removing a flow deletes only connectors flowform created in this environment;</li>
- *   <li>an existing object whose ownership marks ({@link Ownership}) name another environment or state lineage is
- *       refused unless {@link PlanOptions#transferOwnership()} names it; then a {@code TRANSFER_OWNERSHIP} step
- *       first in the chain rewrites the marks. Every other object the plan writes to gets our marks with its first
- *       write (a new object with its manifest), never with a step of its own.</li>
- * </ol>
- * Preflight checks add diagnostics: the Kafka version from {@code spec.version} (Cloudera builds such as
- * {@code 3.9.0.1.4} included; below 3.3 an error, below 3.5 an error for MirrorMaker 2 EOS, below 3.6 a
- * warning for KAFKA-15059; without {@code spec.version} the version {@code status.connectorPlugins} reports, else
- * the operator's default, unchecked; a version that cannot be read refuses exactly-once unless
- * {@link PlanOptions#acceptUnknownKafkaVersion()}), a live spec without {@code replicas} or
- * {@code bootstrapServers}, {@code read_committed}, {@code required} on checkpoint/heartbeat,
- * {@code transaction.boundary: connector}, keys Strimzi {@code v1} ignores, 0 replicas, FAILED connectors.
- * The plan lists the transactional IDs that will need ACLs.
- *
- * <p>{@code --target} ({@link PlanOptions#targets()}) keeps the steps of the targeted resources and what they
- * depend on: for a connector the cluster steps before it in its chain (the EOS rollout it needs), for a
- * cluster every step before it (under reverse order those are the connectors that must drop
- * {@code required} first). Drift ({@link Drift}) comes from the request's recorded snapshots.
+ * <p>Each KafkaConnect (with the flows on it) and each KafkaMirrorMaker2 is planned by {@link ClusterPlanner} through
+ * one path: facts, an ordered list of guards each naming its {@link Rule}, a sequencer (docs/architecture.md, "The
+ * planner"; the rules in docs/domain-rules.md, the refusals in docs/refusals.md). This class numbers the chains (a
+ * connector lane depends on the step before the connectors), applies {@code --target} (a targeted resource keeps the
+ * steps it depends on) and {@code --transfer-ownership}, and adds drift from the request's recorded snapshots
+ * ({@link Drift}).
  */
 public final class Planner {
 
@@ -144,15 +101,8 @@ public final class Planner {
         sorted.sort(Comparator.comparing(DesiredConnectCluster::address));
         List<ClusterPlan> plans = new ArrayList<>(sorted.stream().map(dc -> ClusterPlanner.plan(scope, dc)).toList());
         desired.mirrorMakers().stream().sorted(Comparator.comparing(DesiredMirrorMaker2::address))
-                .forEach(m -> plans.add(withTransactionalIds(MirrorMakerPlanner.plan(scope, m), m, live)));
+                .forEach(m -> plans.add(ClusterPlanner.plan(scope, m)));
         return plans;
-    }
-
-    /** @return {@code mm}'s plan with the transactional IDs its chain makes the workers use ({@link MirrorMakerTransactionalIds}) */
-    private static ClusterPlan withTransactionalIds(ClusterPlan mm, DesiredMirrorMaker2 dm, LiveState live) {
-        List<TransactionalId> ids = MirrorMakerTransactionalIds.of(dm, live.mirrorMaker(dm.namespace(), dm.name())
-                .orElse(null), mm.chain());
-        return new ClusterPlan(mm.address(), mm.chain(), mm.changes(), ids, mm.flowOf(), mm.transfers(), mm.diagnostics());
     }
 
     /** @return address of each desired connector to its flow's: of the planned clusters, or of every flow when refreshing */

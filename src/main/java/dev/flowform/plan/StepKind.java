@@ -10,7 +10,10 @@ public enum StepKind {
     UPDATE_CONNECT_CLUSTER,
     /** Set {@code exactly.once.source.support} in the KafkaConnect {@code spec.config} (plus any other pending spec edits). */
     SET_WORKER_EOS,
-    /** Add the {@code strimzi.io/use-connector-resources} annotation (no restart; destructive for REST-only connectors). */
+    /**
+     * Annotate an object without a new generation: {@code strimzi.io/use-connector-resources} on a KafkaConnect
+     * (destructive for REST-only connectors), or the annotation that asks the operator to restart a FAILED task.
+     */
     ANNOTATE,
     /**
      * Rewrite the ownership marks of an object that another environment or state lineage owned

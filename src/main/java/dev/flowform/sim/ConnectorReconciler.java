@@ -30,7 +30,8 @@ import java.util.logging.Logger;
  * when it differs, sends {@code PUT /connectors/{name}/config} (the {@code spec.config} with {@code connector.class}
  * and {@code tasks.max} from the spec), then the target state
  * ({@code spec.state}, or the deprecated {@code spec.pause}), then reads {@code GET /connectors/{name}/status} and
- * {@code .../topics} into {@code status}. A failed call ends with {@code NotReady} and Strimzi's exception and
+ * {@code .../topics} into {@code status}; when the configuration needed no PUT, {@code strimzi.io/restart-task} restarts
+ * one task first ({@link RestartConnectorTask}). A failed call ends with {@code NotReady} and Strimzi's exception and
  * message ({@code ConnectRestException}: "PUT /connectors/... returned 400 (Bad Request): ..."). With that
  * annotation a successful KafkaConnect reconcile also deletes connectors Kafka Connect runs without a
  * KafkaConnector, and deleting a KafkaConnector deletes its connector. Runs on the operator thread.
@@ -257,7 +258,8 @@ final class ConnectorReconciler {
         if (tasksMax != null) {
             config.put("tasks.max", String.valueOf(tasksMax));
         }
-        if (!ctx.runtime().holdsConfig(connectCluster, name, config)) {
+        boolean held = ctx.runtime().holdsConfig(connectCluster, name, config);
+        if (!held) {
             RestResult put = ctx.runtime().putConnectorConfig(connectCluster, name, config);
             if (!put.ok()) {
                 failCall(c, g, cluster, "PUT /connectors/" + name + "/config", put);
@@ -273,6 +275,9 @@ final class ConnectorReconciler {
                 case STOPPED -> "stop";
             }, moved);
             return false;
+        }
+        if (held) {
+            RestartConnectorTask.forConnector(ctx, c, connectCluster);
         }
         return true;
     }

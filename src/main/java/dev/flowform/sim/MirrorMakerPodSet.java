@@ -97,16 +97,49 @@ final class MirrorMakerPodSet {
             ctx.client().pods().inNamespace(ns).withName(name).delete();
             out.add(ctx.client().pods().inNamespace(ns).resource(replaced).create());
         }
-        GenericKubernetesResource ps = ctx.sps().inNamespace(ns).withName(MirrorMaker2Names.podSetName(m.name())).get();
-        if (ps != null) {
-            Map<String, Object> status = new LinkedHashMap<>();
-            status.put("observedGeneration", SimContext.generation(ps));
-            status.put("pods", out.size());
-            status.put("readyPods", (int) out.stream().filter(SimContext::ready).count());
-            status.put("currentPods", out.size());
+        writeStatus(ctx, ns, m.name(), out, p -> true);
+        return out;
+    }
+
+    /**
+     * Writes the PodSet's {@code status} (pods, readyPods, currentPods) when it changed.
+     *
+     * @param ctx     the simulator's context
+     * @param ns      the namespace
+     * @param name    the KafkaMirrorMaker2's name
+     * @param pods    its pods
+     * @param current true for a pod that runs the current template
+     */
+    static void writeStatus(SimContext ctx, String ns, String name, List<Pod> pods, java.util.function.Predicate<Pod> current) {
+        GenericKubernetesResource ps = ctx.sps().inNamespace(ns).withName(MirrorMaker2Names.podSetName(name)).get();
+        if (ps == null) {
+            return;
+        }
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("observedGeneration", SimContext.generation(ps));
+        status.put("pods", pods.size());
+        status.put("readyPods", (int) pods.stream().filter(SimContext::ready).count());
+        status.put("currentPods", (int) pods.stream().filter(current).count());
+        if (!JsonMaps.canonicalJson(status).equals(JsonMaps.canonicalJson(ps.getAdditionalProperties().get("status")))) {
             ps.setAdditionalProperty("status", status);
             ctx.sps().inNamespace(ns).resource(ps).updateStatus();
         }
-        return out;
+    }
+
+    /**
+     * Creates a pod from one of the PodSet's templates, Pending until the kubelet starts it.
+     *
+     * @param ctx      the simulator's context
+     * @param kubelet  the kubelet, for the pod's first status
+     * @param ns       the namespace
+     * @param template the pod template
+     * @param name     the KafkaMirrorMaker2's name
+     * @return the created pod
+     */
+    static Pod createPod(SimContext ctx, Kubelet kubelet, String ns, Map<String, Object> template, String name) {
+        Pod pod = JsonMaps.convert(template, Pod.class);
+        pod.getMetadata().setNamespace(ns);
+        pod.setStatus(kubelet.pendingStatus(ns + "/" + pod.getMetadata().getName(), MirrorMaker2Names.podSetName(name)));
+        return ctx.client().pods().inNamespace(ns).resource(pod).create();
     }
 }

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.logging.Level;
@@ -26,7 +27,7 @@ import java.util.logging.Logger;
  * Reconciles KafkaMirrorMaker2 resources as Strimzi's {@code KafkaMirrorMaker2AssemblyOperator} does: the worker
  * configuration into ConfigMap {@code <name>-mirrormaker2-config}, StrimziPodSet {@code <name>-mirrormaker2} with one pod
  * template per replica carrying {@code strimzi.io/revision} and {@code strimzi.io/configuration-hash}, a roll of the pods
- * one at a time when they do not run the current revision and hash, then the connectors through the Connect REST API
+ * in {@link RollOrder} when they do not run the current revision and hash, then the connectors through the Connect REST API
  * (PUT of every generated connector, deletion of every other; a rejected PUT ends the reconcile {@code NotReady}), and
  * the status: {@code observedGeneration}, {@code Ready} and {@code connectors[]} as Kafka Connect reports them. As in
  * Strimzi, only a FAILED <em>connector</em> makes the resource {@code NotReady}; a FAILED task leaves it {@code Ready}
@@ -233,46 +234,51 @@ final class MirrorMakerReconciler {
         return rolls() ? m.adopting(st.adopted.revision(), st.adopted.fileText()) : m.withRevision(st.adopted.revision());
     }
 
-    /** Replaces the first pod that does not run the target (one at a time), else finishes the reconcile. */
+    /**
+     * Handles the next pod of the roll in {@link RollOrder} (Strimzi's {@code KafkaConnectRoller}, which rolls a
+     * KafkaMirrorMaker2's pods too): one at a time, missing or not Ready pods first, then pods that do not run the
+     * target or that a manual rolling update asked for; when none is left, finishes with the connectors.
+     */
     private void rollNext(State st) {
         if (!st.running || ctx.loop().closed()) {
             return;
         }
         try {
             MirrorMakerModel m = st.model;
-            Map<String, Pod> byName = new HashMap<>();
-            pods(st.ns, st.name).forEach(p -> byName.put(p.getMetadata().getName(), p));
-            for (Map.Entry<String, Pod> e : byName.entrySet()) {
-                Integer ordinal = ordinal(st.name, e.getKey());
+            Map<Integer, Pod> byOrdinal = new HashMap<>();
+            Map<Integer, RollOrder.Pod> seen = new HashMap<>();
+            for (Pod p : pods(st.ns, st.name)) {
+                Integer ordinal = ordinal(st.name, p.getMetadata().getName());
                 if (ordinal == null || ordinal >= m.replicas()) {
-                    kubelet.delete(e.getValue());
+                    kubelet.delete(p);
+                } else {
+                    byOrdinal.put(ordinal, p);
+                    seen.put(ordinal, new RollOrder.Pod(SimContext.ready(p), runs(p, m)
+                            && !st.manualRoll.contains(p.getMetadata().getUid())));
                 }
             }
-            for (int i = 0; i < m.replicas(); i++) {
-                String podName = MirrorMaker2Names.podName(st.name, i);
-                Pod p = byName.get(podName);
-                if (p == null || !runs(p, m) || st.manualRoll.contains(p.getMetadata().getUid())) {
-                    if (p != null) {
-                        kubelet.delete(p);
+            Optional<RollOrder.Step> next = RollOrder.next(m.replicas(), seen);
+            if (next.isPresent()) {
+                String podName = MirrorMaker2Names.podName(st.name, next.get().ordinal());
+                Pod existing = byOrdinal.get(next.get().ordinal());
+                if (!next.get().waitForReady()) {
+                    if (existing != null) {
+                        kubelet.delete(existing);
                     }
-                    Pod created = createPod(st.ns, m.podTemplate(i, image(st), !rolls()), m);
+                    Pod created = MirrorMakerPodSet.createPod(ctx, kubelet, st.ns, m.podTemplate(next.get().ordinal(), image(st),
+                            !rolls()), m.name());
                     kubelet.start(st.ns, podName, created.getMetadata().getUid());
-                    st.waitingPod = podName;
-                    return;
+                } else if (!kubelet.starting(st.ns + "/" + podName)) {
+                    kubelet.start(st.ns, podName, existing.getMetadata().getUid());
                 }
-                if (!SimContext.ready(p)) {
-                    if (!kubelet.starting(st.ns + "/" + podName)) {
-                        kubelet.start(st.ns, podName, p.getMetadata().getUid());
-                    }
-                    st.waitingPod = podName;
-                    return;
-                }
+                st.waitingPod = podName;
+                return;
             }
             if (!st.manualRoll.isEmpty()) {
                 st.manualRoll = Set.of();
                 ManualRollingUpdate.end(ctx, st.ns, st.name);
             }
-            updatePodSetStatus(st.ns, st.name, m);
+            MirrorMakerPodSet.writeStatus(ctx, st.ns, st.name, pods(st.ns, st.name), p -> runs(p, m));
             connectors(st);
         } catch (KubernetesClientException e) {
             st.running = false;
@@ -431,30 +437,6 @@ final class MirrorMakerReconciler {
                 && "true".equals(SimContext.annotation(ps, Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION))) {
             schedule(state(ps.getMetadata().getNamespace(), cluster), ctx.settings().reconcileDelay());
         }
-    }
-
-    private void updatePodSetStatus(String ns, String name, MirrorMakerModel m) {
-        GenericKubernetesResource ps = ctx.sps().inNamespace(ns).withName(MirrorMaker2Names.podSetName(name)).get();
-        if (ps == null) {
-            return;
-        }
-        List<Pod> pods = pods(ns, name);
-        Map<String, Object> status = new LinkedHashMap<>();
-        status.put("observedGeneration", SimContext.generation(ps));
-        status.put("pods", pods.size());
-        status.put("readyPods", (int) pods.stream().filter(SimContext::ready).count());
-        status.put("currentPods", (int) pods.stream().filter(p -> runs(p, m)).count());
-        if (!JsonMaps.canonicalJson(status).equals(JsonMaps.canonicalJson(ps.getAdditionalProperties().get("status")))) {
-            ps.setAdditionalProperty("status", status);
-            ctx.sps().inNamespace(ns).resource(ps).updateStatus();
-        }
-    }
-
-    private Pod createPod(String ns, Map<String, Object> template, MirrorMakerModel m) {
-        Pod pod = JsonMaps.convert(template, Pod.class);
-        pod.getMetadata().setNamespace(ns);
-        pod.setStatus(kubelet.pendingStatus(ns + "/" + pod.getMetadata().getName(), MirrorMaker2Names.podSetName(m.name())));
-        return ctx.client().pods().inNamespace(ns).resource(pod).create();
     }
 
     private String image(State st) {

@@ -6,7 +6,10 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-/** The simulated operator's handling of {@code strimzi.io/restart-connector-task} on a KafkaMirrorMaker2. */
+/**
+ * The simulated operator's handling of the task restart annotations: {@code strimzi.io/restart-connector-task} on a
+ * KafkaMirrorMaker2, {@code strimzi.io/restart-task} on a KafkaConnector.
+ */
 final class RestartConnectorTask {
 
     private static final Logger LOG = Logger.getLogger(RestartConnectorTask.class.getName());
@@ -35,5 +38,39 @@ final class RestartConnectorTask {
         }
         mm2.getMetadata().getAnnotations().remove(Strimzi.RESTART_CONNECTOR_TASK_ANNOTATION);
         ctx.mm2().inNamespace(mm2.getMetadata().getNamespace()).resource(mm2).update();
+    }
+
+    /**
+     * Restarts the task {@code strimzi.io/restart-task} names ({@code <task id>}) on a KafkaConnector and removes the
+     * annotation, as Strimzi's {@code AbstractConnectOperator.maybeRestartConnectorTask} does during a reconcile that
+     * sends no new configuration. A value that is not a task id is left as it is (Strimzi reads it as no task); a
+     * failed restart keeps the annotation for the next reconcile. {@code c} gets the new resource version.
+     *
+     * @param ctx            the simulator's context
+     * @param c              the KafkaConnector as read for this reconcile
+     * @param connectCluster {@code namespace/name} of its KafkaConnect
+     */
+    static void forConnector(SimContext ctx, GenericKubernetesResource c, String connectCluster) {
+        String value = SimContext.annotation(c, Strimzi.RESTART_TASK_ANNOTATION);
+        int task;
+        try {
+            task = value == null ? -1 : Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            return;
+        }
+        String name = c.getMetadata().getName();
+        RestResult r = task < 0 ? null : ctx.runtime().restartTask(connectCluster, name, task);
+        if (r == null || !r.ok()) {
+            LOG.fine(() -> "restart of task " + name + ":" + value + " did not happen" + (r == null ? ""
+                    : ": " + r.status() + " (" + r.message() + ")"));
+            return;
+        }
+        GenericKubernetesResource updated = ctx.kctr().inNamespace(c.getMetadata().getNamespace()).withName(name)
+                .edit(current -> {
+                    current.getMetadata().getAnnotations().remove(Strimzi.RESTART_TASK_ANNOTATION);
+                    return current;
+                });
+        c.getMetadata().getAnnotations().remove(Strimzi.RESTART_TASK_ANNOTATION);
+        c.getMetadata().setResourceVersion(updated.getMetadata().getResourceVersion());
     }
 }

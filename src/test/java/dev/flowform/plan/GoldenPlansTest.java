@@ -33,14 +33,16 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The human rendering and the JSON document of a plan for each situation the
- * planner handles, compared with {@code src/test/resources/golden-plans/<case>/plan.txt} and
- * {@code plan.json}. Regenerate them with {@code mvn test -Dtest=GoldenPlansTest -Dgolden.update=true}
- * and review the diff. Deterministic: a fixed clock, a fixed version string, sorted maps.
+ * The one golden-plan harness for both kinds of the Connect family: the human rendering and the JSON document of a
+ * plan for each situation the planner handles, compared with {@code src/test/resources/golden-plans/<case>/plan.txt}
+ * and {@code plan.json}; KafkaConnect cases here, KafkaMirrorMaker2 cases ({@code mm2-*}, both layouts, also with
+ * Strimzi 0.46-0.48's pods that the operator does not roll) in {@link MirrorMakerGoldenCases}. Regenerate them with
+ * {@code mvn test -Dtest=GoldenPlansTest -Dgolden.update=true} and review the diff. Deterministic: a fixed clock, a
+ * fixed version string, sorted maps.
  *
- * <p>The human text is rendered from the decoded JSON document, as the CLI does, and each case also
- * checks that rendering the plan directly gives the same text (the document holds everything the text
- * shows) and that no secret reaches either file.
+ * <p>The human text is rendered from the decoded JSON document, as the CLI does, and every case also checks that
+ * rendering the plan directly gives the same text (the document holds everything the text shows) and that no secret
+ * reaches either file.
  */
 class GoldenPlansTest {
 
@@ -48,11 +50,12 @@ class GoldenPlansTest {
     private static final boolean UPDATE = Boolean.getBoolean("golden.update");
     private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
     private static final StateRef STATE = new StateRef("6f1c2a9e-0b7d-4e55-9a31-2c8d4b7e1f00", 42);
-    private static final String SECRET = "Golden-Secret-8812";
+    /** A secret some cases put in the configuration or the live objects; it must reach neither file. */
+    static final String SECRET = "Golden-Secret-8812";
     private static final UnaryOperator<String> HASH = v -> "sha256:" + Integer.toHexString(v.hashCode());
 
     /** One situation: its configuration, live objects, flags and recorded state. */
-    private record Situation(DesiredState desired, LiveState live, PlanOptions options, List<RecordedResource> recorded) {
+    record Situation(DesiredState desired, LiveState live, PlanOptions options, List<RecordedResource> recorded) {
         Situation(DesiredState desired, LiveState live) {
             this(desired, live, PlanOptions.DEFAULT, List.of());
         }
@@ -66,10 +69,15 @@ class GoldenPlansTest {
     Stream<DynamicTest> golden_plans() {
         Map<String, Supplier<Situation>> cases = cases();
         assertThat(cases).hasSizeGreaterThanOrEqualTo(30);
+        Map<String, Supplier<Situation>> mm2 = MirrorMakerGoldenCases.cases();
+        assertThat(cases.keySet()).doesNotContainAnyElementsOf(mm2.keySet());
+        cases.putAll(mm2);
         return cases.entrySet().stream().map(e -> DynamicTest.dynamicTest(e.getKey(), () -> check(e.getKey(), e.getValue().get())));
     }
 
     private static void check(String name, Situation s) throws IOException {
+        assertThat(name.startsWith("mm2-")).as("KafkaMirrorMaker2 cases, and only they, are named mm2-*")
+                .isEqualTo(!s.desired().mirrorMakers().isEmpty());
         Plan plan = Planner.plan(s.desired(), s.live(), new PlanRequest("prod", STATE, NOW, s.options(), s.recorded(), HASH));
         String json = PlanCodec.toJson(plan, "test", PlanCodec.MASK);
         Plan decoded = PlanCodec.decode(json);
@@ -189,6 +197,8 @@ class GoldenPlansTest {
             w.statuses.put("dc1-to-dc2-source", World.Status.FAILED);
             return new Situation(adopt(true), w.toLive());
         });
+        m.put("connector-task-failed", () -> new Situation(adopt(true), mm2(StrimziApi.V1BETA2, "enabled", World.Roll.ROLLED,
+                null).sourceExactlyOnce().failSourceTask().toLive()));
         m.put("connector-paused", () -> {
             World w = mm2(StrimziApi.V1BETA2, "enabled", World.Roll.ROLLED, null);
             World.map(w.connectors.get("dc1-to-dc2-source").get("spec")).put("state", "paused");
@@ -322,32 +332,8 @@ class GoldenPlansTest {
 
     // ------------------------------------------------------------------------------------------------ builders
 
-    /** The quickstart's shape: a KafkaConnect mm2-connect with 3 workers and the flow dc1-to-dc2 (3 connectors). */
     private static World mm2(StrimziApi api, String eos, World.Roll roll, EosMode previous) {
-        World w = new World(api);
-        w.kc = w.connect(eos, 3, "3.9.0", true, roll == World.Roll.PAUSED);
-        w.roll = roll;
-        w.previous = previous;
-        Map<String, String> base = new LinkedHashMap<>();
-        base.put("source.cluster.alias", "dc1");
-        base.put("target.cluster.alias", "dc2");
-        base.put("source.cluster.bootstrap.servers", "dc1-kafka-bootstrap.kafka-dc1.svc:9093");
-        base.put("target.cluster.bootstrap.servers", "dc2-kafka-bootstrap.kafka-dc2.svc:9093");
-        Map<String, String> source = new LinkedHashMap<>(base);
-        source.put("topics", "orders\\..*");
-        Map<String, String> checkpoint = new LinkedHashMap<>(base);
-        checkpoint.put("groups", ".*");
-        Map<String, String> heartbeat = new LinkedHashMap<>();
-        heartbeat.put("source.cluster.alias", "dc1");
-        heartbeat.put("target.cluster.alias", "dc2");
-        w.connectors.put("dc1-to-dc2-source", w.connector("dc1-to-dc2-source", ConnectorRole.SOURCE.connectorClass(), 2, null,
-                source, Map.of()));
-        w.connectors.put("dc1-to-dc2-checkpoint", w.connector("dc1-to-dc2-checkpoint", ConnectorRole.CHECKPOINT.connectorClass(),
-                1, null, checkpoint, Map.of()));
-        w.connectors.put("dc1-to-dc2-heartbeat", w.connector("dc1-to-dc2-heartbeat", ConnectorRole.HEARTBEAT.connectorClass(),
-                1, null, heartbeat, Map.of()));
-        w.connectors.keySet().forEach(n -> w.statuses.put(n, World.Status.RUNNING));
-        return w;
+        return World.quickstart(api, eos, roll, previous);
     }
 
     /** Replaces the connectors by what {@link #ownFlow} produces (EOS keys per {@code eos}), labelled as flowform's. */

@@ -29,7 +29,7 @@ import java.util.TreeMap;
  * layout ({@code spec.target}, {@code spec.mirrors[].source}) (target alias {@code dc2}, one mirror from
  * {@code dc1}), built as mutable maps so that tests can put it in any state, and the desired blocks that go with it.
  */
-final class MirrorMakerWorld {
+final class MirrorMakerWorld implements FamilyWorld {
 
     static final String NS = "replication";
     static final String NAME = "mm2";
@@ -180,8 +180,63 @@ final class MirrorMakerWorld {
     }
 
     /** @return a live state holding only this object */
-    LiveState toLive() {
+    @Override
+    public LiveState toLive() {
         return new LiveState(api, "https://k8s.test", List.of(), List.of(), Map.of(), List.of(toLiveObject()));
+    }
+
+    // ------------------------------------------------------------------------------------------ FamilyWorld
+
+    @Override
+    public FamilyWorld roll(World.Roll r, EosMode podsRun) {
+        roll = Roll.valueOf(r.name());
+        this.podsRun = podsRun;
+        if (r == World.Roll.PAUSED) {
+            annotations.put(Strimzi.PAUSE_RECONCILIATION_ANNOTATION, "true");
+        }
+        return this;
+    }
+
+    @Override
+    public FamilyWorld version(String version) {
+        spec.put("version", version);
+        return this;
+    }
+
+    @Override
+    public FamilyWorld replicas(int n) {
+        replicas = n;
+        return this;
+    }
+
+    @Override
+    public FamilyWorld workerConfig(String key, String value) {
+        workerConfig().put(key, value);
+        return this;
+    }
+
+    @Override
+    public FamilyWorld sourceExactlyOnce() {
+        sourceConfig().put("source.consumer.isolation.level", "read_committed");
+        sourceConfig().put("exactly.once.support", "required");
+        return this;
+    }
+
+    @Override
+    public FamilyWorld failSourceTask() {
+        connectors.set(0, connector(MirrorMaker2Names.sourceConnector("dc1", "dc2"), "RUNNING", "RUNNING", "FAILED"));
+        return this;
+    }
+
+    @Override
+    public DesiredState adopt(boolean exactlyOnce, Map<String, String> config) {
+        return desired(new DesiredMirrorMaker2("mirrormaker2." + NAME, NAME, NS, ManageMode.ADOPT, null, null, null, "dc2",
+                null, config, List.of(mirror(exactlyOnce)), Set.of(), null).derived(NS));
+    }
+
+    @Override
+    public String address() {
+        return "mirrormaker2." + NAME;
     }
 
     /** @return the desired mirror from dc1 */

@@ -1,6 +1,12 @@
 package dev.flowform.plan;
 
 import dev.flowform.model.Condition;
+import dev.flowform.model.DesiredConnectCluster;
+import dev.flowform.model.DesiredState;
+import dev.flowform.model.ManageMode;
+import dev.flowform.testing.Configs;
+import java.util.Set;
+import dev.flowform.model.ConnectorRole;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveConfigMap;
 import dev.flowform.model.LiveConnectCluster;
@@ -28,7 +34,7 @@ import java.util.TreeMap;
  * <p>Steps of a plan are executed against it symbolically by {@link SymbolicApply}, which edits the maps
  * with the apply package's {@code Edits} and moves the status descriptors.
  */
-final class World {
+final class World implements FamilyWorld {
 
     /** What the operator has done with the KafkaConnect's current generation. */
     enum Roll {
@@ -45,7 +51,11 @@ final class World {
     }
 
     /** Runtime status of a connector as {@code status.connectorStatus} reports it. */
-    enum Status { RUNNING, PAUSED, STOPPED, FAILED, PENDING }
+    enum Status {
+        RUNNING, PAUSED, STOPPED, FAILED, PENDING,
+        /** The connector runs, its task 0 FAILED: Strimzi's {@code NotReady} "The following tasks have failed". */
+        FAILED_TASK
+    }
 
     static final String NS = "replication";
     static final String CLUSTER = "mm2-connect";
@@ -55,6 +65,7 @@ final class World {
     static final String CONNECTOR_TRACE = "org.apache.kafka.connect.runtime.rest.errors.BadRequestException: Connector "
             + "configuration is invalid and contains the following 1 error(s):\nThis worker does not have exactly-once "
             + "source support enabled.";
+    static final String TASK_TRACE = "org.apache.kafka.connect.errors.ConnectException: Failed to fence out zombie tasks";
 
     final StrimziApi api;
     /** The KafkaConnect without status; null when it does not exist. */
@@ -82,6 +93,35 @@ final class World {
     }
 
     // ------------------------------------------------------------------------------------------ builders
+
+    /** The quickstart's shape: a KafkaConnect mm2-connect with 3 workers and the flow dc1-to-dc2 (3 connectors). */
+    static World quickstart(StrimziApi api, String eos, Roll roll, EosMode previous) {
+        World w = new World(api);
+        w.kc = w.connect(eos, 3, "3.9.0", true, roll == Roll.PAUSED);
+        w.roll = roll;
+        w.previous = previous;
+        Map<String, String> base = new LinkedHashMap<>();
+        base.put("source.cluster.alias", "dc1");
+        base.put("target.cluster.alias", "dc2");
+        base.put("source.cluster.bootstrap.servers", "dc1-kafka-bootstrap.kafka-dc1.svc:9093");
+        base.put("target.cluster.bootstrap.servers", "dc2-kafka-bootstrap.kafka-dc2.svc:9093");
+        Map<String, String> source = new LinkedHashMap<>(base);
+        source.put("topics", "orders\\..*");
+        Map<String, String> checkpoint = new LinkedHashMap<>(base);
+        checkpoint.put("groups", ".*");
+        Map<String, String> heartbeat = new LinkedHashMap<>();
+        heartbeat.put("source.cluster.alias", "dc1");
+        heartbeat.put("target.cluster.alias", "dc2");
+        w.connectors.put("dc1-to-dc2-source", w.connector("dc1-to-dc2-source", ConnectorRole.SOURCE.connectorClass(), 2, null,
+                source, Map.of()));
+        w.connectors.put("dc1-to-dc2-checkpoint", w.connector("dc1-to-dc2-checkpoint", ConnectorRole.CHECKPOINT.connectorClass(),
+                1, null, checkpoint, Map.of()));
+        w.connectors.put("dc1-to-dc2-heartbeat", w.connector("dc1-to-dc2-heartbeat", ConnectorRole.HEARTBEAT.connectorClass(),
+                1, null, heartbeat, Map.of()));
+        w.connectors.keySet().forEach(n -> w.statuses.put(n, Status.RUNNING));
+        return w;
+    }
+
 
     /** @return a KafkaConnect body for this API version (group id in the right field) */
     Map<String, Object> connect(String eosValue, Integer replicas, String version, boolean annotation, boolean paused) {
@@ -160,10 +200,67 @@ final class World {
         return m;
     }
 
+    // ------------------------------------------------------------------------------------------ FamilyWorld
+
+    @Override
+    public FamilyWorld roll(Roll r, EosMode podsRun) {
+        roll = r;
+        previous = podsRun;
+        if (r == Roll.PAUSED) {
+            map(map(kc.get("metadata")).get("annotations")).put(Strimzi.PAUSE_RECONCILIATION_ANNOTATION, "true");
+        }
+        return this;
+    }
+
+    @Override
+    public FamilyWorld version(String version) {
+        map(kc.get("spec")).put("version", version);
+        return this;
+    }
+
+    @Override
+    public FamilyWorld replicas(int replicas) {
+        map(kc.get("spec")).put("replicas", replicas);
+        return this;
+    }
+
+    @Override
+    public FamilyWorld workerConfig(String key, String value) {
+        map(map(kc.get("spec")).get("config")).put(key, value);
+        return this;
+    }
+
+    @Override
+    public FamilyWorld sourceExactlyOnce() {
+        Map<String, Object> config = map(map(connectors.get("dc1-to-dc2-source").get("spec")).get("config"));
+        config.put("exactly.once.support", "required");
+        config.put("source.consumer.isolation.level", "read_committed");
+        return this;
+    }
+
+    @Override
+    public FamilyWorld failSourceTask() {
+        statuses.put("dc1-to-dc2-source", Status.FAILED_TASK);
+        return this;
+    }
+
+    @Override
+    public DesiredState adopt(boolean exactlyOnce, Map<String, String> workerConfig) {
+        return Configs.desired(List.of(new DesiredConnectCluster("connect_cluster." + CLUSTER, CLUSTER, null,
+                ManageMode.ADOPT, null, null, null, null, workerConfig, Map.of(), Set.of(), null)),
+                List.of(Configs.adoptedFlow(exactlyOnce)));
+    }
+
+    @Override
+    public String address() {
+        return "connect_cluster." + CLUSTER;
+    }
+
     // ------------------------------------------------------------------------------------------ model records
 
     /** @return the live state a reader would return for this world */
-    LiveState toLive() {
+    @Override
+    public LiveState toLive() {
         List<LiveConnectCluster> clusters = new ArrayList<>();
         if (kc != null) {
             clusters.add(cluster());
@@ -195,7 +292,8 @@ final class World {
 
     private LiveConnectCluster cluster() {
         long g = generation(kc);
-        EosMode mode = mode(kc);
+        Object value = map(map(kc.get("spec")).get("config")).get(EosMode.CONFIG_KEY);
+        EosMode mode = EosMode.parse(value == null ? null : value.toString()).orElse(EosMode.DISABLED);
         int replicas = replicas(kc);
         Map<String, Object> md = map(kc.get("metadata"));
         Map<String, Object> spec = map(kc.get("spec"));
@@ -260,6 +358,14 @@ final class World {
                 }
             }
             case STOPPED -> state = "STOPPED";
+            case FAILED_TASK -> {
+                state = "RUNNING";
+                for (int i = 0; i < tasks; i++) {
+                    taskList.add(new TaskStatus(i, i == 0 ? "FAILED" : "RUNNING", i == 0 ? TASK_TRACE : null));
+                }
+                conditions = List.of(new Condition("NotReady", "True", "Throwable",
+                        "The following tasks have failed: 0, see connectorStatus for more details."));
+            }
             case FAILED -> {
                 state = "FAILED";
                 trace = CONNECTOR_TRACE;

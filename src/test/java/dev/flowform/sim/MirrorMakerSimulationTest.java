@@ -91,6 +91,42 @@ class MirrorMakerSimulationTest extends SimTestSupport {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void a_roll_goes_in_the_roll_order_missing_pods_first_then_pods_off_the_target() throws Exception {
+        start();
+        List<String> created = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Set<String> before = live().workers().pods().stream().map(LivePod::uid).collect(Collectors.toSet());
+        try (var informer = cluster.client().pods().inNamespace(NAMESPACE).inform(
+                new io.fabric8.kubernetes.client.informers.ResourceEventHandler<io.fabric8.kubernetes.api.model.Pod>() {
+                    @Override
+                    public void onAdd(io.fabric8.kubernetes.api.model.Pod p) {
+                        if (!before.contains(p.getMetadata().getUid())) {
+                            created.add(p.getMetadata().getName());
+                        }
+                    }
+
+                    @Override
+                    public void onUpdate(io.fabric8.kubernetes.api.model.Pod a, io.fabric8.kubernetes.api.model.Pod b) {
+                    }
+
+                    @Override
+                    public void onDelete(io.fabric8.kubernetes.api.model.Pod p, boolean unknown) {
+                    }
+                })) {
+            edit(spec -> {
+                spec.put("replicas", 3);
+                ((Map<String, Object>) ((Map<String, Object>) ((List<Object>) spec.get("clusters")).get(1)).get("config"))
+                        .put(EosMode.CONFIG_KEY, "preparing");
+            });
+            awaitIdle();
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> created.size() >= 3);
+        }
+
+        assertThat(created).containsExactly(MirrorMaker2Names.podName(MM2, 2), MirrorMaker2Names.podName(MM2, 0),
+                MirrorMaker2Names.podName(MM2, 1));
+    }
+
+    @Test
     void required_is_refused_before_enabled_and_runs_after_it() {
         start();
         Map<String, String> eos = Map.of("exactly.once.support", "required", "source.consumer.isolation.level",

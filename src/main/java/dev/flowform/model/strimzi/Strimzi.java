@@ -64,6 +64,14 @@ public final class Strimzi {
     public static final String MIRROR_MAKER_2_SUFFIX = "-mirrormaker2";
     /** Annotation that makes the operator restart one connector task of a KafkaMirrorMaker2 (Strimzi docs). */
     public static final String RESTART_CONNECTOR_TASK_ANNOTATION = "strimzi.io/restart-connector-task";
+    /** Annotation ({@code "true"}) that makes the operator restart a KafkaConnector's connector (Strimzi docs). */
+    public static final String RESTART_ANNOTATION = "strimzi.io/restart";
+    /**
+     * Annotation ({@code "<task id>"}) that makes the operator restart one task of a KafkaConnector, then remove the
+     * annotation (Strimzi {@code AbstractConnectOperator.maybeRestartConnectorTask}, when the connector needs no new
+     * configuration).
+     */
+    public static final String RESTART_TASK_ANNOTATION = "strimzi.io/restart-task";
     /**
      * Annotation on a StrimziPodSet (value {@code "true"}) that makes the operator roll every pod of the PodSet at
      * its next reconciliation and then remove the annotation (Strimzi 0.48 docs,

@@ -1,68 +1,83 @@
 package dev.flowform.plan.cluster;
 
 import dev.flowform.model.DesiredConnectCluster;
-import dev.flowform.model.DesiredConnector;
-import dev.flowform.model.DesiredFlow;
+import dev.flowform.model.DesiredMirrorMaker2;
+import dev.flowform.model.DesiredWorkers;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveConnectCluster;
+import dev.flowform.model.LiveMirrorMaker2;
 import dev.flowform.model.LivePod;
-import dev.flowform.model.ManageMode;
 import dev.flowform.model.ObjectRef;
-import dev.flowform.model.StrimziApi;
-import dev.flowform.model.strimzi.KafkaConnectManifest;
 import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.plan.KafkaVersion;
 import dev.flowform.plan.Readiness;
-import dev.flowform.plan.rules.RollCheck;
 import dev.flowform.plan.cluster.ClusterIdentity.IdentityEdit;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
+import dev.flowform.plan.rules.ForcedRoll;
+import dev.flowform.plan.rules.RollCheck;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
- * What one Connect cluster and the flows on it are, computed once from the desired and the live state before
- * any guard is asked (the model half of Strimzi's model/operator split): the claims on its objects, the work its
- * connectors need, and, for an existing KafkaConnect, its {@link Existing} facts. Guards read these facts and the
- * {@link StepSequencer} emits steps from them; neither reads the live state again. Pure.
+ * What one Connect-family resource (a KafkaConnect with the flows on it, or a KafkaMirrorMaker2) is, computed once
+ * from the desired and the live state before any guard is asked (the model half of Strimzi's model/operator split):
+ * the workers' facts, alike for both kinds, and the {@link ResourceKind} for what differs. Guards read these facts and
+ * the {@link StepSequencer} emits steps from them; neither reads the live state again. Pure.
  *
- * @param scope          the plan's scope
- * @param desired        the cluster as the configuration declares it
- * @param flows          the flows on it
- * @param flowOf         address of each of their connectors to the flow's address
- * @param ref            the KafkaConnect: the live one, or the one to create
- * @param existing       the facts of the live KafkaConnect; null when it does not exist
- * @param claims         the existing objects the plan manages, with their ownership marks
- * @param connectors     the connectors' work and findings
- * @param replicas       the number of workers after the plan ({@code spec.replicas}, else Strimzi's default)
- * @param ignoredV1Keys  {@code spec.config} keys Strimzi v1 ignores, live or declared
- * @param groupId        the group id the workers use after the plan, or {@code <spec.groupId>} when v1 has none
+ * @param scope      the plan's scope
+ * @param kind       what differs between the kinds: layout, connectors, words
+ * @param existing   the facts of the live resource; null when it does not exist
+ * @param claims     the existing objects the plan manages, with their ownership marks
+ * @param replicas   the number of workers after the plan ({@code spec.replicas}, else Strimzi's default)
+ * @param forcedRoll true when the operator does not roll the pods on a worker configuration change (a
+ *                   KafkaMirrorMaker2 of Strimzi 0.46-0.48, {@link ForcedRoll#affected}): every worker step is
+ *                   followed by a forced roll (docs/domain-rules.md, 7a)
  */
-record ClusterFacts(PlanScope scope, DesiredConnectCluster desired, List<DesiredFlow> flows, Map<String, String> flowOf,
-                    ObjectRef ref, Existing existing, List<Claim> claims, ConnectorFacts connectors, int replicas,
-                    List<String> ignoredV1Keys, String groupId) {
+record ClusterFacts(PlanScope scope, ResourceKind kind, Existing existing, List<Claim> claims, int replicas,
+                    boolean forcedRoll) {
 
     /**
-     * The facts of a KafkaConnect that exists.
+     * The facts of a resource that exists.
      *
-     * @param cluster  the live object
+     * @param cluster  the live workers (a KafkaConnect, or a KafkaMirrorMaker2 seen as a Connect cluster)
      * @param current  the mode its spec sets; null when the value is not one Kafka accepts
      * @param roll     whether the operator finished rolling its current generation to {@code current}
      *                 ({@link RollCheck}, rule 7)
      * @param workers  the mode its workers run: {@code current}, or a mode a worker that has not rolled still runs
-     * @param spec     the spec edits apart from the exactly-once mode
-     * @param identity the changes {@code spec} makes to the cluster's exactly-once identity
+     * @param spec     the worker edits apart from the exactly-once mode
+     * @param places   where the resource keeps its exactly-once identity
+     * @param identity the changes {@code spec} makes to that identity
      * @param path     the modes to set, in order, from {@code current} to the desired mode (rules 2 and 5)
-     * @param annotate true when it lacks {@value Strimzi#USE_CONNECTOR_RESOURCES_ANNOTATION}
+     * @param annotate true when it lacks {@value Strimzi#USE_CONNECTOR_RESOURCES_ANNOTATION} (a KafkaConnect)
      */
     record Existing(LiveConnectCluster cluster, EosMode current, Readiness roll, EosMode workers, SpecDiff spec,
-                    List<IdentityEdit> identity, List<EosMode> path, boolean annotate) {
+                    ClusterIdentity.Places places, List<IdentityEdit> identity, List<EosMode> path, boolean annotate) {
 
-        /** @return how messages name it: {@code KafkaConnect ns/name} */
+        Existing {
+            identity = List.copyOf(identity);
+            path = List.copyOf(path);
+        }
+
+        /**
+         * @param c        the live workers
+         * @param target   the desired mode
+         * @param spec     the worker edits apart from the mode
+         * @param places   where the identity is kept
+         * @param annotate true when the connector-resources annotation is to be added
+         * @param forced   true when the pods carry no configuration hash worth checking ({@link ForcedRoll})
+         * @return the facts
+         */
+        static Existing of(LiveConnectCluster c, EosMode target, SpecDiff spec, ClusterIdentity.Places places,
+                           boolean annotate, boolean forced) {
+            EosMode current = c.eosMode().orElse(null);
+            Readiness roll = RollCheck.evaluate(c, c.generation(), current, !forced);
+            return new Existing(c, current, roll, workersMode(c, current), spec, places,
+                    ClusterIdentity.edits(places, spec.edits()), current == null ? List.of() : eosPath(current, target),
+                    annotate);
+        }
+
+        /** @return how messages name it: {@code KafkaConnect ns/name} or {@code KafkaMirrorMaker2 ns/name} */
         String who() {
-            return "KafkaConnect " + cluster.namespace() + "/" + cluster.name();
+            return cluster.ref().kind() + " " + cluster.namespace() + "/" + cluster.name();
         }
 
         /** @return true when its last reconcile failed ({@code NotReady} at its generation) */
@@ -80,62 +95,81 @@ record ClusterFacts(PlanScope scope, DesiredConnectCluster desired, List<Desired
             return !identity.isEmpty() && workers != EosMode.DISABLED;
         }
 
-        /** @return true when the plan writes to the KafkaConnect */
+        /** @return true when the plan writes to the workers' configuration or annotations */
         boolean changes() {
             return !path.isEmpty() || !spec.isEmpty() || annotate;
+        }
+
+        /**
+         * @return true when the operator would restart a FAILED task now: nothing of the workers changes, no roll is in
+         *         progress, the last reconcile did not fail and reconciliation is not paused (rule 8)
+         */
+        boolean restartable() {
+            return !changes() && rolled() && !cluster.reconciliationPaused();
         }
     }
 
     ClusterFacts {
-        flows = List.copyOf(flows);
-        flowOf = Collections.unmodifiableMap(new LinkedHashMap<>(flowOf));
         claims = List.copyOf(claims);
-        ignoredV1Keys = List.copyOf(ignoredV1Keys);
     }
 
     /**
-     * Computes the facts of one cluster.
-     *
      * @param scope the plan's scope (its live state has a Strimzi API)
-     * @param dc    the cluster
+     * @param dc    a {@code connect_cluster}
      * @return its facts
      */
     static ClusterFacts of(PlanScope scope, DesiredConnectCluster dc) {
-        List<DesiredFlow> flows = scope.desired().flowsOn(dc);
-        Map<String, String> flowOf = new LinkedHashMap<>();
-        for (DesiredFlow f : flows) {
-            for (DesiredConnector d : f.connectors()) {
-                flowOf.put(d.address(), f.address());
-            }
-        }
         LiveConnectCluster c = scope.live().cluster(dc.namespace(), dc.name()).orElse(null);
-        ObjectRef ref = c != null ? c.ref()
-                : new ObjectRef(scope.live().api().kafkaApiVersion(), KafkaConnectManifest.KIND, dc.namespace(), dc.name());
-        int replicas = dc.replicas() != null ? dc.replicas()
+        Existing existing = c == null ? null : Existing.of(c, dc.eos(), SpecDiff.cluster(dc, c), ConnectKind.places(c),
+                !c.usesConnectorResources(), false);
+        ConnectKind kind = ConnectKind.of(scope, dc, c, existing != null && existing.restartable());
+        return new ClusterFacts(scope, kind, existing, kind.claims(), replicas(dc, c), false);
+    }
+
+    /**
+     * @param scope the plan's scope
+     * @param dm    a {@code mirrormaker2} block, derived
+     * @return its facts
+     */
+    static ClusterFacts of(PlanScope scope, DesiredMirrorMaker2 dm) {
+        LiveMirrorMaker2 live = scope.live().mirrorMaker(dm.namespace(), dm.name()).orElse(null);
+        MirrorMakerKind kind = MirrorMakerKind.of(scope, dm, live);
+        LiveConnectCluster c = live == null ? null : live.workers();
+        boolean forced = c != null && ForcedRoll.affected(c);
+        Existing existing = c == null ? null : Existing.of(c, dm.eos(), kind.workerDiff(), kind.places(), false, forced);
+        List<Claim> claims = c == null ? List.of() : List.of(Claim.of(scope, java.util.Map.of(), dm.address(), c.ref(),
+                c.labels(), c.annotations()));
+        return new ClusterFacts(scope, kind, existing, claims, replicas(dm, c), forced);
+    }
+
+    private static int replicas(DesiredWorkers d, LiveConnectCluster c) {
+        return d.replicas() != null ? d.replicas()
                 : c == null || c.replicas() == null ? RollCheck.STRIMZI_DEFAULT_REPLICAS : c.replicas();
-        return new ClusterFacts(scope, dc, flows, flowOf, ref, c == null ? null : existing(dc, c),
-                Claim.all(scope, dc, c, flows, flowOf), ConnectorFacts.of(scope, dc, flows, c), replicas,
-                ignoredV1Keys(scope, dc, c), groupId(scope, dc, c));
     }
 
-    /** @return the cluster's resource address */
+    /** @return the resource as declared */
+    DesiredWorkers desired() {
+        return kind.desired();
+    }
+
+    /** @return the resource's address */
     String address() {
-        return desired.address();
+        return kind.desired().address();
     }
 
-    /** @return the connectors' pending work */
-    List<ConnectorWork> work() {
-        return connectors.work();
+    /** @return the live object, or the one to create */
+    ObjectRef ref() {
+        return kind.ref();
     }
 
-    /** @return true when the plan writes to the KafkaConnect or a connector (a new cluster always) */
+    /** @return true when the plan writes to the resource or a connector (a new resource always) */
     boolean somethingChanges() {
-        return existing == null || existing.changes() || !work().isEmpty();
+        return existing == null || existing.changes() || kind.connectorsChange();
     }
 
-    /** @return true when the cluster is to run exactly-once workers or carries exactly-once flows */
+    /** @return true when the workers are to run exactly-once or carry exactly-once connectors */
     boolean exactlyOnceInvolved() {
-        return desired.eos() != EosMode.DISABLED || flows.stream().anyMatch(DesiredFlow::exactlyOnce);
+        return desired().eos() != EosMode.DISABLED || kind.exactlyOnceConnectors();
     }
 
     /**
@@ -143,20 +177,19 @@ record ClusterFacts(PlanScope scope, DesiredConnectCluster desired, List<Desired
      *         {@code enabled} after {@code preparing}, or a connector that requires exactly-once without a mode change
      */
     boolean needsCurrentRolled() {
-        boolean workNeedsEnabled = work().stream().anyMatch(ConnectorWork::requiresEos);
         return (existing.current() == EosMode.PREPARING && existing.path().equals(List.of(EosMode.ENABLED)))
-                || (existing.path().isEmpty() && workNeedsEnabled);
+                || (existing.path().isEmpty() && kind.connectorsNeedEnabled());
     }
 
     /**
-     * The Kafka version the workers run, read as {@link VersionGuard} reads it: the configuration's {@code version},
-     * else the live {@code spec.version}, else the version the workers report in {@code status.connectorPlugins}.
+     * The Kafka version the workers run: the configuration's {@code version}, else the live {@code spec.version}, else
+     * the version the workers report in {@code status.connectorPlugins}.
      *
      * @return the version; empty when none is known (the operator's default) or it cannot be read
      */
     Optional<KafkaVersion> kafkaVersion() {
-        if (desired.version() != null || existing == null) {
-            return KafkaVersion.parse(desired.version());
+        if (desired().version() != null || existing == null) {
+            return KafkaVersion.parse(desired().version());
         }
         LiveConnectCluster c = existing.cluster();
         return KafkaVersion.parse(c.version() != null ? c.version() : c.reportedKafkaVersion());
@@ -164,15 +197,12 @@ record ClusterFacts(PlanScope scope, DesiredConnectCluster desired, List<Desired
 
     /** @return true when the workers' mode goes up (connectors after the rolls), false when it stays or goes down */
     boolean upgrade() {
-        return existing == null || desired.eos().ordinal() > existing.current().ordinal();
+        return existing == null || desired().eos().ordinal() > existing.current().ordinal();
     }
 
-    private static Existing existing(DesiredConnectCluster dc, LiveConnectCluster c) {
-        EosMode current = c.eosMode().orElse(null);
-        Readiness roll = RollCheck.evaluate(c, c.generation(), current);
-        SpecDiff spec = SpecDiff.cluster(dc, c);
-        return new Existing(c, current, roll, workersMode(c, current), spec, ClusterIdentity.edits(c, spec.edits()),
-                current == null ? List.of() : eosPath(current, dc.eos()), !c.usesConnectorResources());
+    /** @return the workers' mode when the connector steps run: the desired one going up, else the current one */
+    EosMode connectorMode() {
+        return upgrade() ? desired().eos() : existing.current();
     }
 
     /** EOS modes to set, in order, to get from {@code current} to {@code target} (rules 2 and 5). */
@@ -199,33 +229,5 @@ record ClusterFacts(PlanScope scope, DesiredConnectCluster desired, List<Desired
             }
         }
         return EosMode.DISABLED;
-    }
-
-    private static List<String> ignoredV1Keys(PlanScope scope, DesiredConnectCluster dc, LiveConnectCluster c) {
-        List<String> ignored = new ArrayList<>(c == null ? List.of() : c.ignoredV1ConfigKeys());
-        if (c == null ? scope.live().api() == StrimziApi.V1 : c.api() == StrimziApi.V1) {
-            LiveConnectCluster.V1_FORBIDDEN_CONFIG_KEYS.stream()
-                    .filter(k -> dc.config().containsKey(k) && !ignored.contains(k)).forEach(ignored::add);
-        }
-        return ignored;
-    }
-
-    /**
-     * @return the group id the workers use after this plan (desired field over live; with manage = "own" an
-     *         undeclared field is removed, which for v1beta2 means Strimzi's default), or a placeholder
-     */
-    private static String groupId(PlanScope scope, DesiredConnectCluster dc, LiveConnectCluster c) {
-        boolean removes = c != null && dc.manage() == ManageMode.OWN;
-        String group;
-        if (scope.live().api() == StrimziApi.V1) {
-            Object g = dc.spec().get("groupId");
-            group = g != null ? g.toString() : c == null || removes ? null : c.groupId();
-        } else {
-            group = dc.config().get("group.id");
-            if (group == null) {
-                group = c == null || removes ? Strimzi.DEFAULT_GROUP_ID : c.groupId();
-            }
-        }
-        return group == null ? "<spec.groupId>" : group;
     }
 }

@@ -1,7 +1,6 @@
 package dev.flowform.plan.cluster;
 
 import dev.flowform.model.LiveConnectCluster;
-import dev.flowform.model.StrimziApi;
 import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.plan.FieldEdit;
 import dev.flowform.plan.Json;
@@ -35,27 +34,54 @@ final class ClusterIdentity {
     record IdentityEdit(int index, String field, String before, String after) {
     }
 
+    /**
+     * Where a resource keeps its identity, in the live object's layout: a KafkaConnect in {@code spec.config} or
+     * ({@code v1}) as {@code spec} fields; a KafkaMirrorMaker2 in its target cluster's {@code config} or ({@code v1})
+     * as {@code spec.target} fields.
+     *
+     * @param v1         true when the identity is kept in fields
+     * @param configPath the path of the worker configuration, e.g. {@code [spec, config]}
+     * @param fieldPath  the path of the object holding the fields, e.g. {@code [spec]} or {@code [spec, target]}
+     * @param config     the live worker configuration
+     * @param fields     the live object holding the fields
+     * @param defaults   the operator's group id and storage topics when unset ({@code v1beta2})
+     */
+    record Places(boolean v1, List<String> configPath, List<String> fieldPath, java.util.Map<String, String> config,
+                  java.util.Map<?, ?> fields, List<String> defaults) {
+
+        /** @return the offsets topic the workers use now */
+        String offsetsTopic() {
+            return v1 ? String.valueOf(fields.get("offsetStorageTopic"))
+                    : config.getOrDefault("offset.storage.topic", defaults.get(2));
+        }
+    }
+
+    /** Strimzi's defaults of a KafkaConnect's group id and storage topics ({@code v1beta2}). */
+    static final List<String> CONNECT_DEFAULTS = List.of(Strimzi.DEFAULT_GROUP_ID, Strimzi.DEFAULT_CONFIG_STORAGE_TOPIC,
+            Strimzi.DEFAULT_OFFSET_STORAGE_TOPIC, Strimzi.DEFAULT_STATUS_STORAGE_TOPIC);
+
     /** @return the identity changes among {@code edits}, group id first; empty when none changes a value */
-    static List<IdentityEdit> edits(LiveConnectCluster c, List<FieldEdit> edits) {
-        List<String> defaults = List.of(Strimzi.DEFAULT_GROUP_ID, Strimzi.DEFAULT_CONFIG_STORAGE_TOPIC,
-                Strimzi.DEFAULT_OFFSET_STORAGE_TOPIC, Strimzi.DEFAULT_STATUS_STORAGE_TOPIC);
+    static List<IdentityEdit> edits(Places at, List<FieldEdit> edits) {
         List<IdentityEdit> out = new ArrayList<>();
         for (FieldEdit e : edits) {
             List<String> p = e.path();
-            if (c.api() == StrimziApi.V1) {
-                int i = p.size() == 2 && p.get(0).equals("spec") ? V1_IDENTITY_FIELDS.indexOf(p.get(1)) : -1;
+            if (at.v1()) {
+                int n = at.fieldPath().size();
+                int i = p.size() == n + 1 && p.subList(0, n).equals(at.fieldPath()) ? V1_IDENTITY_FIELDS.indexOf(p.get(n)) : -1;
                 if (i >= 0) {
-                    Object have = c.spec().get(p.get(1));
-                    out.add(new IdentityEdit(i, "spec." + p.get(1), have == null ? null : have.toString(),
-                            e.remove() ? null : String.valueOf(e.value())));
+                    Object have = at.fields().get(p.get(n));
+                    out.add(new IdentityEdit(i, String.join(".", at.fieldPath()) + "." + p.get(n),
+                            have == null ? null : have.toString(), e.remove() ? null : String.valueOf(e.value())));
                 }
             } else {
-                int i = p.size() == 3 && p.get(0).equals("spec") && p.get(1).equals("config")
-                        ? LiveConnectCluster.V1_FORBIDDEN_CONFIG_KEYS.indexOf(p.get(2)) : -1;
+                int n = at.configPath().size();
+                int i = p.size() == n + 1 && p.subList(0, n).equals(at.configPath())
+                        ? LiveConnectCluster.V1_FORBIDDEN_CONFIG_KEYS.indexOf(p.get(n)) : -1;
                 if (i >= 0) {
-                    String def = defaults.get(i);
-                    out.add(new IdentityEdit(i, "spec.config." + Json.render(p.get(2)), c.config().getOrDefault(p.get(2), def),
-                            e.remove() ? def : String.valueOf(e.value())));
+                    String def = at.defaults().get(i);
+                    out.add(new IdentityEdit(i, String.join(".", at.configPath()).replace(".[", "[") + "."
+                            + Json.render(p.get(n)), at.config().getOrDefault(p.get(n), def), e.remove() ? def
+                            : String.valueOf(e.value())));
                 }
             }
         }
@@ -82,7 +108,7 @@ final class ClusterIdentity {
     }
 
     /** @return what a new identity does to transactional IDs, fencing and source offsets, as sentences */
-    static String consequences(LiveConnectCluster c, List<IdentityEdit> identity) {
+    static String consequences(Places at, List<IdentityEdit> identity) {
         StringBuilder sb = new StringBuilder();
         IdentityEdit group = find(identity, 0);
         IdentityEdit configs = find(identity, 1);
@@ -105,9 +131,7 @@ final class ClusterIdentity {
                             + "earliest offsets (or as source.consumer.auto.offset.reset says) and replicates every record "
                             + "again: duplicates in the target topics. ");
         } else if (group != null) {
-            String topic = c.api() == StrimziApi.V1 ? String.valueOf(c.spec().get("offsetStorageTopic"))
-                    : c.config().getOrDefault("offset.storage.topic", Strimzi.DEFAULT_OFFSET_STORAGE_TOPIC);
-            sb.append("The source offsets stay in ").append(Json.render(topic)).append(". ");
+            sb.append("The source offsets stay in ").append(Json.render(at.offsetsTopic())).append(". ");
         }
         if (configs != null) {
             sb.append("The connector and task configurations are in ").append(shown(configs.before()))

@@ -2,8 +2,8 @@ package dev.flowform.plan.cluster;
 
 import dev.flowform.diag.Diagnostic;
 import dev.flowform.model.DesiredConnectCluster;
+import dev.flowform.model.DesiredMirrorMaker2;
 import dev.flowform.plan.Ownership;
-import dev.flowform.plan.Planner;
 import dev.flowform.plan.TransactionalId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,12 +11,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Plans one Connect cluster and the flows on it (see {@link Planner} for the rules): its {@link ClusterFacts},
- * computed once; the {@link OwnershipGuard}, then the {@link ClusterGuards} in order, each reporting diagnostics
- * of its rules and the first refusal ending the list; the {@link StepSequencer}'s steps when no guard refused;
- * the transactional IDs they need; and last the ownership marks, which are written even when a guard after the
- * ownership guard refused the cluster (so {@code --transfer-ownership} takes objects over whatever else is wrong).
- * Pure.
+ * Plans one Connect-family resource, a KafkaConnect with the flows on it or a KafkaMirrorMaker2, through one path
+ * (docs/architecture.md, "The planner"): its {@link ClusterFacts}, computed once; the {@link OwnershipGuard}, then the
+ * {@link ClusterGuards} in order, each reporting diagnostics of its rules and the first refusal ending the list; the
+ * {@link StepSequencer}'s steps when no guard refused; the transactional IDs they need; and last the ownership marks,
+ * which are written even when a guard after the ownership guard refused (so {@code --transfer-ownership} takes objects
+ * over whatever else is wrong). Pure.
  */
 public final class ClusterPlanner {
 
@@ -25,11 +25,23 @@ public final class ClusterPlanner {
 
     /**
      * @param scope what the plan is made against (its live state has a Strimzi API)
-     * @param dc    the cluster
+     * @param dc    a {@code connect_cluster}
      * @return its steps (unnumbered), changes, transactional IDs and diagnostics
      */
     public static ClusterPlan plan(PlanScope scope, DesiredConnectCluster dc) {
-        ClusterFacts facts = ClusterFacts.of(scope, dc);
+        return plan(ClusterFacts.of(scope, dc));
+    }
+
+    /**
+     * @param scope what the plan is made against
+     * @param dm    a {@code mirrormaker2} block, derived
+     * @return its steps (unnumbered), changes, transactional IDs and diagnostics
+     */
+    public static ClusterPlan plan(PlanScope scope, DesiredMirrorMaker2 dm) {
+        return plan(ClusterFacts.of(scope, dm));
+    }
+
+    private static ClusterPlan plan(ClusterFacts facts) {
         Verdict owners = OwnershipGuard.check(facts);
         List<Diagnostic> diagnostics = new ArrayList<>(owners.diagnostics());
         if (owners.refused()) {
@@ -51,7 +63,7 @@ public final class ClusterPlanner {
 
     private static ClusterPlan result(ClusterFacts facts, Sequence steps, List<TransactionalId> ids,
                                       List<Diagnostic> diagnostics) {
-        return new ClusterPlan(facts.address(), steps.chain(), steps.changes(), ids, facts.flowOf(),
+        return new ClusterPlan(facts.address(), steps.chain(), steps.changes(), ids, facts.kind().flowOf(),
                 transfers(facts.claims()), diagnostics);
     }
 
@@ -59,7 +71,7 @@ public final class ClusterPlanner {
      * @param claims the claims of one resource's plan
      * @return the address of every object it takes over to the owner its marks named
      */
-    static Map<String, Ownership> transfers(List<Claim> claims) {
+    private static Map<String, Ownership> transfers(List<Claim> claims) {
         Map<String, Ownership> transfers = new LinkedHashMap<>();
         claims.stream().filter(Claim::transfer).forEach(c -> transfers.put(c.address(), c.owner()));
         return transfers;

@@ -10,6 +10,8 @@ import dev.flowform.model.LiveConnector;
 import dev.flowform.model.ManageMode;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.model.TaskStatus;
+import dev.flowform.model.Conditions;
+import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.model.strimzi.KafkaConnectorManifest;
 import dev.flowform.plan.Action;
 import dev.flowform.plan.FieldEdit;
@@ -33,16 +35,23 @@ import java.util.TreeMap;
  * about those that cannot be planned. A desired connector is left out of the work, with an error, when a rule
  * of {@link ConnectorRules} refuses it, when it is to be adopted but does not exist, or when it exists on another
  * Connect cluster; a FAILED one is reported with a warning. A live connector of the cluster that no flow produces
- * is deleted only when flowform created it in this environment and no other lineage marked it. Pure.
+ * is deleted only when flowform created it in this environment and no other lineage marked it. A FAILED task of a
+ * running connector the plan does not change is restarted through the operator ({@link TaskRestart}) when the
+ * cluster lets the operator act on it. Pure.
  *
  * @param work     the work, in flow order, deletions last
  * @param findings diagnostics about the connectors, in the same order (the connector guard reports them)
+ * @param restarts the FAILED tasks to restart, one per connector, in flow order
  */
-record ConnectorFacts(List<ConnectorWork> work, List<Diagnostic> findings) {
+record ConnectorFacts(List<ConnectorWork> work, List<Diagnostic> findings, List<TaskRestart> restarts) {
+
+    /** Message of Strimzi's {@code NotReady} condition when only tasks failed ({@code AbstractConnectOperator}). */
+    private static final String TASKS_FAILED = "The following tasks have failed";
 
     ConnectorFacts {
         work = List.copyOf(work);
         findings = List.copyOf(findings);
+        restarts = List.copyOf(restarts);
     }
 
     /**
@@ -50,16 +59,20 @@ record ConnectorFacts(List<ConnectorWork> work, List<Diagnostic> findings) {
      * @param dc    the cluster
      * @param flows the flows on it
      * @param live  the KafkaConnect, or null when it does not exist (then nothing is deleted)
+     * @param restartable true when the operator acts on the cluster's connectors and the plan restarts no worker:
+     *                    then a FAILED task of a connector the plan does not change gets a {@link TaskRestart}
      * @return the connectors' work and findings
      */
-    static ConnectorFacts of(PlanScope scope, DesiredConnectCluster dc, List<DesiredFlow> flows, LiveConnectCluster live) {
+    static ConnectorFacts of(PlanScope scope, DesiredConnectCluster dc, List<DesiredFlow> flows, LiveConnectCluster live,
+                             boolean restartable) {
         List<ConnectorWork> work = new ArrayList<>();
         List<Diagnostic> findings = new ArrayList<>();
+        List<TaskRestart> restarts = new ArrayList<>();
         Set<String> wanted = new HashSet<>();
         for (DesiredFlow flow : flows) {
             for (DesiredConnector d : flow.connectors()) {
                 wanted.add(d.name());
-                desired(scope, dc, flow, d, findings).ifPresent(work::add);
+                desired(scope, dc, flow, d, findings, restartable ? restarts : null).ifPresent(work::add);
             }
         }
         if (live != null) {
@@ -70,7 +83,7 @@ record ConnectorFacts(List<ConnectorWork> work, List<Diagnostic> findings) {
                 }
             }
         }
-        return new ConnectorFacts(work, findings);
+        return new ConnectorFacts(work, findings, restarts);
     }
 
     /**
@@ -85,9 +98,13 @@ record ConnectorFacts(List<ConnectorWork> work, List<Diagnostic> findings) {
                 && !Ownership.of(l.labels(), l.annotations()).foreign(scope.environment(), scope.lineage());
     }
 
-    /** @return the work for one desired connector, empty when it is left out or nothing differs */
+    /**
+     * @param restarts where a {@link TaskRestart} of the connector goes, or null when the cluster allows none
+     * @return the work for one desired connector, empty when it is left out or nothing differs
+     */
     private static Optional<ConnectorWork> desired(PlanScope scope, DesiredConnectCluster dc, DesiredFlow flow,
-                                                   DesiredConnector d, List<Diagnostic> findings) {
+                                                   DesiredConnector d, List<Diagnostic> findings,
+                                                   List<TaskRestart> restarts) {
         boolean allowed = true;
         for (Finding f : ConnectorRules.desiredConnector(d, dc.name(), dc.eos())) {
             findings.add(f.cited(flow.range(), d.address()));
@@ -113,7 +130,10 @@ record ConnectorFacts(List<ConnectorWork> work, List<Diagnostic> findings) {
         String mark = l.annotations().get(StopBeforeChange.RESUME_ANNOTATION);
         boolean stops = StopBeforeChange.lane(diff.edits(), l.state(), mark, StopBeforeChange.RUNNING, d.role()
                 == dev.flowform.model.ConnectorRole.SOURCE) != StopBeforeChange.Lane.PLAIN;
-        failed(d.address(), l, !diff.isEmpty(), stops).ifPresent(findings::add);
+        Optional<TaskRestart> restart = restarts == null || !diff.isEmpty() || mark != null ? Optional.empty()
+                : restart(d.address(), l);
+        restart.ifPresent(r -> restarts.add(r));
+        failed(d.address(), l, !diff.isEmpty(), stops, restart.isPresent()).ifPresent(findings::add);
         if (diff.isEmpty() && mark == null) {
             return Optional.empty();
         }
@@ -155,27 +175,46 @@ record ConnectorFacts(List<ConnectorWork> work, List<Diagnostic> findings) {
                 ConnectorRules.isRequired(d.config().get(ConnectorRules.EXACTLY_ONCE_SUPPORT))));
     }
 
+    /**
+     * @return the restart of the connector's first FAILED task, when the connector runs, its status is of its current
+     *         generation and its last reconcile did not fail for another reason than failed tasks; else empty
+     */
+    private static Optional<TaskRestart> restart(String address, LiveConnector l) {
+        Optional<TaskStatus> failed = l.tasks().stream().filter(t -> "FAILED".equals(t.state())).findFirst();
+        boolean current = l.observedGeneration() != null && l.observedGeneration() == l.generation();
+        boolean reconcileFailed = Conditions.trueCondition(l.conditions(), "NotReady")
+                .filter(c -> c.message() == null || !c.message().startsWith(TASKS_FAILED)).isPresent();
+        if (failed.isEmpty() || !current || reconcileFailed || l.connectorState() == null
+                || "FAILED".equals(l.connectorState())) {
+            return Optional.empty();
+        }
+        String id = String.valueOf(failed.get().id());
+        return Optional.of(new TaskRestart(address, l.ref(), Strimzi.RESTART_TASK_ANNOTATION, id, l.name() + ":" + id));
+    }
+
     /** @return the warning about a FAILED connector or task (rule {@link Rule#CONNECTOR_FAILED}), if any */
-    private static Optional<Diagnostic> failed(String address, LiveConnector l, boolean updated, boolean stops) {
+    private static Optional<Diagnostic> failed(String address, LiveConnector l, boolean updated, boolean stops,
+                                               boolean restarted) {
         String trace = null;
+        TaskStatus task = null;
         if ("FAILED".equals(l.connectorState())) {
             trace = "connector FAILED: " + ConnectorCheck.head(l.connectorTrace());
         } else {
-            for (TaskStatus t : l.tasks()) {
-                if ("FAILED".equals(t.state())) {
-                    trace = "task " + t.id() + " FAILED: " + ConnectorCheck.head(t.trace());
-                    break;
-                }
-            }
+            task = l.tasks().stream().filter(t -> "FAILED".equals(t.state())).findFirst().orElse(null);
+            trace = task == null ? null : "task " + task.id() + " FAILED: " + ConnectorCheck.head(task.trace());
         }
         if (trace == null) {
             return Optional.empty();
         }
+        String restart = task == null ? Strimzi.RESTART_ANNOTATION + "=true"
+                : Strimzi.RESTART_TASK_ANNOTATION + "=" + task.id();
         return Optional.of(Rule.CONNECTOR_FAILED.warning("Connector " + l.name() + " has failed",
                 "KafkaConnector " + l.namespace() + "/" + l.name() + " reports " + trace + ". "
                         + (updated ? "This plan changes its configuration, which makes Kafka Connect restart it."
+                                : restarted ? "This plan does not change it, so it asks the operator to restart the task ("
+                                        + restart + "); check the task's trace if it fails again."
                                 : "This plan does not change it. If it is still FAILED afterwards, restart it with "
-                                        + "kubectl annotate kafkaconnector " + l.name() + " strimzi.io/restart=true.")
+                                        + "kubectl annotate kafkaconnector " + l.name() + " " + restart + ".")
                         + (stops && "FAILED".equals(l.connectorState()) ? " The plan stops it first; Strimzi before 1.1.0 "
                                 + "does not stop a FAILED connector, whose tasks may still run: on such an operator, restart "
                                 + "it (strimzi.io/restart=true) before apply." : ""),

@@ -22,10 +22,10 @@ final class ConnectorGuards {
      * Reports what was found about the desired connectors ({@link ConnectorFacts}): the rules of
      * {@link ConnectorRules}, adopted connectors that do not exist and connectors of another cluster
      * ({@link Rule#CONFIGURATION}), FAILED connectors ({@link Rule#CONNECTOR_FAILED}). An error leaves only its
-     * connector out of the plan, never the cluster.
+     * connector out of a KafkaConnect's plan; a KafkaMirrorMaker2's mirrors are one object, refused as a whole.
      */
     static Verdict findings(ClusterFacts f) {
-        return new Verdict(f.connectors().findings(), false);
+        return f.kind().connectors(f);
     }
 
     /**
@@ -34,11 +34,11 @@ final class ConnectorGuards {
      * rule 5): refused.
      */
     static Verdict unmanagedRequired(ClusterFacts f) {
-        if (f.desired().eos() == EosMode.ENABLED) {
-            return Verdict.PASS;
+        if (f.desired().eos() == EosMode.ENABLED || !(f.kind() instanceof ConnectKind k)) {
+            return Verdict.PASS; // a KafkaMirrorMaker2's connectors are all its mirrors
         }
         Set<String> wanted = new HashSet<>();
-        f.flows().forEach(flow -> flow.connectors().forEach(d -> wanted.add(d.name())));
+        k.flows().forEach(flow -> flow.connectors().forEach(d -> wanted.add(d.name())));
         LiveConnectCluster c = f.existing().cluster();
         List<String> blocking = new ArrayList<>();
         for (LiveConnector l : f.scope().live().connectorsOf(c.namespace(), c.name())) {

@@ -7,7 +7,7 @@ import dev.flowform.plan.Rule;
 
 /**
  * The exactly-once identity guard ({@link Rule#CLUSTER_IDENTITY}): changing the group id or a storage topic of
- * a cluster whose workers run {@code preparing} or {@code enabled} is refused unless
+ * a KafkaConnect or KafkaMirrorMaker2 whose workers run {@code preparing} or {@code enabled} is refused unless
  * {@link PlanOptions#acceptNewClusterIdentity()}, because the transactional IDs derive from the group id and the
  * source offsets live in the offsets topic (KIP-618); when it is accepted, the plan says what that does. Pure.
  */
@@ -24,7 +24,7 @@ final class EosIdentityGuard {
         }
         return Verdict.refuse(Rule.CLUSTER_IDENTITY.error("Changing the identity of an exactly-once Connect cluster",
                 e.who() + " runs " + EosMode.CONFIG_KEY + "=" + e.workers().value() + ", and this plan changes "
-                        + ClusterIdentity.describe(e.identity()) + ". " + ClusterIdentity.consequences(e.cluster(), e.identity())
+                        + ClusterIdentity.describe(e.identity()) + ". " + ClusterIdentity.consequences(e.places(), e.identity())
                         + "Keep the current values" + (f.desired().manage() == ManageMode.OWN ? " in the configuration "
                         + "(manage = \"own\" removes what it does not declare, so declare them)" : " in the configuration")
                         + ", or, to give the cluster a new identity deliberately, plan again with "
@@ -40,7 +40,7 @@ final class EosIdentityGuard {
         return Verdict.report(Rule.CLUSTER_IDENTITY.warning("The Connect cluster gets a new exactly-once identity",
                 e.who() + " runs " + EosMode.CONFIG_KEY + "=" + e.workers().value() + ", and this plan changes "
                         + ClusterIdentity.describe(e.identity()) + " (--accept-new-cluster-identity). "
-                        + ClusterIdentity.consequences(e.cluster(), e.identity())
+                        + ClusterIdentity.consequences(e.places(), e.identity())
                         + "Grant the principals Write and Describe on the new transactional IDs before applying.",
                 f.address()));
     }

@@ -2,17 +2,14 @@ package dev.flowform.plan.cluster;
 
 import dev.flowform.model.ConnectorRole;
 import dev.flowform.model.EosMode;
-import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.strimzi.MirrorMaker2Names;
 import dev.flowform.plan.FieldEdit;
-import dev.flowform.plan.KafkaVersion;
 import dev.flowform.plan.StepKind;
 import dev.flowform.plan.StepPayload;
 import dev.flowform.plan.rules.MirrorCheck;
 import dev.flowform.plan.rules.StopBeforeChange;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The mirrors of a KafkaMirrorMaker2 whose source connector change is applied as stop, reconfigure, start
@@ -35,16 +32,17 @@ record MirrorLanes(List<String> stopFirst, List<String> marked, List<MirrorWork>
     }
 
     /**
-     * @param f    the resource's facts
-     * @param mode the workers' mode when the mirrors patch is written
+     * @param facts the resource's facts
+     * @param f     the resource
+     * @param mode  the workers' mode when the mirrors patch is written
      * @return the mirrors to stop first and those stopped already
      */
-    static MirrorLanes of(MirrorMakerFacts f, EosMode mode) {
+    static MirrorLanes of(ClusterFacts facts, MirrorMakerKind f, EosMode mode) {
         List<String> stop = new ArrayList<>();
         List<String> marked = new ArrayList<>();
         List<MirrorWork> work = new ArrayList<>();
         for (MirrorWork w : f.mirrors()) {
-            boolean canStop = StopBeforeChange.canStop(ConnectorRole.SOURCE, version(f), f.replicas(),
+            boolean canStop = StopBeforeChange.canStop(ConnectorRole.SOURCE, facts.kafkaVersion(), facts.replicas(),
                     !w.liveRequiresEos() || mode == EosMode.ENABLED);
             switch (StopBeforeChange.lane(w.sourceConnectorEdits(), w.liveState(), w.mark(), w.targetState(), canStop)) {
                 case STOP_FIRST -> stop.add(w.source());
@@ -60,7 +58,7 @@ record MirrorLanes(List<String> stopFirst, List<String> marked, List<MirrorWork>
     }
 
     /** Adds the stop of the source connectors to stop first, and the wait until they (and the marked ones) are. */
-    void stopSteps(MirrorMakerFacts f, List<Draft> chain) {
+    void stopSteps(StepSequencer s, MirrorMakerKind f) {
         String name = f.desired().name();
         if (!stopFirst.isEmpty()) {
             List<FieldEdit> edits = new ArrayList<>();
@@ -70,14 +68,14 @@ record MirrorLanes(List<String> stopFirst, List<String> marked, List<MirrorWork>
                     edits.add(FieldEdit.set(markPath(w.source()), w.targetState(), false));
                 }
             }
-            chain.add(new Draft(StepKind.STOP_CONNECTOR, f.address(), f.ref(), new StepPayload.PatchObject(edits),
+            s.add(new Draft(StepKind.STOP_CONNECTOR, f.address(), f.ref(), new StepPayload.PatchObject(edits),
                     "stop " + connectors(f, stopFirst) + " (sourceConnector.state: stopped): Kafka Connect drops the "
                             + "tasks of the current configuration"));
         }
-        if (f.replicas() > 0 && (!stopFirst.isEmpty() || (!marked.isEmpty() && !seen))) {
+        if (s.facts().replicas() > 0 && (!stopFirst.isEmpty() || (!marked.isEmpty() && !seen))) {
             List<String> all = new ArrayList<>(stopFirst);
             all.addAll(marked);
-            chain.add(new Draft(StepKind.WAIT_FOR_CONNECTOR_READY, f.address(), f.ref(),
+            s.add(new Draft(StepKind.WAIT_FOR_CONNECTOR_READY, f.address(), f.ref(),
                     new StepPayload.WaitForConnector("STOPPED", null), "wait until " + connectors(f, all)
                     + " of KafkaMirrorMaker2 " + name + (all.size() == 1 ? " is STOPPED and none of its tasks runs"
                     : " are STOPPED and none of their tasks runs")));
@@ -111,17 +109,8 @@ record MirrorLanes(List<String> stopFirst, List<String> marked, List<MirrorWork>
         return List.of("metadata", "annotations", StopBeforeChange.mirrorAnnotation(alias));
     }
 
-    private static String connectors(MirrorMakerFacts f, List<String> aliases) {
-        String target = f.live() != null ? f.live().target() : f.desired().targetAlias();
+    private static String connectors(MirrorMakerKind f, List<String> aliases) {
+        String target = f.target();
         return String.join(", ", aliases.stream().map(a -> MirrorMaker2Names.sourceConnector(a, target)).toList());
-    }
-
-    /** @return the Kafka version of the workers: declared, else the live {@code spec.version}, else the reported one */
-    private static Optional<KafkaVersion> version(MirrorMakerFacts f) {
-        if (f.desired().version() != null || f.live() == null) {
-            return KafkaVersion.parse(f.desired().version());
-        }
-        LiveConnectCluster c = f.live().workers();
-        return KafkaVersion.parse(c.version() != null ? c.version() : c.reportedKafkaVersion());
     }
 }

@@ -34,17 +34,18 @@ final class MirrorTargetRename {
      * @param f the facts
      * @return true when the block names another target alias than the resource
      */
-    static boolean renamed(MirrorMakerFacts f) {
+    static boolean renamed(MirrorMakerKind f) {
         return f.live() != null && f.desired().targetAlias() != null && !f.desired().targetAlias().equals(f.live().target());
     }
 
     /**
-     * @param f   the facts, with a renamed target
-     * @param who the resource, for messages
+     * @param facts the facts
+     * @param f     the resource, with a renamed target
+     * @param who   the resource, for messages
      * @return the refusal when the rename cannot be planned: another change in the same plan, or a new alias that names
      *         a cluster the resource has already; else empty
      */
-    static List<Diagnostic> refusal(MirrorMakerFacts f, String who) {
+    static List<Diagnostic> refusal(ClusterFacts facts, MirrorMakerKind f, String who) {
         DesiredMirrorMaker2 dm = f.desired();
         Set<String> taken = new TreeSet<>();
         f.live().mirrors().forEach(m -> taken.add(m.source()));
@@ -56,7 +57,7 @@ final class MirrorTargetRename {
                     + "target " + f.live().target() + " to " + dm.targetAlias() + ", which the resource already names as "
                     + "a cluster; Strimzi requires unique aliases.", dm.address()));
         }
-        if (!f.path().isEmpty() || !f.workerEdits().isEmpty() || !f.mirrors().isEmpty() || !f.set().isEmpty()) {
+        if (!facts.existing().path().isEmpty() || !f.workerDiff().isEmpty() || !f.mirrors().isEmpty() || !f.set().isEmpty()) {
             return List.of(Rule.CONFIGURATION.error("Target alias renamed with other changes", who + ": the configuration "
                     + "renames the target " + f.live().target() + " to " + dm.targetAlias() + " and changes other settings. "
                     + "Rename the target in a plan of its own (keep the other settings as the resource has them), apply, "
@@ -66,7 +67,7 @@ final class MirrorTargetRename {
     }
 
     /** @return the spec edits, old alias to new */
-    static List<FieldEdit> edits(MirrorMakerFacts f) {
+    static List<FieldEdit> edits(MirrorMakerKind f) {
         String to = f.desired().targetAlias();
         if (f.v1()) {
             return List.of(FieldEdit.set(List.of("spec", "target", "alias"), to, false));
@@ -81,12 +82,16 @@ final class MirrorTargetRename {
         return out;
     }
 
-    /** @return the change of the resource, then one per connector deleted and created */
-    static List<Change> changes(MirrorMakerFacts f) {
+    /**
+     * Adds what the rename shows on the resource's change: the alias fields, old to new, and the reason.
+     *
+     * @param f       the resource, with a renamed target
+     * @param attrs   the change's attributes
+     * @param reasons the change's reasons
+     */
+    static void change(MirrorMakerKind f, List<AttributeChange> attrs, List<Change.Reason> reasons) {
         String from = f.live().target();
         String to = f.desired().targetAlias();
-        Change.Reason why = ChangeReason.MIRROR_TARGET_RENAMED.of(from, to);
-        List<AttributeChange> attrs = new ArrayList<>();
         if (f.v1()) {
             attrs.add(new AttributeChange("spec.target.alias", Json.render(from), Json.render(to), false));
         } else {
@@ -95,8 +100,15 @@ final class MirrorTargetRename {
             f.live().mirrors().forEach(m -> attrs.add(new AttributeChange("spec.mirrors" + MirrorWork.mirrorSelector(false,
                     m.source()) + ".targetCluster", Json.render(from), Json.render(to), false)));
         }
+        reasons.add(ChangeReason.MIRROR_TARGET_RENAMED.of(from, to));
+    }
+
+    /** @return one change per connector the operator deletes and creates */
+    static List<Change> connectorChanges(MirrorMakerKind f) {
+        String from = f.live().target();
+        String to = f.desired().targetAlias();
+        Change.Reason why = ChangeReason.MIRROR_TARGET_RENAMED.of(from, to);
         List<Change> out = new ArrayList<>();
-        out.add(new Change(f.address(), f.ref(), Action.UPDATE, attrs, why));
         for (LiveMirrorMaker2.Mirror m : f.live().mirrors()) {
             MirrorSet.connectorNames(m.source(), from, m.raw()).forEach(n -> out.add(MirrorSet.connectorChange(f.address(),
                     f.ref(), n, Action.DELETE, why)));
@@ -110,7 +122,7 @@ final class MirrorTargetRename {
      * @param f the facts, with a renamed target
      * @return what the rename costs (rule {@code mm2-alias-rename}): every connector starts again without offsets
      */
-    static Diagnostic warning(MirrorMakerFacts f) {
+    static Diagnostic warning(MirrorMakerKind f) {
         String from = f.live().target();
         String to = f.desired().targetAlias();
         return Rule.MIRROR_ALIAS_RENAME.warning("Target alias renamed: every connector is replaced", "KafkaMirrorMaker2 "

@@ -20,23 +20,14 @@ final class OwnershipGuard {
     }
 
     /**
-     * @param f the cluster's facts
-     * @return an error per refused object, refusing the cluster when there is one
-     */
-    static Verdict check(ClusterFacts f) {
-        return check(f.scope(), f.claims());
-    }
-
-    /**
-     * @param scope  the plan's scope
-     * @param claims the existing objects one resource's plan manages (a KafkaConnect and its flows' connectors, or a
-     *               KafkaMirrorMaker2)
+     * @param f the resource's facts: its claims (a KafkaConnect and its flows' connectors, or a KafkaMirrorMaker2)
      * @return an error per refused object, refusing the resource when there is one
      */
-    static Verdict check(PlanScope scope, List<Claim> claims) {
+    static Verdict check(ClusterFacts f) {
+        PlanScope scope = f.scope();
         Ownership ours = new Ownership(scope.environment(), scope.lineage());
         List<Diagnostic> out = new ArrayList<>();
-        for (Claim cl : claims) {
+        for (Claim cl : f.claims()) {
             if (!cl.refused()) {
                 continue;
             }

@@ -56,21 +56,13 @@ final class OwnershipMarks {
      * every object taken over, and, for every other claimed object this plan writes to anyway, the mark edits
      * added to its first patch (so the marks never cost a step or a roll of their own).
      *
-     * @param facts the cluster's facts (its claims; none refused)
+     * @param facts the resource's facts (its claims; none refused)
      * @param steps what the sequencer emitted
      * @return the steps and changes with the marks; {@code steps} itself without a lineage
      */
     static Sequence settle(ClusterFacts facts, Sequence steps) {
-        return settle(facts.scope(), facts.claims(), steps);
-    }
-
-    /**
-     * @param scope  the plan's scope
-     * @param claims the existing objects one resource's plan manages, none refused
-     * @param steps  the resource's steps and changes
-     * @return the steps and changes with the marks; {@code steps} itself without a lineage
-     */
-    static Sequence settle(PlanScope scope, List<Claim> claims, Sequence steps) {
+        PlanScope scope = facts.scope();
+        List<Claim> claims = facts.claims();
         if (scope.lineage() == null) {
             return steps;
         }

@@ -9,7 +9,7 @@ import dev.flowform.plan.Rule;
 import java.util.List;
 
 /**
- * Guards on what the Strimzi operator is doing with an existing KafkaConnect: reconciliation paused
+ * Guards on what the Strimzi operator is doing with an existing resource: reconciliation paused
  * ({@link Rule#RECONCILIATION_PAUSED}), a failed last reconcile ({@link Rule#FAILED_RECONCILE}, rule 7) and the
  * connector-resources annotation that makes the operator delete connectors ({@link Rule#CONNECTOR_RESOURCES},
  * rule 6). Pure.
@@ -19,7 +19,10 @@ final class ReconcileGuards {
     private ReconcileGuards() {
     }
 
-    /** Refuses to change a cluster whose reconciliation is paused; warns when the plan would not change it. */
+    /**
+     * Refuses to change a resource whose reconciliation is paused; warns when the plan would not change it (for both
+     * kinds: the operator acts on nothing while it is set, so only a change needs it gone).
+     */
     static Verdict paused(ClusterFacts f) {
         ClusterFacts.Existing e = f.existing();
         if (!e.cluster().reconciliationPaused()) {
@@ -29,7 +32,8 @@ final class ReconcileGuards {
                 + "its connectors while it is set.";
         if (f.somethingChanges()) {
             return Verdict.refuse(Rule.RECONCILIATION_PAUSED.error("Reconciliation is paused", detail + " Remove the "
-                    + "annotation (kubectl annotate kafkaconnect " + e.cluster().name() + " strimzi.io/pause-reconciliation-), "
+                    + "annotation (kubectl annotate " + e.cluster().ref().kind().toLowerCase(java.util.Locale.ROOT) + " "
+                    + e.cluster().name() + " strimzi.io/pause-reconciliation-), "
                     + "then plan again.", f.address()));
         }
         return Verdict.report(Rule.RECONCILIATION_PAUSED.warning("Reconciliation is paused", detail
@@ -87,7 +91,8 @@ final class ReconcileGuards {
         }
         return Verdict.report(Rule.FAILED_RECONCILE.warning("Planning on top of a failed reconcile",
                 e.who() + ": " + e.roll().detail() + ". --accept-failed-reconcile was given: the plan changes the "
-                        + "KafkaConnect and waits for a complete roll before any step that needs the workers' mode.",
+                        + e.cluster().ref().kind() + " and waits for a complete roll before any step that needs the workers' "
+                        + "mode.",
                 f.address()));
     }
 

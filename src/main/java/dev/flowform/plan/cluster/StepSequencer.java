@@ -1,10 +1,8 @@
 package dev.flowform.plan.cluster;
 
-import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.ObjectRef;
-import dev.flowform.model.SecretKeys;
-import dev.flowform.model.strimzi.KafkaConnectManifest;
+import dev.flowform.model.strimzi.MirrorMaker2Names;
 import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.plan.Action;
 import dev.flowform.plan.AttributeChange;
@@ -14,42 +12,30 @@ import dev.flowform.plan.FieldEdit;
 import dev.flowform.plan.Json;
 import dev.flowform.plan.StepKind;
 import dev.flowform.plan.StepPayload;
-import dev.flowform.plan.rules.ConnectorRules;
-import dev.flowform.plan.rules.StopBeforeChange;
+import dev.flowform.plan.rules.ForcedRoll;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
- * Emits the chain of steps and the object changes of one cluster from its facts, once every guard has let it
- * through (the operator half of Strimzi's model/operator split). Decides nothing that a guard could refuse; it
- * orders (docs/domain-rules.md):
+ * Emits the chain of steps and the object changes of one resource from its facts, once every guard has let it
+ * through (the operator half of Strimzi's model/operator split), alike for a KafkaConnect and a KafkaMirrorMaker2;
+ * the {@link ResourceKind} adds the connector steps. Decides nothing that a guard could refuse; it orders
+ * (docs/domain-rules.md):
  * <ul>
- *   <li>a new cluster is created with its final mode, then its connectors (rule 2 for new clusters);</li>
- *   <li>on an existing cluster: a roll already in progress is waited for first, then the connector-resources
- *       annotation, then, after a failed reconcile, the spec change that makes the operator roll again;</li>
+ *   <li>a new resource is created with its final mode, then its connectors (rule 2 for new clusters);</li>
+ *   <li>on an existing one: a forced roll or a roll already in progress is waited for first, then the
+ *       connector-resources annotation, then, after a failed reconcile, the worker change that makes the operator
+ *       roll again;</li>
  *   <li>the workers' mode goes {@code disabled → preparing → enabled}, each patch followed by a wait for the roll
- *       (rules 2 and 7), with the other spec edits in the first patch;</li>
- *   <li>connector creations and updates come after the last roll when the mode goes up (rule 3), before the
- *       workers when it goes down (rule 5); each is followed by a wait for it to run (rule 8) unless the cluster
- *       has no worker.</li>
- *   <li>on Kafka 3.6 or newer, each connector's steps form a lane of their own (its write, then its wait), all
- *       depending on the step before them, so the applier runs the connectors of one cluster concurrently, each
- *       still waited for; a step after them depends on every lane. Below 3.6, or when the version is not known
- *       (the operator's default, which flowform cannot read), they stay one chain: before Kafka 3.6.0 a round of
- *       zombie fencing fails while a rebalance is pending, which several connector configurations written at once
- *       cause, so exactly-once tasks fail to start (KAFKA-15059, fixed by apache/kafka#13819 in 3.6.0).</li>
+ *       (rules 2 and 7) and, where the operator does not roll the pods, a forced roll (7a), with the other worker
+ *       edits in the first patch;</li>
+ *   <li>connector changes come after the last roll when the mode goes up (rule 3), before the workers when it goes
+ *       down (rule 5); from Kafka 3.6 each connector's steps form a lane of their own (rule 8a);</li>
+ *   <li>last, the restart of each FAILED task that nothing else restarts ({@link TaskRestart}).</li>
  * </ul>
  * Pure.
  */
 final class StepSequencer {
-
-    private static final String MIRROR_PACKAGE = "org.apache.kafka.connect.mirror.";
-    private static final List<String> STATE_PATH = List.of("spec", "state");
-    private static final List<String> MARK_PATH = List.of("metadata", "annotations", StopBeforeChange.RESUME_ANNOTATION);
 
     private final ClusterFacts facts;
     private final boolean concurrentConnectors;
@@ -62,55 +48,84 @@ final class StepSequencer {
     }
 
     /**
-     * @param facts a cluster's facts
-     * @return true when the cluster's connectors may be written concurrently: its Kafka version is known and 3.6 or
-     *         newer (KAFKA-15059, fixed in 3.6.0)
+     * @param facts a resource's facts
+     * @return true when its connectors may be written concurrently: its Kafka version is known and 3.6 or newer
+     *         (KAFKA-15059, fixed in 3.6.0)
      */
     static boolean concurrentConnectors(ClusterFacts facts) {
         return facts.kafkaVersion().map(v -> !v.isBefore(3, 6)).orElse(false);
     }
 
     /**
-     * @param facts the facts of a cluster no guard refused
+     * @param facts the facts of a resource no guard refused
      * @return its steps and changes; empty when nothing changes
      */
     static Sequence sequence(ClusterFacts facts) {
         StepSequencer s = new StepSequencer(facts);
         if (facts.existing() == null) {
-            s.newCluster();
+            s.create();
         } else if (facts.somethingChanges()) {
-            s.existingCluster(facts.existing());
+            s.existing(facts.existing());
+        }
+        for (TaskRestart r : facts.kind().restarts(facts)) {
+            s.changes.add(r.change());
+            s.chain.add(r.step(s.lane(r.address())));
         }
         return new Sequence(s.chain, s.changes);
     }
 
-    private void newCluster() {
-        DesiredConnectCluster dc = facts.desired();
-        ObjectRef ref = facts.ref();
-        Map<String, String> config = new LinkedHashMap<>(dc.config());
-        config.put(EosMode.CONFIG_KEY, dc.eos().value());
-        Map<String, Object> manifest = new KafkaConnectManifest(ref.apiVersion(), dc.namespace(), dc.name(),
-                OwnershipMarks.labels(facts.scope()), OwnershipMarks.annotations(facts.scope()), dc.version(), dc.replicas(),
-                dc.bootstrapServers(), dc.spec(), config).toMap();
-        changes.add(new Change(dc.address(), ref, Action.CREATE, AttributeChange.ofManifest(manifest, dc::isSensitive),
-                ChangeReason.CONNECT_CLUSTER_MISSING.of(dc.namespace() + "/" + dc.name(), dc.eos().value())));
-        Set<String> sensitive = new TreeSet<>(dc.config().keySet().stream().filter(dc::isSensitive).toList());
-        add(StepKind.CREATE_CONNECT_CLUSTER, ref, new StepPayload.CreateObject(manifest, sensitive),
-                "create KafkaConnect " + dc.name() + " with " + EosMode.CONFIG_KEY + "=" + dc.eos().value());
-        add(StepKind.WAIT_FOR_ROLL, ref, new StepPayload.WaitForRoll(dc.eos(), null),
-                "wait until every worker is up with " + EosMode.CONFIG_KEY + "=" + dc.eos().value());
-        connectorSteps();
+    /** @return the facts being sequenced */
+    ClusterFacts facts() {
+        return facts;
     }
 
-    private void existingCluster(ClusterFacts.Existing e) {
-        ObjectRef ref = e.cluster().ref();
-        if (e.changes()) {
-            changes.add(clusterChange(e));
+    /** Adds a step. */
+    void add(Draft d) {
+        chain.add(d);
+    }
+
+    /** Adds a change. */
+    void change(Change c) {
+        changes.add(c);
+    }
+
+    /**
+     * @param address a connector's address
+     * @return its lane when the connectors run concurrently, else null (the chain)
+     */
+    String lane(String address) {
+        return concurrentConnectors ? address : null;
+    }
+
+    /** Adds a wait for the workers' roll to {@code mode} (at {@code generation}, or the one the step before made). */
+    void rollWait(EosMode mode, Long generation, String summary) {
+        add(StepKind.WAIT_FOR_ROLL, facts.ref(), new StepPayload.WaitForRoll(mode, generation), summary);
+    }
+
+    private void create() {
+        ResourceKind kind = facts.kind();
+        EosMode eos = facts.desired().eos();
+        java.util.Map<String, Object> manifest = kind.manifest(facts.scope());
+        changes.add(new Change(facts.address(), facts.ref(), Action.CREATE,
+                AttributeChange.ofManifest(manifest, facts.desired()::isSensitive), kind.creationReason()));
+        add(StepKind.CREATE_CONNECT_CLUSTER, facts.ref(), new StepPayload.CreateObject(manifest, kind.sensitiveKeys()),
+                "create " + facts.ref().kind() + " " + facts.desired().name() + " with " + EosMode.CONFIG_KEY + "=" + eos.value());
+        rollWait(eos, null, "wait until every worker is up with " + EosMode.CONFIG_KEY + "=" + eos.value());
+        kind.connectorSteps(this, eos);
+    }
+
+    private void existing(ClusterFacts.Existing e) {
+        ObjectRef ref = facts.ref();
+        if (e.changes() || facts.kind().connectorsInResource()) {
+            changes.add(resourceChange(e));
+        }
+        if (facts.forcedRoll() && ForcedRoll.requested(e.cluster())) {
+            add(StepKind.WAIT_FOR_FORCED_ROLL, ref, new StepPayload.WaitForRoll(e.current(), null), "wait for the forced roll "
+                    + "already requested on " + podSet() + " (" + Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION + ")");
         }
         if (!e.rolled() && !e.failed()) {
-            add(StepKind.WAIT_FOR_ROLL, ref, new StepPayload.WaitForRoll(e.current(), e.cluster().generation()),
-                    "wait for the roll already in progress (generation " + e.cluster().generation() + ", "
-                            + e.roll().detail() + ")");
+            rollWait(e.current(), e.cluster().generation(), "wait for the roll already in progress (generation "
+                    + e.cluster().generation() + ", " + e.roll().detail() + ")");
         }
         if (e.annotate()) {
             add(StepKind.ANNOTATE, ref, new StepPayload.PatchObject(List.of(FieldEdit.set(List.of("metadata", "annotations",
@@ -121,53 +136,89 @@ final class StepSequencer {
         if (e.failed() && !pending.isEmpty() && (facts.needsCurrentRolled() || e.path().isEmpty())) {
             add(StepKind.UPDATE_CONNECT_CLUSTER, ref, new StepPayload.PatchObject(pending),
                     pending.size() + " spec change(s), so the operator reconciles again after the failed reconcile");
-            add(StepKind.WAIT_FOR_ROLL, ref, new StepPayload.WaitForRoll(e.current(), null),
-                    "wait until every worker has restarted with " + EosMode.CONFIG_KEY + "=" + e.current().value());
+            rollWait(e.current(), null, "wait until every worker has restarted with " + EosMode.CONFIG_KEY + "="
+                    + e.current().value());
+            forceRoll(e.current());
             pending = List.of();
         }
         if (!facts.upgrade()) {
-            connectorSteps();
+            facts.kind().connectorSteps(this, e.current());
         }
         workerSteps(e, pending);
         if (facts.upgrade()) {
-            connectorSteps();
+            facts.kind().connectorSteps(this, facts.desired().eos());
         }
+        changes.addAll(facts.kind().trailingChanges());
     }
 
-    /** The mode changes, each with its roll (the first carrying {@code pending}), or a plain spec update. */
+    /** The mode changes, each with its roll (the first carrying {@code pending}), or a plain worker update. */
     private void workerSteps(ClusterFacts.Existing e, List<FieldEdit> pending) {
-        ObjectRef ref = e.cluster().ref();
+        ResourceKind kind = facts.kind();
         List<EosMode> path = e.path();
+        if (facts.forcedRoll() && e.current() == EosMode.PREPARING && path.contains(EosMode.ENABLED)
+                && !ForcedRoll.requested(e.cluster())) {
+            // without a configuration hash the pods do not show what they run: make sure every one runs preparing
+            // before enabled is set (rule 2); an interrupted or outside change may have left them on disabled
+            forceRoll(EosMode.PREPARING);
+        }
         for (int i = 0; i < path.size(); i++) {
             EosMode mode = path.get(i);
             List<FieldEdit> edits = new ArrayList<>();
-            edits.add(FieldEdit.set(List.of("spec", "config", EosMode.CONFIG_KEY), mode.value(), false));
+            edits.add(FieldEdit.set(MirrorWork.join(kind.workerConfigPath(), EosMode.CONFIG_KEY), mode.value(), false));
             if (i == 0) {
                 edits.addAll(pending);
             }
-            add(StepKind.SET_WORKER_EOS, ref, new StepPayload.SetWorkerEos(mode, edits), EosMode.CONFIG_KEY + " = "
-                    + mode.value() + (i == 0 && !pending.isEmpty() ? " (with " + pending.size() + " more spec change(s))" : ""));
-            add(StepKind.WAIT_FOR_ROLL, ref, new StepPayload.WaitForRoll(mode, null),
-                    "wait until every worker has restarted with " + EosMode.CONFIG_KEY + "=" + mode.value());
+            add(StepKind.SET_WORKER_EOS, facts.ref(), new StepPayload.SetWorkerEos(mode, edits),
+                    kind.setModeSummary(mode, i == 0 ? pending.size() : 0));
+            rollWait(mode, null, kind.rolledSummary(mode, facts.forcedRoll()));
+            forceRoll(mode);
         }
         if (path.isEmpty() && !pending.isEmpty()) {
-            add(StepKind.UPDATE_CONNECT_CLUSTER, ref, new StepPayload.PatchObject(pending), pending.size() + " spec change(s)");
-            add(StepKind.WAIT_FOR_ROLL, ref, new StepPayload.WaitForRoll(e.current(), null),
-                    "wait until every worker has restarted with the new spec");
+            add(StepKind.UPDATE_CONNECT_CLUSTER, facts.ref(), new StepPayload.PatchObject(pending),
+                    kind.updateSummary(pending.size()));
+            rollWait(e.current(), null, kind.rolledSummary(null, facts.forcedRoll()));
+            forceRoll(e.current());
         }
     }
 
-    private Change clusterChange(ClusterFacts.Existing e) {
+    /**
+     * Where the operator does not roll the pods ({@link ClusterFacts#forcedRoll()}, only a KafkaMirrorMaker2 of Strimzi
+     * 0.46-0.48): annotates the StrimziPodSet {@code strimzi.io/manual-rolling-update: "true"}, then waits until every
+     * pod was re-created after it, is Ready, the annotation is gone and the resource is Ready ({@link ForcedRoll#evaluate}).
+     */
+    private void forceRoll(EosMode mode) {
+        if (!facts.forcedRoll()) {
+            return;
+        }
+        ClusterFacts.Existing e = facts.existing();
+        ObjectRef ref = e.cluster().podSet() != null ? e.cluster().podSet().ref()
+                : new ObjectRef(e.cluster().api().coreApiVersion(), Strimzi.STRIMZI_POD_SET_KIND,
+                facts.desired().namespace(), podSet());
+        add(StepKind.FORCE_ROLL, ref, new StepPayload.PatchObject(List.of(FieldEdit.set(
+                List.of("metadata", "annotations", Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION), ForcedRoll.REQUESTED, false))),
+                Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION + " = \"" + ForcedRoll.REQUESTED + "\" on StrimziPodSet " + podSet()
+                        + " (Strimzi 0.46-0.48 do not roll it on a worker configuration change)");
+        add(StepKind.WAIT_FOR_FORCED_ROLL, facts.ref(), new StepPayload.WaitForRoll(mode, null),
+                "wait until every " + podSet() + " pod has restarted after the annotation with " + EosMode.CONFIG_KEY + "="
+                        + mode.value());
+    }
+
+    private String podSet() {
+        return MirrorMaker2Names.podSetName(facts.desired().name());
+    }
+
+    /** @return the change of the resource itself: its mode, its other worker edits, and what the kind adds */
+    private Change resourceChange(ClusterFacts.Existing e) {
         List<AttributeChange> attrs = new ArrayList<>();
         if (e.annotate()) {
             attrs.add(new AttributeChange("metadata.annotations.\"" + Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION + "\"", null,
                     "\"true\"", false));
         }
-        EosMode target = facts.desired().eos();
         if (!e.path().isEmpty()) {
             String before = e.cluster().eosValue();
-            attrs.add(new AttributeChange("spec.config.\"" + EosMode.CONFIG_KEY + "\"",
-                    before == null ? null : Json.render(before), Json.render(target.value()), false));
+            String shown = String.join(".", facts.kind().workerConfigPath()).replace(".[", "[");
+            attrs.add(new AttributeChange(shown + ".\"" + EosMode.CONFIG_KEY + "\"", before == null ? null
+                    : Json.render(before), Json.render(facts.desired().eos().value()), false));
         }
         attrs.addAll(e.spec().attrs());
         List<Change.Reason> reasons = new ArrayList<>();
@@ -177,132 +228,19 @@ final class StepSequencer {
             boolean down = e.path().get(0).ordinal() < e.current().ordinal();
             reasons.add((down ? ChangeReason.EOS_MODE_DOWN : ChangeReason.EOS_MODE_UP)
                     .of(e.current().value(), e.path().get(0).value()));
-        } else {
-            reasons.add(e.annotate() ? ChangeReason.CONNECTOR_RESOURCES.of() : ChangeReason.SPEC_CHANGED.of());
+        } else if (e.annotate()) {
+            reasons.add(ChangeReason.CONNECTOR_RESOURCES.of());
+        } else if (!e.spec().isEmpty()) {
+            reasons.add(ChangeReason.SPEC_CHANGED.of());
         }
         if (e.newIdentity()) {
             reasons.add(ChangeReason.NEW_CLUSTER_IDENTITY.of(ClusterIdentity.reason(e.identity())));
         }
-        return new Change(facts.address(), e.cluster().ref(), Action.UPDATE, attrs, reasons);
+        facts.kind().resourceChange(facts, attrs, reasons);
+        return new Change(facts.address(), facts.ref(), Action.UPDATE, attrs, reasons);
     }
 
-    private void connectorSteps() {
-        for (ConnectorWork w : facts.work()) {
-            switch (w.action()) {
-                case CREATE -> {
-                    changes.add(new Change(w.address(), w.ref(), Action.CREATE,
-                            AttributeChange.ofManifest(w.manifest(), w.desired()::isSensitive),
-                            ChangeReason.CONNECTOR_MISSING.of(w.ref().namespace() + "/" + w.ref().name())));
-                    Set<String> sensitive = new TreeSet<>(w.desired().config().keySet().stream()
-                            .filter(w.desired()::isSensitive).toList());
-                    chain.add(new Draft(StepKind.CREATE_CONNECTOR, w.address(), w.ref(),
-                            new StepPayload.CreateObject(w.manifest(), sensitive), "create "
-                            + w.desired().role().connectorClass().substring(MIRROR_PACKAGE.length()) + " " + w.ref().name(),
-                            lane(w)));
-                    waitForConnector(w);
-                }
-                case UPDATE -> update(w);
-                case DELETE -> {
-                    changes.add(new Change(w.address(), w.ref(), Action.DELETE, List.of(),
-                            ChangeReason.NO_FLOW.of(facts.scope().environment())));
-                    chain.add(new Draft(StepKind.DELETE_CONNECTOR, w.address(), w.ref(), new StepPayload.DeleteObject(),
-                            "delete KafkaConnector " + w.ref().name(), lane(w)));
-                }
-                default -> throw new IllegalStateException("no step for " + w.action());
-            }
-        }
-    }
-
-    /**
-     * A connector update: one write, or, when {@link StopBeforeChange#lane} says so, a stop (with the mark of the state
-     * to return to) and its wait, then the write of the configuration with that state (the mark removed).
-     */
-    private void update(ConnectorWork w) {
-        EosMode atStep = facts.upgrade() ? facts.desired().eos() : facts.existing().current();
-        boolean liveAccepted = !w.liveRequiresEos() || atStep == EosMode.ENABLED;
-        StopBeforeChange.Lane how = StopBeforeChange.lane(w.diff().edits(), w.liveState(), w.resumeMark(), w.targetState(),
-                StopBeforeChange.canStop(w.desired().role(), facts.kafkaVersion(), facts.replicas(), liveAccepted));
-        List<Change.Reason> reasons = new ArrayList<>();
-        if (!w.diff().isEmpty()) {
-            reasons.add(updateReason(w));
-        }
-        if (how == StopBeforeChange.Lane.PLAIN) {
-            changes.add(new Change(w.address(), w.ref(), Action.UPDATE, w.diff().attrs(), reasons));
-            chain.add(new Draft(StepKind.UPDATE_CONNECTOR, w.address(), w.ref(),
-                    new StepPayload.PatchObject(w.diff().edits()), editSummary(w.diff().edits()), lane(w)));
-            waitForConnector(w);
-            return;
-        }
-        String name = w.ref().name();
-        List<FieldEdit> edits = new ArrayList<>(w.diff().edits().stream()
-                .filter(e -> !e.path().equals(STATE_PATH)).toList());
-        List<AttributeChange> attrs = new ArrayList<>(w.diff().attrs());
-        if (how == StopBeforeChange.Lane.STOP_FIRST) {
-            reasons.add(ChangeReason.STOP_START.of());
-            chain.add(new Draft(StepKind.STOP_CONNECTOR, w.address(), w.ref(), new StepPayload.PatchObject(List.of(
-                    FieldEdit.set(STATE_PATH, StopBeforeChange.STOPPED, false),
-                    FieldEdit.set(MARK_PATH, w.targetState(), false))),
-                    "stop " + name + " (spec.state: stopped): Kafka Connect drops the tasks of its current configuration",
-                    lane(w)));
-        } else {
-            reasons.add(ChangeReason.RESUME_STOPPED.of(w.targetState()));
-            if (attrs.stream().noneMatch(a -> a.path().equals("spec.state"))) {
-                attrs.add(new AttributeChange("spec.state", Json.render(StopBeforeChange.STOPPED),
-                        Json.render(w.targetState()), false));
-            }
-        }
-        if (facts.replicas() > 0 && !(how == StopBeforeChange.Lane.ALREADY_STOPPED && w.seenStopped())) {
-            chain.add(new Draft(StepKind.WAIT_FOR_CONNECTOR_READY, w.address(), w.ref(),
-                    new StepPayload.WaitForConnector("STOPPED", null), "wait until " + name
-                    + " is STOPPED and none of its tasks runs", lane(w)));
-        }
-        changes.add(new Change(w.address(), w.ref(), Action.UPDATE, attrs, reasons));
-        edits.add(FieldEdit.set(STATE_PATH, w.targetState(), false));
-        edits.add(FieldEdit.remove(MARK_PATH, false));
-        String what = editSummary(w.diff().edits().stream().filter(e -> !e.path().equals(STATE_PATH)).toList());
-        chain.add(new Draft(StepKind.UPDATE_CONNECTOR, w.address(), w.ref(), new StepPayload.PatchObject(edits),
-                (what.isEmpty() ? "" : what + ", ") + "then start " + name + " (spec.state: " + w.targetState() + ")", lane(w)));
-        waitForConnector(w);
-    }
-
-    private void waitForConnector(ConnectorWork w) {
-        if (facts.replicas() == 0) {
-            return;
-        }
-        chain.add(new Draft(StepKind.WAIT_FOR_CONNECTOR_READY, w.address(), w.ref(),
-                new StepPayload.WaitForConnector(w.expectedState(), null), "wait until " + w.ref().name()
-                + (w.expectedState().equals("STOPPED") ? " is " : " and its tasks are ") + w.expectedState(), lane(w)));
-    }
-
-    /** @return the connector's lane when the cluster's connectors run concurrently, else null (the chain) */
-    private String lane(ConnectorWork w) {
-        return concurrentConnectors ? w.address() : null;
-    }
-
-    private static Change.Reason updateReason(ConnectorWork w) {
-        List<FieldEdit> edits = w.diff().edits();
-        boolean eos = edits.stream().anyMatch(e -> e.key().equals(ConnectorRules.EXACTLY_ONCE_SUPPORT)
-                || e.key().equals(ConnectorRules.SOURCE_ISOLATION_LEVEL) || e.key().equals(ConnectorRules.TRANSACTION_BOUNDARY));
-        if (eos && w.desired().exactlyOnce()) {
-            return ChangeReason.CONNECTOR_EOS_ON.of();
-        }
-        if (eos && edits.stream().anyMatch(e -> e.key().equals(ConnectorRules.EXACTLY_ONCE_SUPPORT) && e.remove())) {
-            return ChangeReason.CONNECTOR_EOS_OFF.of();
-        }
-        return ChangeReason.CONNECTOR_CONFIG.of(w.desired().flowAddress());
-    }
-
-    private static String editSummary(List<FieldEdit> edits) {
-        List<String> parts = new ArrayList<>();
-        for (FieldEdit e : edits) {
-            String name = e.path().get(e.path().size() - 1);
-            parts.add(e.remove() ? "remove " + name
-                    : name + "=" + (e.sensitive() ? SecretKeys.MASK : String.valueOf(e.value())));
-        }
-        return String.join(", ", parts);
-    }
-
-    /** Adds a step on the cluster's KafkaConnect. */
+    /** Adds a step on the resource's own object (or, for a forced roll, its PodSet). */
     private void add(StepKind kind, ObjectRef object, StepPayload payload, String summary) {
         chain.add(new Draft(kind, facts.address(), object, payload, summary));
     }

@@ -15,11 +15,12 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The transactional IDs a cluster's principals need {@code Write}/{@code Describe} on once its chain has run
- * (Kafka docs connect.html "ACL requirements"; {@code DistributedConfig.transactionalProducerId},
- * {@code Worker.taskTransactionalId}): the workers' leader ID from {@code preparing} on, and every source task's
- * ID under {@code enabled} (every MirrorMaker 2 connector is a source connector, and with enabled all of them run
- * transactionally). Pure.
+ * The transactional IDs a resource's principals need {@code Write}/{@code Describe} on once its chain has run, alike
+ * for both kinds (Kafka docs connect.html "ACL requirements"): the workers' leader {@code connect-cluster-<group id>}
+ * from {@code preparing} on ({@code DistributedConfig.transactionalProducerId}), and under {@code enabled} every source
+ * task's {@code <group id>-<connector>-<task>} ({@code Worker.taskTransactionalId}); every MirrorMaker 2 connector is a
+ * source connector. The kind gives the group id and the connectors' task counts ({@link ResourceKind#taskCounts}).
+ * Pure.
  */
 final class TransactionalIds {
 
@@ -27,10 +28,10 @@ final class TransactionalIds {
     }
 
     /**
-     * @param f     the cluster's facts
+     * @param f     the resource's facts
      * @param chain the steps the sequencer emitted for it (before ownership marks)
-     * @return the IDs, the leader's first, then per connector (by name) per task; empty when the chain is empty
-     *         (only clusters this plan changes are listed) or the workers end at {@code disabled}
+     * @return the IDs, the leader's first, then per connector (by name) per task; empty when the chain is empty (only
+     *         resources this plan changes are listed) or the workers end at {@code disabled}
      */
     static List<TransactionalId> of(ClusterFacts f, List<Draft> chain) {
         List<TransactionalId> out = new ArrayList<>();
@@ -38,33 +39,42 @@ final class TransactionalIds {
         if (chain.isEmpty() || eos == EosMode.DISABLED) {
             return out;
         }
-        String cluster = f.address();
-        out.add(new TransactionalId(cluster, "connect-cluster-" + f.groupId(), null, null, EosMode.PREPARING));
-        if (eos != EosMode.ENABLED) {
-            return out;
+        String group = f.kind().groupId();
+        out.add(new TransactionalId(f.address(), "connect-cluster-" + group, null, null, EosMode.PREPARING));
+        if (eos == EosMode.ENABLED) {
+            f.kind().taskCounts(f).forEach((name, n) -> {
+                for (int t = 0; t < n; t++) {
+                    out.add(new TransactionalId(f.address(), group + "-" + name + "-" + t, name, t, EosMode.ENABLED));
+                }
+            });
         }
+        return out;
+    }
+
+    /**
+     * @param f the facts of a KafkaConnect
+     * @param k the KafkaConnect and its flows
+     * @return the tasks per connector, by name: each declared connector's ({@code tasksMax} declared, else live, else 1),
+     *         then the other live connectors of the cluster that the plan does not delete
+     */
+    static Map<String, Integer> connectTasks(ClusterFacts f, ConnectKind k) {
         LiveState live = f.scope().live();
         Map<String, Integer> tasks = new TreeMap<>();
-        for (DesiredFlow flow : f.flows()) {
+        for (DesiredFlow flow : k.flows()) {
             for (DesiredConnector d : flow.connectors()) {
                 Integer liveTasks = live.connector(d.namespace(), d.name()).map(LiveConnector::tasksMax).orElse(null);
                 tasks.put(d.name(), d.tasksMax() != null ? d.tasksMax() : liveTasks != null ? liveTasks : 1);
             }
         }
-        if (f.existing() != null) {
+        if (k.live() != null) {
             Set<String> deleted = new HashSet<>();
-            f.work().stream().filter(w -> w.action() == Action.DELETE).forEach(w -> deleted.add(w.ref().name()));
-            for (LiveConnector l : live.connectorsOf(f.existing().cluster().namespace(), f.existing().cluster().name())) {
+            k.work().stream().filter(w -> w.action() == Action.DELETE).forEach(w -> deleted.add(w.ref().name()));
+            for (LiveConnector l : live.connectorsOf(k.live().namespace(), k.live().name())) {
                 if (!tasks.containsKey(l.name()) && !deleted.contains(l.name())) {
                     tasks.put(l.name(), l.tasksMax() == null ? 1 : l.tasksMax());
                 }
             }
         }
-        tasks.forEach((name, n) -> {
-            for (int t = 0; t < n; t++) {
-                out.add(new TransactionalId(cluster, f.groupId() + "-" + name + "-" + t, name, t, EosMode.ENABLED));
-            }
-        });
-        return out;
+        return tasks;
     }
 }

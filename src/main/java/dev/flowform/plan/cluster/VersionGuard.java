@@ -1,8 +1,7 @@
 package dev.flowform.plan.cluster;
 
 import dev.flowform.diag.Severity;
-import dev.flowform.model.DesiredConnectCluster;
-import dev.flowform.model.DesiredFlow;
+import dev.flowform.model.DesiredWorkers;
 import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.plan.KafkaVersion;
 import dev.flowform.plan.PlanOptions;
@@ -33,7 +32,7 @@ final class VersionGuard {
      * @return the verdict
      */
     static Verdict declared(ClusterFacts f) {
-        return check(f, f.desired().version(), "connect_cluster \"" + f.desired().name() + "\" declares version", "");
+        return check(f, f.desired().version(), f.kind().block() + " declares version", "");
     }
 
     /**
@@ -79,10 +78,10 @@ final class VersionGuard {
         if (!f.exactlyOnceInvolved() || parsed.isEmpty()) {
             return Verdict.PASS;
         }
-        DesiredConnectCluster dc = f.desired();
-        boolean eosFlows = f.flows().stream().anyMatch(DesiredFlow::exactlyOnce);
+        DesiredWorkers dc = f.desired();
+        boolean eosFlows = f.kind().exactlyOnceConnectors();
         KafkaVersion v = parsed.get();
-        String cluster = "connect_cluster \"" + dc.name() + "\" runs Kafka " + v.text()
+        String cluster = f.kind().block() + " runs Kafka " + v.text()
                 + (v.text().equals(v.kafka()) ? "" : " (Kafka " + v.kafka() + ")") + note;
         if (v.isBefore(3, 3)) {
             return Verdict.refuse(Rule.KAFKA_VERSION_WORKER.diagnostic(Severity.ERROR,
@@ -94,7 +93,8 @@ final class VersionGuard {
             return Verdict.refuse(Rule.KAFKA_VERSION_MM2.diagnostic(Severity.ERROR,
                     "MirrorMaker 2 has no exactly-once support before Kafka 3.5", cluster + "; MirrorSourceConnector "
                             + "implements KIP-618's exactlyOnceSupport only from Kafka 3.5.0, so exactly.once.support=required "
-                            + "is rejected. Upgrade spec.version to 3.6 or newer, or set the flows' exactly_once to false.",
+                            + "is rejected. Upgrade spec.version to 3.6 or newer, or set the " + (f.kind() instanceof ConnectKind ? "flows'"
+                            : "mirrors'") + " exactly_once to false.",
                     dc.range(), dc.address()));
         }
         if (eosFlows && v.isBefore(3, 6)) {
@@ -114,7 +114,7 @@ final class VersionGuard {
      * @param why what could not be read, a sentence without its full stop
      */
     private static Verdict unknown(ClusterFacts f, String why) {
-        DesiredConnectCluster dc = f.desired();
+        DesiredWorkers dc = f.desired();
         if (!f.exactlyOnceInvolved()) {
             return Verdict.report(Rule.KAFKA_VERSION_UNKNOWN.diagnostic(Severity.WARNING, "Kafka version unknown",
                     why + ". This plan does not turn exactly-once on, so nothing in it depends on the version; the "
@@ -122,8 +122,8 @@ final class VersionGuard {
         }
         if (!f.scope().options().acceptUnknownKafkaVersion()) {
             return Verdict.refuse(Rule.KAFKA_VERSION_UNKNOWN.diagnostic(Severity.ERROR, "Exactly-once on an unknown Kafka version",
-                    why + ", so flowform cannot check the KIP-618 minimums. " + MINIMUMS + " Set the connect_cluster's "
-                            + "version to the Kafka version the workers run or, if you know it is 3.6 or newer, plan "
+                    why + ", so flowform cannot check the KIP-618 minimums. " + MINIMUMS + " Set the "
+                            + f.kind().blockType() + "'s version to the Kafka version the workers run or, if you know it is 3.6 or newer, plan "
                             + "again with --accept-unknown-kafka-version.", dc.range(), dc.address()));
         }
         return Verdict.report(Rule.KAFKA_VERSION_UNKNOWN.diagnostic(Severity.WARNING, "Exactly-once on an unknown Kafka version",

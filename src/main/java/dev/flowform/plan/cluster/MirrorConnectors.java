@@ -1,37 +1,29 @@
-package dev.flowform.plan;
+package dev.flowform.plan.cluster;
 
 import dev.flowform.model.DesiredMirror;
 import dev.flowform.model.DesiredMirrorMaker2;
-import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveMirrorMaker2;
 import dev.flowform.model.ManageMode;
 import dev.flowform.model.strimzi.MirrorMaker2Names;
-import dev.flowform.plan.cluster.Draft;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The transactional IDs a KafkaMirrorMaker2's principals need {@code Write}/{@code Describe} on once its chain has run,
- * as for a KafkaConnect (Kafka docs connect.html "ACL requirements"). Strimzi runs MirrorMaker 2 as a distributed
- * Connect cluster whose group id is the target cluster's: {@code spec.target.groupId} in {@code v1}, the target entry's
- * {@code config."group.id"} in {@code v1beta2}, default {@value #STRIMZI_DEFAULT_GROUP_ID} (Strimzi
- * {@code KafkaMirrorMaker2Configuration} defaults). With that group id the workers' leader uses
- * {@code connect-cluster-<group id>} from {@code preparing} on ({@code DistributedConfig.transactionalProducerId}), and
- * under {@code enabled} every source task uses {@code <group id>-<connector>-<task>} ({@code Worker.taskTransactionalId}):
- * all three MirrorMaker 2 connectors are source connectors, and an enabled worker runs every source task in
- * transactions. Strimzi names the connectors {@code <source>-><target>.Mirror{Source,Checkpoint,Heartbeat}Connector}
- * and creates one per connector block of a mirror ({@code KafkaMirrorMaker2Connectors}). Pure.
+ * The group id and the connectors of a KafkaMirrorMaker2, whose workers' transactional IDs {@link TransactionalIds}
+ * lists. Strimzi runs MirrorMaker 2 as a distributed Connect cluster whose group id is the target cluster's:
+ * {@code spec.target.groupId} in {@code v1}, the target entry's {@code config."group.id"} in {@code v1beta2}, default
+ * {@value #STRIMZI_DEFAULT_GROUP_ID} ({@code KafkaMirrorMaker2Configuration}); it names the connectors
+ * {@code <source>-><target>.Mirror{Source,Checkpoint,Heartbeat}Connector}, one per connector block of a mirror
+ * ({@code KafkaMirrorMaker2Connectors}). Pure.
  */
-final class MirrorMakerTransactionalIds {
+final class MirrorConnectors {
 
     /** The Connect group id of a {@code v1beta2} KafkaMirrorMaker2 whose target entry sets none. */
     static final String STRIMZI_DEFAULT_GROUP_ID = "mirrormaker2-cluster";
 
-    private MirrorMakerTransactionalIds() {
+    private MirrorConnectors() {
     }
 
     /**
@@ -40,22 +32,11 @@ final class MirrorMakerTransactionalIds {
      * ({@code MirrorHeartbeatConnector.taskConfigs}). A declared mirror without a live entry gets the connectors flowform
      * writes for a new mirror (source and checkpoint); under {@code adopt} the undeclared live mirrors stay and count too.
      *
-     * @param dm    the block, derived
-     * @param live  the live resource, or null when it is to be created
-     * @param chain the steps planned for it
-     * @return the IDs, the leader's first, then per connector (by name) per task; empty when nothing but ownership
-     *         transfers is planned or the workers end at {@code disabled}
+     * @param dm   the block, derived
+     * @param live the live resource, or null when it is to be created
+     * @return the tasks per connector, by name
      */
-    static List<TransactionalId> of(DesiredMirrorMaker2 dm, LiveMirrorMaker2 live, List<Draft> chain) {
-        List<TransactionalId> out = new ArrayList<>();
-        if (dm.eos() == EosMode.DISABLED || chain.stream().allMatch(d -> d.kind() == StepKind.TRANSFER_OWNERSHIP)) {
-            return out;
-        }
-        String groupId = groupId(dm, live);
-        out.add(new TransactionalId(dm.address(), "connect-cluster-" + groupId, null, null, EosMode.PREPARING));
-        if (dm.eos() != EosMode.ENABLED) {
-            return out;
-        }
+    static Map<String, Integer> tasks(DesiredMirrorMaker2 dm, LiveMirrorMaker2 live) {
         String target = dm.targetAlias() != null ? dm.targetAlias() : live == null ? null : live.target();
         Map<String, Integer> tasks = new TreeMap<>();
         Set<String> sources = new LinkedHashSet<>();
@@ -69,12 +50,7 @@ final class MirrorMakerTransactionalIds {
             live.mirrors().stream().filter(l -> l.source() != null && !sources.contains(l.source()))
                     .forEach(l -> connectors(l.source(), target, l.raw(), null, tasks));
         }
-        tasks.forEach((name, n) -> {
-            for (int t = 0; t < n; t++) {
-                out.add(new TransactionalId(dm.address(), groupId + "-" + name + "-" + t, name, t, EosMode.ENABLED));
-            }
-        });
-        return out;
+        return tasks;
     }
 
     /** @return the Connect group id the workers run with once the plan is applied */

@@ -16,7 +16,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Warnings about exactly-once settings a live KafkaMirrorMaker2 holds where MirrorMaker 2 does not use them. Pure.
+ * What is found about a KafkaMirrorMaker2's mirrors: the refusals ({@link #refusals}), then warnings about exactly-once
+ * settings a live resource holds where MirrorMaker 2 does not use them. Pure.
  * <ul>
  *   <li>{@code isolation.level} (or {@code consumer.isolation.level}) in a {@code spec.clusters[]} entry's {@code config}
  *       ({@code v1}: {@code spec.target.config} or a {@code spec.mirrors[].source.config})
@@ -27,9 +28,63 @@ import java.util.Map;
  *       the preflight API and rejects {@code required}; the plan removes it (rule {@code required-on-source-only}).</li>
  * </ul>
  */
-final class MirrorMakerWarnings {
+final class MirrorFindings {
 
-    private MirrorMakerWarnings() {
+    private MirrorFindings() {
+    }
+
+    /**
+     * @param f the facts
+     * @param k the resource
+     * @return the first refusal of: an exactly-once mirror on workers that are not to run {@code enabled} (rule 3), a
+     *         source connector that requires exactly-once under workers whose mode is to rise, a renamed target alias
+     *         that cannot be planned ({@link MirrorTargetRename}), a mirror to add without bootstrap servers; or nothing
+     */
+    static List<Diagnostic> refusals(ClusterFacts f, MirrorMakerKind k) {
+        DesiredMirrorMaker2 dm = k.desired();
+        String who = k.who();
+        for (DesiredMirror m : dm.mirrors()) {
+            if (m.exactlyOnce() && dm.eos() != EosMode.ENABLED) {
+                return List.of(Rule.REQUIRED_AFTER_ENABLED.error("Exactly-once mirror on workers that are not enabled",
+                        "Mirror " + m.sourceAlias() + " of " + dm.address() + " wants exactly-once, but the workers are to run "
+                                + EosMode.CONFIG_KEY + "=" + dm.eos().value() + ": Kafka rejects exactly.once.support=required "
+                                + "unless the worker runs enabled.", dm.address()));
+            }
+        }
+        if (k.live() == null) {
+            return List.of();
+        }
+        List<Diagnostic> early = requiredTooEarly(f, k, who);
+        if (!early.isEmpty()) {
+            return early;
+        }
+        if (k.renamed() && !MirrorTargetRename.refusal(f, k, who).isEmpty()) {
+            return MirrorTargetRename.refusal(f, k, who);
+        }
+        if (!k.set().unaddable().isEmpty()) {
+            return List.of(Rule.CONFIGURATION.error("Mirror not found", who + " has no mirror from source alias(es) "
+                    + String.join(", ", k.set().unaddable()) + " (spec.mirrors[]." + (k.v1() ? "source.alias" : "sourceCluster")
+                    + "), and the configuration declares no bootstrap_servers for it, which a new mirror needs. Declare "
+                    + "the source's bootstrap_servers to add it.", dm.address()));
+        }
+        return List.of();
+    }
+
+    /** @return the refusal of raising the workers' mode under a source connector that requires exactly-once already */
+    private static List<Diagnostic> requiredTooEarly(ClusterFacts f, MirrorMakerKind k, String who) {
+        EosMode current = f.existing().current();
+        List<String> early = k.live().mirrors().stream()
+                .filter(m -> ConnectorRules.isRequired(m.sourceConfig().get(ConnectorRules.EXACTLY_ONCE_SUPPORT)))
+                .map(LiveMirrorMaker2.Mirror::source).toList();
+        if (current != EosMode.ENABLED && f.upgrade() && !early.isEmpty()) {
+            return List.of(Rule.REQUIRED_AFTER_ENABLED.error("Source connector requires exactly-once on workers that are "
+                    + "not enabled", who + ": spec.mirrors" + MirrorWork.mirrorSelector(k.v1(), String.join(", ", early))
+                    + ".sourceConnector.config sets exactly.once.support=required while the workers run "
+                    + current.value() + "; Kafka Connect rejects that configuration, and raising the workers' mode under it is "
+                    + "not the KIP-618 order. Remove it first: plan with exactly_once = false and exactly_once_source_support = \""
+                    + current.value() + "\", then turn exactly-once on again.", k.address()));
+        }
+        return List.of();
     }
 
     /**
