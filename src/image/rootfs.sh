@@ -61,7 +61,8 @@ done
 mkdir -p "$out/opt/flowform/lib"
 cp -R "$dist/bin" "$dist/completion" "$out/opt/flowform/"
 cp "$dist/lib/flowform.jar" "$out/opt/flowform/lib/"
-[ ! -f "$dist/lib/flowform.jsa" ] || cp "$dist/lib/flowform.jsa" "$out/opt/flowform/lib/"
+# no class-data archive or AOT cache: both are made for the build's own Java and the jar at its build path, so this
+# runtime at /opt/flowform would not use them (the launcher passes an archive only to the Java its stamp names)
 
 printf 'root:x:0:0:root:/root:/bin/sh\nflowform:x:65532:65532:flowform:/home/flowform:/bin/sh\n' > "$out/etc/passwd"
 printf 'root:x:0:\nflowform:x:65532:\n' > "$out/etc/group"

@@ -139,17 +139,70 @@ class LauncherIT {
                 "-XX:ArchiveClassesAtExit=" + jsa, "-Xlog:disable", "-jar", home.resolve("lib").resolve("flowform.jar").toString(),
                 "--version");
         assumeTrue(dump.code() == 0 && Files.isRegularFile(jsa), "this JDK makes no dynamic archive: " + dump.err());
+        Run unstamped = run(env, launcher, "--version");
+        assertThat(unstamped.out()).as("no stamp says which Java made it").doesNotContain("flowform.jsa");
+
+        Path stamp = home.resolve("lib").resolve("flowform.jsa.jvm");
+        Files.writeString(stamp, releaseLines(Path.of(System.getProperty("java.home"))));
         Run with = run(env, launcher, "--version");
         assertThat(with.code()).as(with.err()).isZero();
         assertThat(with.out()).contains("Opened archive " + jsa).doesNotContain("Unable to use shared archive")
                 .contains("flowform ");
 
+        Files.writeString(stamp, "IMPLEMENTOR=\"Another\"\nJAVA_RUNTIME_VERSION=\"17.0.1+1\"\n");
+        Run otherJava = run(env, launcher, "--version");
+        assertThat(otherJava.code()).as(otherJava.err()).isZero();
+        assertThat(otherJava.out()).as("made by another Java").doesNotContain("flowform.jsa");
+
+        Files.writeString(stamp, releaseLines(Path.of(System.getProperty("java.home"))));
         Files.delete(jsa);
         Files.writeString(jsa, "not an archive");
         Run stale = run(userEnv(), launcher, "--version");
         assertThat(stale.code()).as(stale.err()).isZero();
         assertThat(stale.out()).startsWith("flowform ");
         assertThat(stale.err()).isEmpty();
+    }
+
+    /**
+     * The build's AOT cache (made when a JDK 25 or newer is installed, as on every machine this project builds on) is
+     * what that Java runs flowform with, and it prints nothing about it; Java 17 keeps to the class-data archive.
+     */
+    @Test
+    void aJava25RunsWithTheAotCacheItMadeAndJava17WithItsClassDataArchive() throws Exception {
+        Path aot = DIST.resolve("lib").resolve("flowform.aot");
+        assertThat(aot).as("the build makes an AOT cache when a JDK 25+ is installed").isRegularFile();
+        String madeBy = Files.readString(DIST.resolve("lib").resolve("flowform.aot.jvm"));
+        Path jdk25;
+        try (var jdks = Files.list(Path.of("/usr/lib/jvm"))) {
+            jdk25 = jdks.filter(j -> Files.isReadable(j.resolve("release")) && madeBy.equals(releaseLines(j)))
+                    .findFirst().orElseThrow(() -> new AssertionError("no JDK under /usr/lib/jvm made " + aot));
+        }
+        Map<String, String> env = userEnv();
+        env.put("JAVA_HOME", jdk25.toString());
+        Run quiet = run(env, LAUNCHER.toString(), "--version");
+        assertThat(quiet.code()).as(quiet.err()).isZero();
+        assertThat(quiet.err()).isEmpty();
+        assertThat(quiet.out()).startsWith("flowform ").doesNotContain("warning", "error");
+
+        env.put("FLOWFORM_JAVA_OPTS", "-Xlog:class+load=info");
+        Run logged = run(env, LAUNCHER.toString(), "--version");
+        assertThat(logged.out()).contains("dev.flowform.cli.Main source: shared objects file");
+
+        Map<String, String> java17 = userEnv();
+        java17.put("FLOWFORM_JAVA_OPTS", "-Xlog:class+load=info");
+        Run seventeen = run(java17, LAUNCHER.toString(), "--version");
+        assertThat(seventeen.out()).contains("dev.flowform.cli.Main source: shared objects file");
+    }
+
+    /** @return the IMPLEMENTOR and JAVA_RUNTIME_VERSION lines of a Java installation's release file, as the build stamps */
+    private static String releaseLines(Path javaHome) {
+        try {
+            return Files.readAllLines(javaHome.resolve("release")).stream()
+                    .filter(l -> l.startsWith("IMPLEMENTOR=") || l.startsWith("JAVA_RUNTIME_VERSION="))
+                    .map(l -> l + "\n").reduce("", String::concat);
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     /** {@code plan --out} of the quickstart, started through a shell as {@code launcher}; it prints how to apply. */
