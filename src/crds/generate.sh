@@ -35,43 +35,11 @@ if [ -f "$stamp" ] && [ "$stamp" -nt "$0" ] && [ "$stamp" -nt "$generator" ] && 
   exit 0
 fi
 
-# prints the feature version of the JDK at $1 (21 for 21.0.9, 8 for 1.8.0), nothing when $1 holds no runnable java
-feature_version() {
-  [ -x "$1/bin/java" ] || return 0
-  "$1/bin/java" -XshowSettings:properties -version 2>&1 \
-    | sed -n 's/^ *java\.specification\.version = \(1\.\)\{0,1\}\([0-9]*\).*/\2/p' | head -n 1
-}
-
-candidates() {
-  [ -n "${STRIMZI_CRD_JAVA_HOME:-}" ] && echo "$STRIMZI_CRD_JAVA_HOME"
-  [ -n "${JAVA_HOME:-}" ] && echo "$JAVA_HOME"
-  if command -v java >/dev/null 2>&1; then
-    path_java=$(command -v java)
-    resolved=$(readlink -f "$path_java" 2>/dev/null || echo "$path_java")
-    dirname "$(dirname "$resolved")"
-  fi
-  for d in /usr/lib/jvm/* /usr/java/* /opt/java/* /opt/* /Library/Java/JavaVirtualMachines/*/Contents/Home \
-      "${HOME:-/nonexistent}"/.sdkman/candidates/java/*; do
-    [ -d "$d" ] && echo "$d"
-  done
-  return 0
-}
-
+. "$(dirname "$0")/../build/find-jdk.sh"
 java_home=
-tried=
-seen=" "
-for c in $(candidates); do
-  real=$(readlink -f "$c" 2>/dev/null || echo "$c")
-  case "$seen" in *" $real "*) continue ;; esac
-  seen="$seen$real "
-  v=$(feature_version "$c")
-  [ -n "$v" ] || continue
-  tried="$tried $c (Java $v)"
-  if [ "$v" -ge 21 ]; then
-    java_home=$c
-    break
-  fi
-done
+if find_jdk 21 STRIMZI_CRD_JAVA_HOME; then
+  java_home=$jdk_home
+fi
 if [ -z "$java_home" ]; then
   echo "strimzi-crds: Strimzi's CRD generator (io.strimzi:crd-generator:1.2.0) needs a JDK 21 or newer, and none was" >&2
   echo "found. Looked at \$STRIMZI_CRD_JAVA_HOME, \$JAVA_HOME, the java on PATH and the JDKs under /usr/lib/jvm," >&2
