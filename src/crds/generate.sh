@@ -60,7 +60,8 @@ generate() {
     "$model.connect.KafkaConnect=$4/041-Crd-kafkaconnect.json" \
     "$model.podset.StrimziPodSet=$4/042-Crd-strimzipodset.json" \
     "$model.connector.KafkaConnector=$4/047-Crd-kafkaconnector.json" \
-    "$model.mirrormaker2.KafkaMirrorMaker2=$4/048-Crd-kafkamirrormaker2.json"
+    "$model.mirrormaker2.KafkaMirrorMaker2=$4/048-Crd-kafkamirrormaker2.json" \
+    "$model.user.KafkaUser=$4/044-Crd-kafkauser.json"
 }
 
 generate "$api_v1" v1 v1 "$out/v1" &

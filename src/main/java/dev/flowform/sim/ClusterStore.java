@@ -40,7 +40,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 final class ClusterStore {
     /** Kinds the cluster persists, in the order they are created. */
     static final List<String> KINDS = List.of("Namespace", "ConfigMap", "Secret", StrimziCrds.KAFKA_CONNECT,
-            StrimziCrds.STRIMZI_POD_SET, "Pod", StrimziCrds.KAFKA_CONNECTOR, StrimziCrds.KAFKA_MIRROR_MAKER_2);
+            StrimziCrds.STRIMZI_POD_SET, "Pod", StrimziCrds.KAFKA_CONNECTOR, StrimziCrds.KAFKA_MIRROR_MAKER_2,
+            StrimziCrds.KAFKA_USER);
     private static final String SEED_MARKER = "flowformSimSeedStep";
     private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
@@ -154,6 +155,7 @@ final class ClusterStore {
                 case StrimziCrds.KAFKA_CONNECTOR -> StrimziCrds.schema(api, "kafkaconnectors");
                 case StrimziCrds.KAFKA_MIRROR_MAKER_2 -> StrimziCrds.schema(api, "kafkamirrormaker2s");
                 case StrimziCrds.STRIMZI_POD_SET -> StrimziCrds.schema(api, "strimzipodsets");
+                case StrimziCrds.KAFKA_USER -> StrimziCrds.schema(api, "kafkausers");
                 default -> null;
             };
             if (schema == null) {
@@ -200,7 +202,8 @@ final class ClusterStore {
         for (Map<String, Object> o : objects) {
             String kind = String.valueOf(o.get("kind"));
             if (kind.equals(StrimziCrds.KAFKA_CONNECT) || kind.equals(StrimziCrds.KAFKA_CONNECTOR)
-                    || kind.equals(StrimziCrds.STRIMZI_POD_SET) || kind.equals(StrimziCrds.KAFKA_MIRROR_MAKER_2)) {
+                    || kind.equals(StrimziCrds.STRIMZI_POD_SET) || kind.equals(StrimziCrds.KAFKA_MIRROR_MAKER_2)
+                    || kind.equals(StrimziCrds.KAFKA_USER)) {
                 StrimziApi a = StrimziApi.fromApiVersion(String.valueOf(o.get("apiVersion")));
                 if (a != api) {
                     throw new IllegalArgumentException(kind + " " + JsonMaps.str(o, "metadata", "name") + " uses apiVersion "
@@ -266,6 +269,7 @@ final class ClusterStore {
             case StrimziCrds.KAFKA_CONNECT -> StrimziCrds.kafkaConnect(api);
             case StrimziCrds.KAFKA_CONNECTOR -> StrimziCrds.kafkaConnector(api);
             case StrimziCrds.KAFKA_MIRROR_MAKER_2 -> StrimziCrds.kafkaMirrorMaker2(api);
+            case StrimziCrds.KAFKA_USER -> StrimziCrds.kafkaUser(api);
             default -> StrimziCrds.podSet(api);
         };
         String list = "/apis/" + ctx.getGroup() + "/" + ctx.getVersion() + "/namespaces/" + ns + "/" + ctx.getPlural();
@@ -313,6 +317,7 @@ final class ClusterStore {
         all.addAll(client.pods().inAnyNamespace().list().getItems());
         all.addAll(client.genericKubernetesResources(StrimziCrds.kafkaConnector(api)).inAnyNamespace().list().getItems());
         all.addAll(client.genericKubernetesResources(StrimziCrds.kafkaMirrorMaker2(api)).inAnyNamespace().list().getItems());
+        all.addAll(client.genericKubernetesResources(StrimziCrds.kafkaUser(api)).inAnyNamespace().list().getItems());
         List<Map<String, Object>> out = new ArrayList<>();
         for (HasMetadata o : all) {
             out.add(JsonMaps.toMap(o));
@@ -342,6 +347,7 @@ final class ClusterStore {
         out.addAll(withKind(lister.apply("/api/v1/pods"), "v1", "Pod"));
         out.addAll(withKind(lister.apply(kafka + "kafkaconnectors"), api.kafkaApiVersion(), StrimziCrds.KAFKA_CONNECTOR));
         out.addAll(withKind(lister.apply(kafka + "kafkamirrormaker2s"), api.kafkaApiVersion(), StrimziCrds.KAFKA_MIRROR_MAKER_2));
+        out.addAll(withKind(lister.apply(kafka + "kafkausers"), api.kafkaApiVersion(), StrimziCrds.KAFKA_USER));
         return clean(out);
     }
 

@@ -13,7 +13,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Strimzi's own CustomResourceDefinitions of the four kinds the embedded cluster serves, for one API version.
+ * Strimzi's own CustomResourceDefinitions of the five kinds the embedded cluster serves, for one API version.
  *
  * <p>The documents are not written here: the build generates them with Strimzi's CRD generator
  * ({@code io.strimzi:crd-generator:1.2.0}) over Strimzi's API classes ({@code io.strimzi:api:1.2.0} for {@code v1},
@@ -22,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * ({@code src/crds/generate.sh}; provenance and licence in {@code docs/strimzi-crds.md}). Names follow Strimzi:
  * {@code kafkaconnects.kafka.strimzi.io} (short name {@code kc}), {@code kafkaconnectors.kafka.strimzi.io}
  * ({@code kctr}), {@code strimzipodsets.core.strimzi.io} ({@code sps}) and {@code kafkamirrormaker2s.kafka.strimzi.io}
- * ({@code kmm2}). The mock API server serves one version per CRD, without conversion, so a cluster is either
+ * ({@code kmm2}) and {@code kafkausers.kafka.strimzi.io} ({@code ku}). The mock API server serves one version per CRD, without conversion, so a cluster is either
  * {@code v1beta2} or {@code v1}, and its CRDs hold that one version: Strimzi 0.51's also list {@code v1} (served,
  * not stored), which a {@code v1beta2} cluster leaves out.
  */
@@ -33,12 +33,14 @@ public final class StrimziCrds {
     public static final String KAFKA_CONNECTOR = "KafkaConnector";
     /** Kind of Strimzi's MirrorMaker 2 resource. */
     public static final String KAFKA_MIRROR_MAKER_2 = "KafkaMirrorMaker2";
+    /** Kind of a user of Strimzi's User Operator, whose ACLs the planner reads. */
+    public static final String KAFKA_USER = "KafkaUser";
     /** Kind of the pod set that owns Connect worker pods. */
     public static final String STRIMZI_POD_SET = "StrimziPodSet";
 
     /** The generated files, in the order {@link #documents(StrimziApi)} returns them (Strimzi's install file names). */
     private static final List<String> FILES = List.of("041-Crd-kafkaconnect.json", "047-Crd-kafkaconnector.json",
-            "042-Crd-strimzipodset.json", "048-Crd-kafkamirrormaker2.json");
+            "042-Crd-strimzipodset.json", "048-Crd-kafkamirrormaker2.json", "044-Crd-kafkauser.json");
     private static final Map<StrimziApi, List<Map<String, Object>>> LOADED = new EnumMap<>(StrimziApi.class);
     private static final Map<String, CrdSchema> SCHEMAS = new ConcurrentHashMap<>();
 
@@ -50,7 +52,7 @@ public final class StrimziCrds {
      * version the cluster serves.
      *
      * @param api the served version
-     * @return the KafkaConnect, KafkaConnector, StrimziPodSet and KafkaMirrorMaker2 CRDs for {@code api}, in that order,
+     * @return the KafkaConnect, KafkaConnector, StrimziPodSet, KafkaMirrorMaker2 and KafkaUser CRDs for {@code api}, in that order,
      *         as JSON-like maps shared by every caller: read them, never change them
      * @throws IllegalStateException when the class path lacks them (a build that skipped {@code generate-resources})
      */
@@ -76,7 +78,7 @@ public final class StrimziCrds {
      *
      * @param api    the served version
      * @param plural e.g. {@code kafkaconnects}
-     * @return the served version's schema, or null when {@code plural} is not one of the four Strimzi resources
+     * @return the served version's schema, or null when {@code plural} is not one of the five Strimzi resources
      */
     static CrdSchema schema(StrimziApi api, String plural) {
         CrdSchema known = SCHEMAS.get(api.version() + "/" + plural);
@@ -109,7 +111,8 @@ public final class StrimziCrds {
      */
     static void warmUp(StrimziApi api, java.util.Set<String> kinds) {
         Thread t = new Thread(() -> {
-            for (String plural : List.of("kafkaconnects", "kafkaconnectors", "kafkamirrormaker2s", "strimzipodsets")) {
+            for (String plural : List.of("kafkaconnects", "kafkaconnectors", "kafkamirrormaker2s", "strimzipodsets",
+                    "kafkausers")) {
                 CrdSchema schema = schema(api, plural);
                 if (kinds.contains(schema.kind())) {
                     schema.check(Map.of("apiVersion", schema.group() + "/" + api.version(), "kind", schema.kind(),
@@ -156,6 +159,14 @@ public final class StrimziCrds {
      */
     public static ResourceDefinitionContext kafkaMirrorMaker2(StrimziApi api) {
         return context(StrimziApi.KAFKA_GROUP, api, KAFKA_MIRROR_MAKER_2, "kafkamirrormaker2s");
+    }
+
+    /**
+     * @param api the served version
+     * @return the context for {@code kafkausers}
+     */
+    public static ResourceDefinitionContext kafkaUser(StrimziApi api) {
+        return context(StrimziApi.KAFKA_GROUP, api, KAFKA_USER, "kafkausers");
     }
 
     /**

@@ -46,7 +46,7 @@ class EmbeddedClusterTest extends SimTestSupport {
         assertThat(cluster.api()).isEqualTo(StrimziApi.V1BETA2);
         assertThat(cluster.url()).matches("http://127\\.0\\.0\\.1:\\d+/");
         assertThat(resourceNames(cluster.client(), "kafka.strimzi.io/v1beta2")).containsExactlyInAnyOrder("kafkaconnects", "kafkaconnectors",
-                "kafkamirrormaker2s");
+                "kafkamirrormaker2s", "kafkausers");
         assertThat(resourceNames(cluster.client(), "core.strimzi.io/v1beta2")).containsExactly("strimzipodsets");
         assertThat(resourceNames(cluster.client(), "kafka.strimzi.io/v1")).isEmpty();
         cluster.close();
