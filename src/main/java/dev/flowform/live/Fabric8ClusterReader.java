@@ -2,6 +2,7 @@ package dev.flowform.live;
 
 import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LiveConnector;
+import dev.flowform.model.LiveKafkaUser;
 import dev.flowform.model.LiveMirrorMaker2;
 import dev.flowform.model.LiveState;
 import dev.flowform.model.StrimziApi;
@@ -25,9 +26,9 @@ import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
 /**
- * Reads KafkaConnects, KafkaConnectors, StrimziPodSets, Connect worker pods and Connect config maps
- * with fabric8: per namespace one list request per kind (5 requests), plus 2 discovery requests, sent
- * concurrently.
+ * Reads KafkaConnects, KafkaConnectors, StrimziPodSets, Connect worker pods, Connect config maps and KafkaUsers
+ * with fabric8: per namespace one list request per kind (6 requests; 5 when the API serves no KafkaUser), plus 3
+ * discovery requests, sent concurrently.
  */
 public final class Fabric8ClusterReader implements ClusterReader {
 
@@ -42,7 +43,7 @@ public final class Fabric8ClusterReader implements ClusterReader {
     }
 
     /**
-     * Reads the objects of {@code namespaces}. The list requests (5 per namespace) and the two discovery requests
+     * Reads the objects of {@code namespaces}. The list requests (6 per namespace) and the three discovery requests
      * are sent concurrently, at most {@value #MAX_CONCURRENT_REQUESTS} at a time, so the answer of one list is
      * decoded while the API server prepares the next; the result does not depend on the order they arrive in.
      *
@@ -65,7 +66,7 @@ public final class Fabric8ClusterReader implements ClusterReader {
         Set<String> all = new TreeSet<>(namespaces);
         all.addAll(mirrorMakerNamespaces);
         List<String> ordered = new ArrayList<>(all);
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(MAX_CONCURRENT_REQUESTS, 2 + 5 * ordered.size())),
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(MAX_CONCURRENT_REQUESTS, 3 + 6 * ordered.size())),
                 r -> {
                     Thread t = new Thread(r, "flowform-read");
                     t.setDaemon(true);
@@ -75,9 +76,12 @@ public final class Fabric8ClusterReader implements ClusterReader {
             Future<StrimziApi> apiF = pool.submit(() -> StrimziResources.detect(client, StrimziApi.KAFKA_GROUP, "KafkaConnect"));
             Future<StrimziApi> podSetApiF = pool.submit(() -> StrimziResources.detect(client, StrimziApi.CORE_GROUP,
                     "StrimziPodSet"));
+            Future<StrimziApi> userApiF = pool.submit(() -> StrimziResources.detect(client, StrimziApi.KAFKA_GROUP,
+                    LiveKafkaUser.KIND));
             StrimziApi api = await(apiF);
             if (api == null) {
                 podSetApiF.cancel(true);
+                userApiF.cancel(true);
                 return new LiveState(null, server, List.of(), List.of(), Map.of());
             }
             StrimziApi podSetApi = await(podSetApiF);
@@ -88,6 +92,7 @@ public final class Fabric8ClusterReader implements ClusterReader {
             Map<String, String> fingerprints = new TreeMap<>();
             List<Supplier<List<LiveMirrorMaker2>>> mm2Reads = mirrorMakerReads(pool, podSetApi, mirrorMakerNamespaces,
                     fingerprints);
+            Supplier<List<LiveKafkaUser>> users = readUsers(pool, await(userApiF), ordered);
             List<LiveConnectCluster> clusters = new ArrayList<>();
             List<LiveConnector> connectors = new ArrayList<>();
             for (Supplier<Namespace> read : reads) {
@@ -105,10 +110,31 @@ public final class Fabric8ClusterReader implements ClusterReader {
             }
             List<LiveMirrorMaker2> mirrorMakers = new ArrayList<>();
             mm2Reads.forEach(r -> mirrorMakers.addAll(r.get()));
-            return new LiveState(api, server, clusters, connectors, fingerprints, mirrorMakers);
+            return new LiveState(api, server, clusters, connectors, fingerprints, mirrorMakers, users.get());
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * Sends one KafkaUser list per namespace to the pool (the principals' ACLs, docs/domain-rules.md rule 10).
+     *
+     * @return a supplier of every KafkaUser of {@code namespaces}; it supplies null when the API serves no KafkaUser
+     */
+    private Supplier<List<LiveKafkaUser>> readUsers(ExecutorService pool, StrimziApi userApi, List<String> namespaces) {
+        if (userApi == null) {
+            return () -> null;
+        }
+        List<Future<List<GenericKubernetesResource>>> lists = new ArrayList<>();
+        for (String ns : namespaces) {
+            lists.add(pool.submit(() -> client.genericKubernetesResources(StrimziResources.kafkaUser(userApi))
+                    .inNamespace(ns).list().getItems()));
+        }
+        return () -> {
+            List<LiveKafkaUser> out = new ArrayList<>();
+            lists.forEach(f -> await(f).forEach(u -> out.add(LiveMapper.kafkaUser(u))));
+            return out;
+        };
     }
 
     /** What one namespace holds. */

@@ -4,6 +4,7 @@ import dev.flowform.model.Condition;
 import dev.flowform.model.LiveConfigMap;
 import dev.flowform.model.LiveConnectCluster;
 import dev.flowform.model.LiveConnector;
+import dev.flowform.model.LiveKafkaUser;
 import dev.flowform.model.LiveMirrorMaker2;
 import dev.flowform.model.LivePod;
 import dev.flowform.model.LivePodSet;
@@ -77,7 +78,12 @@ public final class LiveMapper {
         return LiveMirrorMaker2.of(connectCluster(mm2, podSet, pods, configMap));
     }
 
-    /** @return the model record of a KafkaConnector */
+    /** @return the KafkaUser as a model record (its spec: authentication type, authorization, ACLs) */
+    public static LiveKafkaUser kafkaUser(GenericKubernetesResource r) {
+        return LiveKafkaUser.of(ref(r), map(r.getAdditionalProperties().get("spec")));
+    }
+
+    /** @return the KafkaConnector as a model record */
     public static LiveConnector connector(GenericKubernetesResource r) {
         Map<String, Object> spec = map(r.getAdditionalProperties().get("spec"));
         Map<String, Object> status = map(r.getAdditionalProperties().get("status"));

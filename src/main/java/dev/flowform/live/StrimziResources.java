@@ -1,5 +1,6 @@
 package dev.flowform.live;
 
+import dev.flowform.model.LiveKafkaUser;
 import dev.flowform.model.StrimziApi;
 import dev.flowform.model.strimzi.Strimzi;
 import io.fabric8.kubernetes.api.model.APIResource;
@@ -34,6 +35,11 @@ public final class StrimziResources {
     /** @return the definition of KafkaMirrorMaker2 ({@code kafkamirrormaker2s}) in {@code api} */
     public static ResourceDefinitionContext kafkaMirrorMaker2(StrimziApi api) {
         return ctx(StrimziApi.KAFKA_GROUP, api.version(), Strimzi.KAFKA_MIRROR_MAKER_2_KIND, "kafkamirrormaker2s");
+    }
+
+    /** @return the definition of KafkaUser ({@code kafkausers}, Strimzi's User Operator) in {@code api} */
+    public static ResourceDefinitionContext kafkaUser(StrimziApi api) {
+        return ctx(StrimziApi.KAFKA_GROUP, api.version(), LiveKafkaUser.KIND, "kafkausers");
     }
 
     /** @return the definition for a Strimzi kind by name, e.g. {@code KafkaConnect} */

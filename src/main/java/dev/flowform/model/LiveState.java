@@ -14,6 +14,8 @@ import java.util.Optional;
  * @param connectors   every KafkaConnector in those namespaces
  * @param fingerprints object key ({@code Kind ns/name}) to a content fingerprint, for stale-plan checks
  * @param mirrorMakers every KafkaMirrorMaker2 in those namespaces
+ * @param kafkaUsers   every KafkaUser in those namespaces; null when they were not read (the API serves no KafkaUser:
+ *                     Strimzi's User Operator and its CRD are not installed)
  */
 public record LiveState(
         StrimziApi api,
@@ -21,12 +23,19 @@ public record LiveState(
         List<LiveConnectCluster> clusters,
         List<LiveConnector> connectors,
         Map<String, String> fingerprints,
-        List<LiveMirrorMaker2> mirrorMakers) {
+        List<LiveMirrorMaker2> mirrorMakers,
+        List<LiveKafkaUser> kafkaUsers) {
 
-    /** A live state without KafkaMirrorMaker2 resources. */
+    /** A live state without KafkaMirrorMaker2 resources, KafkaUsers not read. */
     public LiveState(StrimziApi api, String server, List<LiveConnectCluster> clusters, List<LiveConnector> connectors,
                      Map<String, String> fingerprints) {
-        this(api, server, clusters, connectors, fingerprints, List.of());
+        this(api, server, clusters, connectors, fingerprints, List.of(), null);
+    }
+
+    /** A live state whose KafkaUsers were not read. */
+    public LiveState(StrimziApi api, String server, List<LiveConnectCluster> clusters, List<LiveConnector> connectors,
+                     Map<String, String> fingerprints, List<LiveMirrorMaker2> mirrorMakers) {
+        this(api, server, clusters, connectors, fingerprints, mirrorMakers, null);
     }
 
     /** Copies the lists into indexed immutable lists, so the look-ups below take constant time. */
@@ -36,6 +45,22 @@ public record LiveState(
                 c -> c.connectCluster() == null ? null : key(c.namespace(), c.connectCluster()));
         fingerprints = Maps.sorted(fingerprints);
         mirrorMakers = List.copyOf(mirrorMakers);
+        kafkaUsers = kafkaUsers == null ? null : List.copyOf(kafkaUsers);
+    }
+
+    /** @return a copy holding these KafkaUsers (null: not read) */
+    public LiveState withKafkaUsers(List<LiveKafkaUser> users) {
+        return new LiveState(api, server, clusters, connectors, fingerprints, mirrorMakers, users);
+    }
+
+    /**
+     * @param namespace the namespace
+     * @param name      the KafkaUser's name
+     * @return the KafkaUser {@code namespace/name}, if KafkaUsers were read and it exists
+     */
+    public Optional<LiveKafkaUser> kafkaUser(String namespace, String name) {
+        return kafkaUsers == null ? Optional.empty() : kafkaUsers.stream()
+                .filter(u -> u.namespace().equals(namespace) && u.name().equals(name)).findFirst();
     }
 
     /** @return an empty live state (nothing installed), for tests */

@@ -11,7 +11,13 @@ import dev.flowform.sim.EmbeddedCluster;
 import dev.flowform.sim.SimSettings;
 import dev.flowform.testing.Configs;
 import dev.flowform.testing.Sim;
+import dev.flowform.model.KafkaAcl;
+import dev.flowform.model.LiveKafkaUser;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
@@ -31,6 +37,7 @@ class Fabric8ClusterReaderTest {
                                                                 boolean configMap) {
         try (EmbeddedCluster cluster = Sim.start(fixture, tmp, SimSettings.fast())) {
             Fabric8ClusterReader reader = new Fabric8ClusterReader(cluster.client());
+            createKafkaUser(cluster, api);
             long before = cluster.clientRequestCount();
 
             LiveState live = reader.read(Set.of(Configs.NS));
@@ -47,14 +54,32 @@ class Fabric8ClusterReaderTest {
             assertThat(live.connectorsOf(Configs.NS, "mm2-connect")).hasSize(3);
             assertThat(live.fingerprints()).containsKeys("KafkaConnect replication/mm2-connect",
                     "KafkaConnector replication/dc1-to-dc2-source");
-            // 2 discovery requests (KafkaConnect and StrimziPodSet versions; v1 is asked first) and one list per kind:
-            // KafkaConnect, KafkaConnector, StrimziPodSet, Pod, ConfigMap.
-            assertThat(requests).isLessThanOrEqualTo(4 + 5);
+            LiveKafkaUser user = live.kafkaUser(Configs.NS, "mm2-connect").orElseThrow();
+            assertThat(user.authorization()).isEqualTo("simple");
+            assertThat(user.acls()).containsExactly(new KafkaAcl("allow", "transactionalId", "mm2-connect-", true, "*",
+                    List.of("Write", "Describe")));
+            // 3 discovery requests (KafkaConnect, StrimziPodSet and KafkaUser versions; v1 is asked first) and one list
+            // per kind: KafkaConnect, KafkaConnector, StrimziPodSet, Pod, ConfigMap, KafkaUser.
+            assertThat(requests).isLessThanOrEqualTo(6 + 6);
 
             // The number of requests does not grow with the number of objects.
             long again = cluster.clientRequestCount();
             reader.read(Set.of(Configs.NS));
             assertThat(cluster.clientRequestCount() - again).isEqualTo(requests);
         }
+    }
+
+    /** Creates a KafkaUser as Strimzi's User Operator users write one, through the API server's admission. */
+    private static void createKafkaUser(EmbeddedCluster cluster, StrimziApi api) {
+        GenericKubernetesResource user = new GenericKubernetesResource();
+        user.setApiVersion(api.kafkaApiVersion());
+        user.setKind(LiveKafkaUser.KIND);
+        user.setMetadata(new ObjectMetaBuilder().withName("mm2-connect").withNamespace(Configs.NS).build());
+        user.setAdditionalProperty("spec", Map.of("authentication", Map.of("type", "scram-sha-512"),
+                "authorization", Map.of("type", "simple", "acls", List.of(Map.of(
+                        "resource", Map.of("type", "transactionalId", "name", "mm2-connect-", "patternType", "prefix"),
+                        "operations", List.of("Write", "Describe"))))));
+        cluster.client().genericKubernetesResources(StrimziResources.kafkaUser(api)).inNamespace(Configs.NS)
+                .resource(user).create();
     }
 }
