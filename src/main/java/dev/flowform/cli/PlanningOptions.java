@@ -41,6 +41,12 @@ public final class PlanningOptions {
                     + "the KIP-618 minimums (workers 3.3, MirrorMaker 2 3.5, KAFKA-15059 fixed in 3.6).")
     boolean acceptUnknownKafkaVersion;
 
+    @Option(names = "--accept-missing-acls",
+            description = "Plan exactly-once although the KafkaUser of a Connect cluster's principal lacks ACLs it needs "
+                    + "(they are managed elsewhere, e.g. Ranger or a platform pipeline): the plan lists them as kafka-acls "
+                    + "commands and as a KafkaUser patch instead of refusing.")
+    boolean acceptMissingAcls;
+
     @Option(names = {"--transfer-ownership", "-transfer-ownership"}, paramLabel = "ADDRESS",
             description = "Take over this resource (repeatable) although its ownership marks name another environment or "
                     + "state lineage: the apply rewrites the marks and the run history records the transfer. Addresses as "
@@ -60,7 +66,7 @@ public final class PlanningOptions {
     /** @return the planner options these flags select */
     public PlanOptions toOptions() {
         return new PlanOptions(acceptFailedReconcile, enableConnectorResources, targets, refreshOnly,
-                acceptNewClusterIdentity, acceptUnknownKafkaVersion, transferOwnership);
+                acceptNewClusterIdentity, acceptUnknownKafkaVersion, transferOwnership, acceptMissingAcls);
     }
 
     /** @return the flags given, in their long spelling, for error messages; empty when none */
@@ -82,6 +88,9 @@ public final class PlanningOptions {
         }
         if (acceptUnknownKafkaVersion) {
             out.add("--accept-unknown-kafka-version");
+        }
+        if (acceptMissingAcls) {
+            out.add("--accept-missing-acls");
         }
         return out; // --no-dry-run is left out: a saved plan is never dry-run again, so the flag changes nothing there
     }

@@ -20,13 +20,16 @@ import java.util.List;
  * @param transferOwnership         {@code --transfer-ownership} addresses: objects whose ownership marks name another
  *                                  environment or state lineage that this plan takes over (rewriting the marks)
  *                                  instead of refusing them
+ * @param acceptMissingAcls         {@code --accept-missing-acls}: plan exactly-once although the principal's KafkaUser
+ *                                  lacks ACLs it needs (they are managed elsewhere), listing them instead of refusing
+ *                                  (docs/domain-rules.md, rule 10)
  */
 public record PlanOptions(boolean acceptFailedReconcile, boolean enableConnectorResources, List<String> targets,
                           boolean refreshOnly, boolean acceptNewClusterIdentity, boolean acceptUnknownKafkaVersion,
-                          List<String> transferOwnership) {
+                          List<String> transferOwnership, boolean acceptMissingAcls) {
 
     /** No flags: refuse on failed reconciles and missing annotations, plan everything. */
-    public static final PlanOptions DEFAULT = new PlanOptions(false, false, List.of(), false, false, false, List.of());
+    public static final PlanOptions DEFAULT = new PlanOptions(false, false, List.of(), false, false, false, List.of(), false);
 
     public PlanOptions {
         targets = targets == null ? List.of() : List.copyOf(new java.util.TreeSet<>(targets));
@@ -46,48 +49,54 @@ public record PlanOptions(boolean acceptFailedReconcile, boolean enableConnector
     public PlanOptions(boolean acceptFailedReconcile, boolean enableConnectorResources, List<String> targets,
                        boolean refreshOnly, boolean acceptNewClusterIdentity, boolean acceptUnknownKafkaVersion) {
         this(acceptFailedReconcile, enableConnectorResources, targets, refreshOnly, acceptNewClusterIdentity,
-                acceptUnknownKafkaVersion, List.of());
+                acceptUnknownKafkaVersion, List.of(), false);
     }
 
     /** @return a copy with {@code --accept-failed-reconcile} set */
     public PlanOptions withAcceptFailedReconcile(boolean on) {
         return new PlanOptions(on, enableConnectorResources, targets, refreshOnly, acceptNewClusterIdentity,
-                acceptUnknownKafkaVersion, transferOwnership);
+                acceptUnknownKafkaVersion, transferOwnership, acceptMissingAcls);
     }
 
     /** @return a copy with {@code --enable-connector-resources} set */
     public PlanOptions withEnableConnectorResources(boolean on) {
         return new PlanOptions(acceptFailedReconcile, on, targets, refreshOnly, acceptNewClusterIdentity,
-                acceptUnknownKafkaVersion, transferOwnership);
+                acceptUnknownKafkaVersion, transferOwnership, acceptMissingAcls);
     }
 
     /** @return a copy with these {@code --target} addresses */
     public PlanOptions withTargets(List<String> addresses) {
         return new PlanOptions(acceptFailedReconcile, enableConnectorResources, addresses, refreshOnly,
-                acceptNewClusterIdentity, acceptUnknownKafkaVersion, transferOwnership);
+                acceptNewClusterIdentity, acceptUnknownKafkaVersion, transferOwnership, acceptMissingAcls);
     }
 
     /** @return a copy with {@code --refresh-only} set */
     public PlanOptions withRefreshOnly(boolean on) {
         return new PlanOptions(acceptFailedReconcile, enableConnectorResources, targets, on, acceptNewClusterIdentity,
-                acceptUnknownKafkaVersion, transferOwnership);
+                acceptUnknownKafkaVersion, transferOwnership, acceptMissingAcls);
     }
 
     /** @return a copy with {@code --accept-new-cluster-identity} set */
     public PlanOptions withAcceptNewClusterIdentity(boolean on) {
         return new PlanOptions(acceptFailedReconcile, enableConnectorResources, targets, refreshOnly, on,
-                acceptUnknownKafkaVersion, transferOwnership);
+                acceptUnknownKafkaVersion, transferOwnership, acceptMissingAcls);
     }
 
     /** @return a copy with {@code --accept-unknown-kafka-version} set */
     public PlanOptions withAcceptUnknownKafkaVersion(boolean on) {
         return new PlanOptions(acceptFailedReconcile, enableConnectorResources, targets, refreshOnly,
-                acceptNewClusterIdentity, on, transferOwnership);
+                acceptNewClusterIdentity, on, transferOwnership, acceptMissingAcls);
     }
 
     /** @return a copy with these {@code --transfer-ownership} addresses */
     public PlanOptions withTransferOwnership(List<String> addresses) {
         return new PlanOptions(acceptFailedReconcile, enableConnectorResources, targets, refreshOnly,
-                acceptNewClusterIdentity, acceptUnknownKafkaVersion, addresses);
+                acceptNewClusterIdentity, acceptUnknownKafkaVersion, addresses, acceptMissingAcls);
+    }
+
+    /** @return a copy with {@code --accept-missing-acls} set */
+    public PlanOptions withAcceptMissingAcls(boolean on) {
+        return new PlanOptions(acceptFailedReconcile, enableConnectorResources, targets, refreshOnly,
+                acceptNewClusterIdentity, acceptUnknownKafkaVersion, transferOwnership, on);
     }
 }

@@ -125,6 +125,11 @@ public enum Rule {
                     + "expected_server (set on purpose when the environment moves)"),
     /** -target limits a plan. */
     TARGETING("resource-targeting", "Terraform plan -target: \"Resource targeting is in effect\""),
+    /** Rule 10: the ACLs exactly-once needs, checked against the principal's KafkaUser. */
+    EOS_ACLS("eos-acls",
+            "Kafka Connect documentation, Security, \"ACL requirements\" (TransactionalId connect-cluster-${groupId} and "
+                    + "${groupId}-${connector}-${taskId}, Write and Describe); KIP-618; matched as Kafka's StandardAuthorizer "
+                    + "does (StandardAuthorizerData); Strimzi KafkaUser spec.authorization"),
     /** Objects changed since the last apply. */
     DRIFT("drift", "Terraform \"Objects have changed outside of Terraform\"; the state's resource snapshots");
 

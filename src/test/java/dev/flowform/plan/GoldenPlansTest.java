@@ -9,6 +9,7 @@ import dev.flowform.diag.Diagnostic;
 import dev.flowform.model.ConnectorRole;
 import dev.flowform.model.DesiredState;
 import dev.flowform.model.EosMode;
+import dev.flowform.model.LiveKafkaUser;
 import dev.flowform.model.LiveState;
 import dev.flowform.model.ManageMode;
 import dev.flowform.model.StrimziApi;
@@ -296,6 +297,7 @@ class GoldenPlansTest {
             config.put("source.consumer.isolation.level", "read_committed");
             return new Situation(adopt(true), w.toLive());
         });
+        securedCases(m);
         return m;
     }
 
@@ -331,6 +333,38 @@ class GoldenPlansTest {
     }
 
     // ------------------------------------------------------------------------------------------------ builders
+
+    /**
+     * The quickstart KafkaConnect at {@code preparing}, rolled, to be raised to {@code enabled}, authenticating with
+     * SCRAM as {@code mm2-connect}, with these KafkaUsers (docs/domain-rules.md, rule 10).
+     */
+    private static Situation secured(List<LiveKafkaUser> users) {
+        World w = mm2(StrimziApi.V1BETA2, "preparing", World.Roll.ROLLED, null);
+        World.map(w.kc.get("spec")).put("authentication", SecuredWorlds.scram("mm2-connect"));
+        return new Situation(adopt(true), w.toLive().withKafkaUsers(users));
+    }
+
+    /** The ACLs for the quickstart's transactional IDs, with the task IDs covered by {@code taskPrefix}. */
+    private static List<Map<String, Object>> workerAndTasks(String taskPrefix) {
+        return List.of(SecuredWorlds.acl("transactionalId", "connect-cluster-mm2-connect", "literal", "Write", "Describe"),
+                SecuredWorlds.acl("transactionalId", taskPrefix, "prefix", "Write"),
+                SecuredWorlds.acl("topic", "*", "literal", "Read", "Write"));
+    }
+
+    private static void securedCases(Map<String, Supplier<Situation>> m) {
+        m.put("acls-all-present", () -> secured(List.of(SecuredWorlds.user("mm2-connect",
+                workerAndTasks("mm2-connect-dc1-to-dc2-")))));
+        m.put("acls-missing-literal", () -> secured(List.of(SecuredWorlds.user("mm2-connect", List.of(
+                SecuredWorlds.acl("transactionalId", "connect-cluster-mm2", "literal", "Write", "Describe"),
+                SecuredWorlds.acl("transactionalId", "mm2-connect-", "prefix", "All"),
+                SecuredWorlds.acl("topic", "mm2-connect-offsets", "literal", "Read", "Write"))))));
+        m.put("acls-missing-prefixed", () -> secured(List.of(SecuredWorlds.user("mm2-connect",
+                workerAndTasks("mm2-connect-dc1-to-dc2-source-")))));
+        m.put("acls-missing-accepted", () -> secured(List.of(SecuredWorlds.user("mm2-connect",
+                workerAndTasks("mm2-connect-dc1-to-dc2-source-")))).with(PlanOptions.DEFAULT.withAcceptMissingAcls(true)));
+        m.put("acls-no-kafkauser", () -> secured(List.of(SecuredWorlds.user("someone-else", List.of()))));
+        m.put("acls-authorization-off", () -> secured(List.of(SecuredWorlds.user("mm2-connect", null))));
+    }
 
     private static World mm2(StrimziApi api, String eos, World.Roll roll, EosMode previous) {
         return World.quickstart(api, eos, roll, previous);

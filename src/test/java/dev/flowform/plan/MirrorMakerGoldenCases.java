@@ -54,7 +54,27 @@ final class MirrorMakerGoldenCases {
             return new GoldenPlansTest.Situation(w.adopt(true, Map.of("sasl.jaas.config", JAAS + GoldenPlansTest.SECRET
                     + "\";")), w.toLive());
         });
+        m.put("mm2-acls-per-cluster-users", MirrorMakerGoldenCases::perClusterUsers);
         return m;
+    }
+
+    /**
+     * A KafkaMirrorMaker2 whose target and source clusters authenticate as different users (SCRAM {@code mm2-target},
+     * TLS {@code mm2-source}): exactly-once needs the transactional IDs of the target's user, which lacks the workers'
+     * one, while the source's user, which holds them all, is not the one asked (docs/domain-rules.md, rule 10).
+     */
+    @SuppressWarnings("unchecked")
+    private static GoldenPlansTest.Situation perClusterUsers() {
+        MirrorMakerWorld w = new MirrorMakerWorld("preparing", false);
+        List<Object> clusters = (List<Object>) w.spec.get("clusters");
+        ((Map<String, Object>) clusters.get(0)).put("authentication", SecuredWorlds.tls("mm2-source"));
+        ((Map<String, Object>) clusters.get(1)).put("authentication", SecuredWorlds.scram("mm2-target"));
+        List<Map<String, Object>> all = List.of(SecuredWorlds.acl("transactionalId", "*", "literal", "All"),
+                SecuredWorlds.acl("topic", "*", "literal", "All"));
+        List<Map<String, Object>> tasksOnly = List.of(SecuredWorlds.acl("transactionalId", "mm2-cluster-", "prefix",
+                "Write", "Describe"), SecuredWorlds.acl("topic", "mirrormaker2-cluster-offsets", "literal", "Read", "Write"));
+        return new GoldenPlansTest.Situation(w.adopt(true, Map.of()), w.toLive().withKafkaUsers(List.of(
+                SecuredWorlds.user("mm2-source", all), SecuredWorlds.user("mm2-target", tasksOnly))));
     }
 
     private static GoldenPlansTest.Situation adopt(FamilyWorld w, boolean exactlyOnce) {

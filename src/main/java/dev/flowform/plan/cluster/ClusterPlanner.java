@@ -5,6 +5,7 @@ import dev.flowform.model.DesiredConnectCluster;
 import dev.flowform.model.DesiredMirrorMaker2;
 import dev.flowform.plan.Ownership;
 import dev.flowform.plan.TransactionalId;
+import dev.flowform.plan.acl.AclCheck;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +15,8 @@ import java.util.Map;
  * Plans one Connect-family resource, a KafkaConnect with the flows on it or a KafkaMirrorMaker2, through one path
  * (docs/architecture.md, "The planner"): its {@link ClusterFacts}, computed once; the {@link OwnershipGuard}, then the
  * {@link ClusterGuards} in order, each reporting diagnostics of its rules and the first refusal ending the list; the
- * {@link StepSequencer}'s steps when no guard refused; the transactional IDs they need; and last the ownership marks,
+ * {@link StepSequencer}'s steps when no guard refused; the transactional IDs they need, and the ACLs for them checked
+ * against the principal's KafkaUser ({@link AclCheck}: a missing one refuses the steps); and last the ownership marks,
  * which are written even when a guard after the ownership guard refused (so {@code --transfer-ownership} takes objects
  * over whatever else is wrong). Pure.
  */
@@ -58,6 +60,12 @@ public final class ClusterPlanner {
         }
         Sequence steps = refused ? Sequence.EMPTY : StepSequencer.sequence(facts);
         List<TransactionalId> ids = TransactionalIds.of(facts, steps.chain());
+        List<Diagnostic> acls = AclCheck.check(AclSubjects.of(facts, ids), facts.scope().live(),
+                facts.scope().options().acceptMissingAcls());
+        diagnostics.addAll(acls);
+        if (acls.stream().anyMatch(Diagnostic::isError)) {
+            steps = Sequence.EMPTY;
+        }
         return result(facts, OwnershipMarks.settle(facts, steps), ids, diagnostics);
     }
 

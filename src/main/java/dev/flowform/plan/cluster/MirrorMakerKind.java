@@ -44,7 +44,7 @@ record MirrorMakerKind(DesiredMirrorMaker2 desired, LiveMirrorMaker2 live, Objec
                        List<MirrorWork> mirrors, MirrorSet set) implements ResourceKind {
 
     /** Strimzi's defaults of a KafkaMirrorMaker2's group id and storage topics ({@code KafkaMirrorMaker2Configuration}). */
-    private static final List<String> DEFAULTS = List.of(MirrorConnectors.STRIMZI_DEFAULT_GROUP_ID,
+    static final List<String> DEFAULTS = List.of(MirrorConnectors.STRIMZI_DEFAULT_GROUP_ID,
             "mirrormaker2-cluster-configs", "mirrormaker2-cluster-offsets", "mirrormaker2-cluster-status");
 
     MirrorMakerKind {
