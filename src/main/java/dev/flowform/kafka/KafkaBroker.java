@@ -29,12 +29,14 @@ public final class KafkaBroker implements AutoCloseable {
     private final String name;
     private final Path dir;
     private final int port;
+    private final int saslPort;
     private final KafkaRaftServer server;
 
-    private KafkaBroker(String name, Path dir, int port, KafkaRaftServer server) {
+    private KafkaBroker(String name, Path dir, int port, int saslPort, KafkaRaftServer server) {
         this.name = name;
         this.dir = dir;
         this.port = port;
+        this.saslPort = saslPort;
         this.server = server;
     }
 
@@ -48,20 +50,51 @@ public final class KafkaBroker implements AutoCloseable {
      * @throws IllegalStateException when the folder cannot be prepared or the broker does not start
      */
     public static KafkaBroker start(String name, Path dir) {
+        return start(name, dir, false);
+    }
+
+    /**
+     * Like {@link #start(String, Path)}, but authorizing as a secured production cluster does: a second listener
+     * {@code SASL_PLAINTEXT} with {@code SCRAM-SHA-512} ({@link #saslBootstrapServers()}; users are created with
+     * {@code Admin.alterUserScramCredentials}, as Strimzi's User Operator does) and KRaft's {@code StandardAuthorizer}
+     * with {@code allow.everyone.if.no.acl.found=false}. The PLAINTEXT and controller listeners stay for the broker
+     * itself and the test's own clients, whose principal {@code User:ANONYMOUS} is a super user.
+     *
+     * @param name a name for messages
+     * @param dir  an empty or missing folder
+     * @return the running broker
+     * @throws IllegalStateException when the folder cannot be prepared or the broker does not start
+     */
+    public static KafkaBroker startSecured(String name, Path dir) {
+        return start(name, dir, true);
+    }
+
+    private static KafkaBroker start(String name, Path dir, boolean secured) {
         ExitGuard.install();
         try {
             Files.createDirectories(dir);
             int port = freePort();
             int controllerPort = freePort();
+            int saslPort = secured ? freePort() : -1;
             Properties p = new Properties();
             p.put("process.roles", "broker,controller");
             p.put("node.id", "1");
             p.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-            p.put("listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
-            p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port);
+            String sasl = secured ? ",SASL_PLAINTEXT://127.0.0.1:" + saslPort : "";
+            p.put("listeners", "PLAINTEXT://127.0.0.1:" + port + sasl + ",CONTROLLER://127.0.0.1:" + controllerPort);
+            p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port + sasl);
             p.put("controller.listener.names", "CONTROLLER");
             p.put("inter.broker.listener.name", "PLAINTEXT");
-            p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
+                    + (secured ? ",SASL_PLAINTEXT:SASL_PLAINTEXT" : ""));
+            if (secured) {
+                p.put("sasl.enabled.mechanisms", "SCRAM-SHA-512");
+                p.put("listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config",
+                        "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+                p.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+                p.put("allow.everyone.if.no.acl.found", "false");
+                p.put("super.users", "User:ANONYMOUS");
+            }
             p.put("log.dirs", dir.toString());
             p.put("num.partitions", "1");
             p.put("default.replication.factor", "1");
@@ -93,7 +126,7 @@ public final class KafkaBroker implements AutoCloseable {
                     .run();
             KafkaRaftServer server = new KafkaRaftServer(cfg, Time.SYSTEM);
             server.startup();
-            return new KafkaBroker(name, dir, port, server);
+            return new KafkaBroker(name, dir, port, saslPort, server);
         } catch (Exception e) {
             throw new IllegalStateException("Kafka cluster \"" + name + "\" did not start in " + dir + ": " + e.getMessage(), e);
         }
@@ -107,6 +140,17 @@ public final class KafkaBroker implements AutoCloseable {
     /** @return {@code 127.0.0.1:<port>}, the PLAINTEXT listener */
     public String bootstrapServers() {
         return "127.0.0.1:" + port;
+    }
+
+    /**
+     * @return {@code 127.0.0.1:<port>} of the {@code SASL_PLAINTEXT} listener (SCRAM-SHA-512, authorized)
+     * @throws IllegalStateException when the broker was started without it
+     */
+    public String saslBootstrapServers() {
+        if (saslPort < 0) {
+            throw new IllegalStateException("Kafka cluster \"" + name + "\" was started without a SASL listener");
+        }
+        return "127.0.0.1:" + saslPort;
     }
 
     /** @return the folder holding the log and metadata */
