@@ -11,9 +11,10 @@ import java.util.Optional;
  * Checks the ACLs exactly-once needs against the KafkaUser of the principal that needs them (docs/domain-rules.md,
  * rule 10). A missing ACL is an error on the resource naming each ACL (resource type, name, pattern type, operation)
  * and the KafkaUser, with the patch that adds them; with {@code --accept-missing-acls} it is a warning listing them as
- * {@code kafka-acls.sh} commands and as that patch. What cannot be checked (no KafkaUser kind served, no KafkaUser of
- * that name, a KafkaUser without {@code simple} authorization, an authentication type that names no user) is a warning
- * saying what was not checked. Pure.
+ * {@code kafka-acls.sh} commands and as that patch. What cannot be checked (no KafkaUser of that name, a KafkaUser
+ * without {@code simple} authorization, an authentication type that names no user) is a warning saying what was not
+ * checked. Where the API serves no KafkaUser at all (no User Operator: the ACLs live elsewhere) nothing is said beyond
+ * the transactional IDs every plan lists. Pure.
  */
 public final class AclCheck {
 
@@ -38,18 +39,16 @@ public final class AclCheck {
      * @param s      what to check
      * @param live   the live state (its KafkaUsers; null list when the API serves none)
      * @param accept {@code --accept-missing-acls}
-     * @return the diagnostics: none when nothing is needed, there is no authentication block, or every ACL is there
+     * @return the diagnostics: none when nothing is needed, there is no authentication block, the API serves no
+     *         KafkaUser, or every ACL is there
      */
     public static List<Diagnostic> check(Subject s, LiveState live, boolean accept) {
-        if (s.needs().isEmpty() || s.principal() == null) {
+        if (s.needs().isEmpty() || s.principal() == null || live.kafkaUsers() == null) {
             return List.of();
         }
         Principal p = s.principal();
         if (p.user() == null) {
             return notChecked(s, p.where() + " is of type " + p.type() + ", which names no KafkaUser");
-        }
-        if (live.kafkaUsers() == null) {
-            return notChecked(s, "the Kubernetes API serves no KafkaUser (Strimzi's User Operator CRD is not installed)");
         }
         Optional<LiveKafkaUser> found = live.kafkaUser(s.namespace(), p.user());
         if (found.isEmpty()) {
