@@ -20,6 +20,13 @@ final class StartupBench {
     private final BenchMain.Options options;
     private final Report report;
     private Stats lastCpu;
+    private Stats lastRss;
+    /** The distribution's launcher with the Java it finds, and with the JDK 25+ its AOT cache was made by. */
+    private static final String LAUNCHER = "bin/flowform";
+    private static final String LAUNCHER_AOT = "bin/flowform, Java 25 + AOT cache";
+    /** What {@code plan} of the quickstart reads, as {@code kubectl get} would read it. */
+    private static final String KUBECTL_KINDS = "kafkaconnects,kafkaconnectors,strimzipodsets,pods,configmaps";
+    private static final String QUICKSTART_NAMESPACE = "replication";
 
     StartupBench(BenchMain.Options options, Report report) {
         this.options = options;
@@ -51,6 +58,14 @@ final class StartupBench {
                 options.jar().toString()));
         variants.put("AppCDS, C1 only", List.of(Procs.java(), "-XX:SharedArchiveFile=" + jsa, "-Xlog:cds=off",
                 "-XX:TieredStopAtLevel=1", "-jar", options.jar().toString()));
+        Path launcher = options.jar().resolveSibling("flowform").resolve("bin").resolve("flowform");
+        if (Files.isExecutable(launcher)) {
+            variants.put(LAUNCHER, List.of(launcher.toString()));
+            Path aotJdk = aotJdk(launcher.getParent().resolveSibling("lib").resolve("flowform.aot.jvm"));
+            if (aotJdk != null) {
+                variants.put(LAUNCHER_AOT, List.of("env", "JAVA_HOME=" + aotJdk, launcher.toString()));
+            }
+        }
         List<Map<String, Object>> rows = new ArrayList<>();
         List<List<String>> table = new ArrayList<>();
         Map<String, Stats> byKey = new LinkedHashMap<>();
@@ -64,12 +79,14 @@ final class StartupBench {
                 Stats remote = measure(e.getValue(), List.of("plan", "--dir", server.config().toString(), "--state-dir",
                         remoteState.toString(), "--no-color"), work);
                 String remoteCpu = cpu();
+                Stats remoteRss = lastRss;
                 Stats apply = applyStart(e.getValue(), quickstart, work.resolve("apply-" + v), true);
                 Stats firstApply = applyStart(e.getValue(), quickstart, work.resolve("first-apply-" + v), false);
                 Stats plan = measure(e.getValue(), List.of("plan", "--dir", quickstart.toString(), "--state-dir",
                         state.toString(), "--no-color"), work);
                 String planCpu = cpu();
                 String k = e.getKey();
+                byKey.put(k + "/remote-rss", remoteRss);
                 byKey.put(k + "/validate", validate);
                 byKey.put(k + "/remote", remote);
                 byKey.put(k + "/apply", apply);
@@ -86,6 +103,13 @@ final class StartupBench {
             }
             report.put("startup", rows);
             describe(table);
+            Stats kubectl = kubectl(server, work);
+            if (kubectl != null) {
+                byKey.put("kubectl", kubectl);
+                report.md("`kubectl get " + KUBECTL_KINDS + " -n " + QUICKSTART_NAMESPACE + " -o yaml` against the same "
+                        + "server, in the same run: " + kubectl.format(0) + " ms, CPU " + cpu() + " ms, peak RSS "
+                        + (lastRss == null ? "–" : String.format("%.0f", lastRss.median())) + " MiB.\n");
+            }
             verdicts(byKey);
             phases(quickstart, work, server);
         }
@@ -110,7 +134,7 @@ final class StartupBench {
 
     /** The targets, judged on the launcher's settings ({@code bin/flowform}: the archive and C1 only). */
     private void verdicts(Map<String, Stats> byKey) {
-        String launcher = "AppCDS, C1 only/";
+        String launcher = byKey.containsKey(LAUNCHER + "/remote") ? LAUNCHER + "/" : "AppCDS, C1 only/";
         Stats validate = byKey.get(launcher + "validate");
         Stats remote = byKey.get(launcher + "remote");
         Stats apply = byKey.get(launcher + "apply");
@@ -126,8 +150,71 @@ final class StartupBench {
                         String.format("%.0f ms; plain java -jar %.0f ms", apply.median(), byKey.get("java -jar/apply").median())),
                 "- `plan` with the embedded cluster at most 1.5 s (the launcher): " + Report.verdict(plan.median() <= 1500,
                         String.format("%.0f ms; plain java -jar %.0f ms", plan.median(), byKey.get("java -jar/plan").median())));
+        List<String> more = new ArrayList<>();
+        Stats kubectl = byKey.get("kubectl");
+        for (String k : List.of(launcher, LAUNCHER_AOT + "/")) {
+            Stats r = byKey.get(k + "remote");
+            if (r == null) {
+                continue;
+            }
+            String who = k.substring(0, k.length() - 1);
+            if (kubectl != null) {
+                more.add("- `plan` against a remote API server at most 3 × `kubectl get` of the same objects (" + who + "): "
+                        + Report.verdict(r.median() <= 3 * kubectl.median(), String.format("%.2f × (%.0f ms / %.0f ms)",
+                        r.median() / kubectl.median(), r.median(), kubectl.median())));
+            }
+            Stats rss = byKey.get(k + "remote-rss");
+            if (rss != null) {
+                more.add("- peak memory of `plan` at most 100 MiB (" + who + "): " + Report.verdict(rss.median() <= 100,
+                        String.format("%.0f MiB resident at most (median of runs)", rss.median())));
+            }
+            Stats embedded = byKey.get(k + "plan");
+            more.add("- `plan` with the embedded cluster at most 1.0 s (" + who + "): " + Report.verdict(
+                    embedded.median() <= 1000, String.format("%.0f ms", embedded.median())));
+            Stats firstStep = byKey.get(k + "apply");
+            more.add("- `apply` to its first step at most 1.0 s (" + who + "): " + Report.verdict(firstStep.median() <= 1000,
+                    String.format("%.0f ms", firstStep.median())));
+        }
+        verdicts = new ArrayList<>(verdicts);
+        verdicts.addAll(more);
         report.put("startup_verdicts", verdicts);
         report.md(String.join("\n", verdicts) + "\n");
+    }
+
+    /**
+     * {@code kubectl get} of what {@code plan} reads, against the same server, when kubectl is on PATH.
+     *
+     * @return its wall times, or null without kubectl
+     */
+    private Stats kubectl(RemoteServer server, Path work) {
+        if (Procs.run(work, Map.of(), List.of("sh", "-c", "command -v kubectl")).exitCode() != 0) {
+            report.md("No `kubectl` on PATH: the comparison with `kubectl get` was not made.\n");
+            return null;
+        }
+        return measure(List.of("kubectl", "--kubeconfig", server.kubeconfig().toString()),
+                List.of("get", KUBECTL_KINDS, "-n", QUICKSTART_NAMESPACE, "-o", "yaml"), work);
+    }
+
+    /**
+     * @param stamp the AOT cache's stamp, the release lines of the Java that made it
+     * @return that JDK among those under {@code /usr/lib/jvm}, or null when there is no cache or no such JDK
+     */
+    private static Path aotJdk(Path stamp) {
+        try (var jdks = Files.list(Path.of("/usr/lib/jvm"))) {
+            if (!Files.isReadable(stamp)) {
+                return null;
+            }
+            List<String> made = Files.readAllLines(stamp);
+            return jdks.filter(j -> {
+                try {
+                    return Files.readAllLines(j.resolve("release")).containsAll(made);
+                } catch (java.io.IOException e) {
+                    return false;
+                }
+            }).findFirst().orElse(null);
+        } catch (java.io.IOException e) {
+            return null;
+        }
     }
 
     /**
@@ -247,12 +334,13 @@ final class StartupBench {
     private Stats measure(List<String> launcher, List<String> args, Path work) {
         List<Double> times = new ArrayList<>();
         List<Double> cpu = new ArrayList<>();
+        List<Double> rss = new ArrayList<>();
         Path time = Path.of("/usr/bin/time");
         Path cpuFile = work.resolve("cpu.txt");
         for (int i = 0; i < 1 + options.runs(); i++) {
             List<String> cmd = new ArrayList<>();
             if (Files.isExecutable(time)) {
-                cmd.addAll(List.of(time.toString(), "-f", "%U %S", "-o", cpuFile.toString()));
+                cmd.addAll(List.of(time.toString(), "-f", "%U %S %M", "-o", cpuFile.toString()));
             }
             cmd.addAll(launcher);
             cmd.addAll(args);
@@ -260,19 +348,22 @@ final class StartupBench {
             if (i > 0) {
                 times.add(r.millis());
                 if (Files.isExecutable(time)) {
-                    cpu.add(cpuMillis(cpuFile));
+                    cpu.add(timeField(cpuFile, 0) * 1000 + timeField(cpuFile, 1) * 1000);
+                    rss.add(timeField(cpuFile, 2) / 1024);
                 }
             }
         }
         lastCpu = cpu.isEmpty() ? null : Stats.of(cpu);
+        lastRss = rss.isEmpty() ? null : Stats.of(rss);
         return Stats.of(times);
     }
 
-    private static double cpuMillis(Path file) {
+    /** @return field {@code i} of the last line {@code /usr/bin/time -f "%U %S %M"} wrote: user s, system s, peak KiB */
+    private static double timeField(Path file, int i) {
         try {
             List<String> lines = Files.readAllLines(file);
             String[] f = lines.get(lines.size() - 1).trim().split(" ");
-            return (Double.parseDouble(f[0]) + Double.parseDouble(f[1])) * 1000;
+            return Double.parseDouble(f[i]);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
