@@ -27,6 +27,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -91,19 +92,53 @@ public final class ClusterConnection implements AutoCloseable {
     }
 
     /**
-     * Starts the embedded cluster of a read-only command on its own thread, so that it comes up while the state
-     * opens (each takes most of a second or more in a new JVM). A command that takes the lock must hold it before
-     * the cluster may touch its file, so it starts the cluster afterwards, in {@link #open}.
+     * Starts connecting on its own thread, so that it happens while the state opens (each takes a good part of a
+     * second in a new JVM): for a kubeconfig, resolving it, the first-contact probe and building the client; for a
+     * read-only command on the embedded cluster, starting it. A command that takes the lock must hold it before an
+     * embedded cluster may touch its file, so it starts that cluster afterwards, in {@link #open}.
      *
-     * @return the cluster being started, or null when the environment is not on a (new) embedded cluster
+     * @param writes true for a command that takes the state lock
+     * @return the connection being made, or null when there is nothing to start early
      */
-    static Starting startEarly(Workspace workspace, RunContext ctx) {
-        if (ctx.attachedCluster() != null || !(workspace.target() instanceof KubernetesTarget.Embedded e)
+    static Starting<?> startEarly(Workspace workspace, RunContext ctx, boolean writes) {
+        if (workspace.target() instanceof KubernetesTarget.Kubeconfig k) {
+            return Starting.begin("flowform-connect", () -> Remote.connect(k, workspace.environment(), ctx),
+                    Remote::close);
+        }
+        if (writes || ctx.attachedCluster() != null || !(workspace.target() instanceof KubernetesTarget.Embedded e)
                 || !validEnvironmentName(workspace.environment())) {
             return null;
         }
         Path envStateDir = workspace.stateDir().resolve(workspace.environment());
-        return Starting.begin(() -> startEmbedded(e, envStateDir, ctx, true, 0));
+        return Starting.begin("flowform-embedded-start", () -> startEmbedded(e, envStateDir, ctx, true, 0),
+                EmbeddedCluster::close);
+    }
+
+    /**
+     * A kubeconfig's API server as first contact found it.
+     *
+     * @param kube    the resolved kubeconfig
+     * @param where   the server and context, for messages
+     * @param failure why the server cannot be used, or empty
+     * @param client  the client for it, or null when it failed
+     */
+    record Remote(KubeconfigTarget kube, String where, Optional<ConnectionFailure> failure, KubernetesClient client) {
+        /** Resolves the kubeconfig, probes its server and, when it answers, builds the client. */
+        static Remote connect(KubernetesTarget.Kubeconfig target, String env, RunContext ctx) {
+            KubeconfigTarget kube = KubeconfigTarget.resolve(target, env, ctx.env());
+            String server = IdentityGuard.normalise(String.valueOf(kube.config().getMasterUrl()));
+            String where = server + (kube.context() == null ? "" : " (context \"" + kube.context() + "\")");
+            Optional<ConnectionFailure> failure = ConnectionFailure.probe(kube.config(), where);
+            KubernetesClient client = failure.isPresent() ? null
+                    : new KubernetesClientBuilder().withConfig(kube.config()).build();
+            return new Remote(kube, where, failure, client);
+        }
+
+        void close() {
+            if (client != null) {
+                client.close();
+            }
+        }
     }
 
     /**
@@ -119,13 +154,14 @@ public final class ClusterConnection implements AutoCloseable {
      * @throws OperationFailed after reporting that the API server does not answer as it should
      * @throws RuntimeException when the kubeconfig is unusable or the cluster cannot start; {@link #failed} reports it
      */
-    static ClusterConnection open(Workspace workspace, RunContext ctx, boolean writes, Starting early, Secrets secrets,
+    static ClusterConnection open(Workspace workspace, RunContext ctx, boolean writes, Starting<?> early, Secrets secrets,
                                   RunHooks hooks) {
         KubernetesTarget target = workspace.target();
         String env = workspace.environment();
+        Object started = early == null ? null : early.join();
         EmbeddedCluster embedded = null;
-        if (early != null) {
-            embedded = early.join();
+        if (started instanceof EmbeddedCluster e) {
+            embedded = e;
         } else if (target instanceof KubernetesTarget.Embedded && ctx.attachedCluster() != null) {
             embedded = ctx.attachedCluster();
         } else if (target instanceof KubernetesTarget.Embedded e) {
@@ -137,18 +173,16 @@ public final class ClusterConnection implements AutoCloseable {
             return new ClusterConnection(env, embedded.client(), embedded, embedded == ctx.attachedCluster(),
                     "the embedded cluster", secrets, hooks);
         }
-        KubeconfigTarget kube = KubeconfigTarget.resolve((KubernetesTarget.Kubeconfig) target, env, ctx.env());
-        secrets.addKubeconfig(kube.config());
-        String server = IdentityGuard.normalise(String.valueOf(kube.config().getMasterUrl()));
-        String where = server + (kube.context() == null ? "" : " (context \"" + kube.context() + "\")");
-        hooks.connecting("Connecting to " + server + " (" + kube.describe() + "), " + namespaces);
-        Optional<ConnectionFailure> failure = ConnectionFailure.probe(kube.config(), where);
-        if (failure.isPresent()) {
-            hooks.diagnostics(List.of(failure.get().diagnostic(env)));
+        Remote remote = started instanceof Remote r ? r
+                : Remote.connect((KubernetesTarget.Kubeconfig) target, env, ctx);
+        secrets.addKubeconfig(remote.kube().config());
+        hooks.connecting("Connecting to " + IdentityGuard.normalise(String.valueOf(remote.kube().config().getMasterUrl()))
+                + " (" + remote.kube().describe() + "), " + namespaces);
+        if (remote.failure().isPresent()) {
+            hooks.diagnostics(List.of(remote.failure().get().diagnostic(env)));
             throw new OperationFailed();
         }
-        KubernetesClient client = new KubernetesClientBuilder().withConfig(kube.config()).build();
-        return new ClusterConnection(env, client, null, false, where, secrets, hooks);
+        return new ClusterConnection(env, remote.client(), null, false, remote.where(), secrets, hooks);
     }
 
     /**
@@ -237,23 +271,30 @@ public final class ClusterConnection implements AutoCloseable {
     }
 
     /** An embedded cluster being started on its own (daemon) thread while the state opens. */
-    static final class Starting {
-        private final CompletableFuture<EmbeddedCluster> future;
+    static final class Starting<T> {
+        private final CompletableFuture<T> future;
+        private final Consumer<T> closer;
 
-        private Starting(CompletableFuture<EmbeddedCluster> future) {
+        private Starting(CompletableFuture<T> future, Consumer<T> closer) {
             this.future = future;
+            this.closer = closer;
         }
 
-        static Starting begin(Supplier<EmbeddedCluster> start) {
-            return new Starting(CompletableFuture.supplyAsync(start, task -> {
-                Thread t = new Thread(task, "flowform-embedded-start");
+        /**
+         * @param thread the name of the thread that starts it
+         * @param start  what starts it
+         * @param closer what closes it when the command fails before using it
+         */
+        static <T> Starting<T> begin(String thread, Supplier<T> start, Consumer<T> closer) {
+            return new Starting<>(CompletableFuture.supplyAsync(start, task -> {
+                Thread t = new Thread(task, thread);
                 t.setDaemon(true);
                 t.start();
-            }));
+            }), closer);
         }
 
-        /** @return the started cluster; what starting it threw is rethrown as it was */
-        EmbeddedCluster join() {
+        /** @return what started; what starting it threw is rethrown as it was */
+        T join() {
             try {
                 return future.join();
             } catch (CompletionException e) {
@@ -267,9 +308,9 @@ public final class ClusterConnection implements AutoCloseable {
             }
         }
 
-        /** Closes the cluster once it has started (or ignores that it failed): the command fails for another reason. */
+        /** Closes it once it has started (or ignores that it failed): the command fails for another reason. */
         void discard() {
-            future.thenAccept(EmbeddedCluster::close);
+            future.thenAccept(closer);
         }
     }
 

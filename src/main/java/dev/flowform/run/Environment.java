@@ -18,8 +18,9 @@ public record Environment(Workspace workspace, StateStore state, StateOpener ope
                           Secrets secrets) implements AutoCloseable {
 
     /**
-     * Opens the state of {@code workspace} through {@code opener}, then its cluster. A read-only command's
-     * embedded cluster starts while the state opens ({@link ClusterConnection#startEarly}).
+     * Opens the state of {@code workspace} through {@code opener}, then its cluster. The connection to a kubeconfig's
+     * API server, or a read-only command's embedded cluster, starts while the state opens
+     * ({@link ClusterConnection#startEarly}).
      *
      * @param workspace the loaded configuration
      * @param opener    how the command opens (and locks) the state
@@ -34,7 +35,7 @@ public record Environment(Workspace workspace, StateStore state, StateOpener ope
     public static Environment open(Workspace workspace, StateOpener opener, boolean writes, RunContext ctx, Secrets secrets,
                                    RunHooks hooks) {
         ClusterConnection.refuseRealKafka(workspace, ctx, hooks);
-        ClusterConnection.Starting early = writes ? null : ClusterConnection.startEarly(workspace, ctx);
+        ClusterConnection.Starting<?> early = ClusterConnection.startEarly(workspace, ctx, writes);
         StateStore state;
         try {
             state = workspace.openState(opener);
