@@ -1,6 +1,6 @@
 package dev.flowform.cli;
 
-import dev.flowform.sim.connect.RealKafka;
+import dev.flowform.connect.RealKafka;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Optional;

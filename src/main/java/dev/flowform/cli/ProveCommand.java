@@ -3,16 +3,16 @@ package dev.flowform.cli;
 import dev.flowform.config.ConfigLoader;
 import dev.flowform.config.KubernetesTarget;
 import dev.flowform.config.LoadResult;
+import dev.flowform.connect.ConnectRuntimeException;
+import dev.flowform.connect.RealKafka;
 import dev.flowform.diag.Diagnostics;
 import dev.flowform.live.LiveMapper;
-import dev.flowform.plan.rules.ConnectorCheck;
-import dev.flowform.plan.Readiness;
 import dev.flowform.model.strimzi.Strimzi;
+import dev.flowform.plan.Readiness;
+import dev.flowform.plan.rules.ConnectorCheck;
 import dev.flowform.run.ClusterConnection;
 import dev.flowform.sim.EmbeddedCluster;
 import dev.flowform.sim.EmbeddedClusterOptions;
-import dev.flowform.sim.connect.ConnectRuntimeException;
-import dev.flowform.sim.connect.RealKafka;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -25,12 +25,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code flowform prove}: runs a configuration's rollout on real Kafka and shows with data what it achieves.

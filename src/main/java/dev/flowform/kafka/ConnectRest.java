@@ -1,7 +1,7 @@
 package dev.flowform.kafka;
 
-import dev.flowform.sim.connect.ConnectorStatus;
-import dev.flowform.sim.connect.RestResult;
+import dev.flowform.connect.ConnectorStatus;
+import dev.flowform.connect.RestResult;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;

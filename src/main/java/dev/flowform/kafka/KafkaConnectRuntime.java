@@ -1,10 +1,10 @@
 package dev.flowform.kafka;
 
-import dev.flowform.sim.connect.ConnectRuntime;
-import dev.flowform.sim.connect.ConnectRuntimeException;
-import dev.flowform.sim.connect.ConnectorStatus;
-import dev.flowform.sim.connect.RestResult;
-import dev.flowform.sim.connect.WorkerSpec;
+import dev.flowform.connect.ConnectRuntime;
+import dev.flowform.connect.ConnectRuntimeException;
+import dev.flowform.connect.ConnectorStatus;
+import dev.flowform.connect.RestResult;
+import dev.flowform.connect.WorkerSpec;
 import java.io.File;
 import java.io.IOException;
 import java.net.URISyntaxException;

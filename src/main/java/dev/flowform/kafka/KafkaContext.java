@@ -8,7 +8,7 @@ import java.util.function.Supplier;
  * <p>Kafka resolves class names from configuration (including the string defaults of its own {@code ConfigDef}s,
  * e.g. {@code sasl.oauthbearer.jwt.retriever.class}) through the context class loader. Run from
  * {@code flowform.jar}, this package and Kafka live in the {@code target/kafka/} loader of
- * {@link dev.flowform.sim.connect.KafkaRuntimeLoader}, while the caller's context loader is the application loader,
+ * {@link dev.flowform.connect.KafkaRuntimeLoader}, while the caller's context loader is the application loader,
  * which sees neither: without the switch the first broker or admin client fails with "Class ... could not be
  * found". Threads Kafka starts inherit the context loader of the thread that starts them.
  */

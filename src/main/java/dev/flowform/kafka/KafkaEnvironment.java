@@ -1,9 +1,9 @@
 package dev.flowform.kafka;
 
-import dev.flowform.sim.connect.ConnectRuntime;
-import dev.flowform.sim.connect.ConnectorStatus;
-import dev.flowform.sim.connect.RealKafka;
-import dev.flowform.sim.connect.RestResult;
+import dev.flowform.connect.ConnectRuntime;
+import dev.flowform.connect.ConnectorStatus;
+import dev.flowform.connect.RealKafka;
+import dev.flowform.connect.RestResult;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

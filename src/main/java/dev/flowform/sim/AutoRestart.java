@@ -1,8 +1,8 @@
 package dev.flowform.sim;
 
+import dev.flowform.connect.ConnectorStatus;
+import dev.flowform.connect.RestResult;
 import dev.flowform.model.strimzi.MirrorMaker2Names;
-import dev.flowform.sim.connect.ConnectorStatus;
-import dev.flowform.sim.connect.RestResult;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.time.Duration;
 import java.time.Instant;

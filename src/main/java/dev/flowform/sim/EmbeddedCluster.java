@@ -1,7 +1,7 @@
 package dev.flowform.sim;
 
+import dev.flowform.connect.ConnectRuntime;
 import dev.flowform.model.StrimziApi;
-import dev.flowform.sim.connect.ConnectRuntime;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -28,9 +28,9 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Collectors;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 
 /**
  * An in-process Kubernetes API server with the Strimzi CRDs and a simulated Strimzi operator: the cluster

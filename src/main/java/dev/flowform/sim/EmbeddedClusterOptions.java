@@ -1,7 +1,7 @@
 package dev.flowform.sim;
 
+import dev.flowform.connect.ConnectRuntime;
 import dev.flowform.model.StrimziApi;
-import dev.flowform.sim.connect.ConnectRuntime;
 import dev.flowform.sim.connect.SimulatedConnectRuntime;
 import java.nio.file.Path;
 import java.util.function.Supplier;

@@ -1,10 +1,10 @@
 package dev.flowform.sim;
 
+import dev.flowform.connect.ConnectRuntimeException;
+import dev.flowform.connect.WorkerSpec;
 import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.sim.OperatorLoop.Task;
-import dev.flowform.sim.connect.ConnectRuntimeException;
 import dev.flowform.sim.connect.SimulatedConnectRuntime;
-import dev.flowform.sim.connect.WorkerSpec;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
@@ -24,7 +24,7 @@ import java.util.logging.Logger;
 
 /**
  * The kubelet of the worker pods: assigns pod IPs, starts a pod's Connect worker through the
- * {@link dev.flowform.sim.connect.ConnectRuntime} once the pod has been Pending for
+ * {@link dev.flowform.connect.ConnectRuntime} once the pod has been Pending for
  * {@link SimSettings#podReadyDelay()} (scheduling, image pull, container start; plus any
  * {@link SimFaults#slowRoll(Duration)} delay), marks the pod Running and Ready once the worker reports itself
  * healthy (the readiness probe on the REST port), and stops the worker when the pod is deleted.

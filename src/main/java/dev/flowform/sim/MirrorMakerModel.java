@@ -1,9 +1,9 @@
 package dev.flowform.sim;
 
+import dev.flowform.connect.ConnectRuntime;
 import dev.flowform.model.StrimziApi;
 import dev.flowform.model.strimzi.MirrorMaker2Names;
 import dev.flowform.model.strimzi.Strimzi;
-import dev.flowform.sim.connect.ConnectRuntime;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 package dev.flowform.sim;
 
+import dev.flowform.connect.ConnectRuntime;
+import dev.flowform.connect.ConnectorStatus;
+import dev.flowform.connect.RestResult;
 import dev.flowform.model.strimzi.MirrorMaker2Names;
 import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.sim.OperatorLoop.Task;
-import dev.flowform.sim.connect.ConnectRuntime;
-import dev.flowform.sim.connect.ConnectorStatus;
-import dev.flowform.sim.connect.RestResult;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;

@@ -1,7 +1,7 @@
 package dev.flowform.sim;
 
+import dev.flowform.connect.RestResult;
 import dev.flowform.model.strimzi.Strimzi;
-import dev.flowform.sim.connect.RestResult;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.logging.Level;
 import java.util.logging.Logger;

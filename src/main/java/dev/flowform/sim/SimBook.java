@@ -1,6 +1,6 @@
 package dev.flowform.sim;
 
-import dev.flowform.sim.connect.ConnectRuntime;
+import dev.flowform.connect.ConnectRuntime;
 import dev.flowform.sim.connect.SimulatedConnectRuntime;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,8 +1,8 @@
 package dev.flowform.sim;
 
+import dev.flowform.connect.ConnectRuntime;
 import dev.flowform.model.StrimziApi;
 import dev.flowform.model.strimzi.Strimzi;
-import dev.flowform.sim.connect.ConnectRuntime;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;

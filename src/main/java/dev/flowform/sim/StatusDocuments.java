@@ -1,7 +1,7 @@
 package dev.flowform.sim;
 
+import dev.flowform.connect.ConnectorStatus;
 import dev.flowform.model.strimzi.Strimzi;
-import dev.flowform.sim.connect.ConnectorStatus;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

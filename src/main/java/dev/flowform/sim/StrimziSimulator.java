@@ -1,9 +1,9 @@
 package dev.flowform.sim;
 
+import dev.flowform.connect.ConnectRuntime;
+import dev.flowform.connect.RestResult;
 import dev.flowform.model.StrimziApi;
 import dev.flowform.model.strimzi.Strimzi;
-import dev.flowform.sim.connect.ConnectRuntime;
-import dev.flowform.sim.connect.RestResult;
 import dev.flowform.sim.connect.SimulatedConnectRuntime;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;

@@ -5,7 +5,7 @@
  * 127.0.0.1, registers the Strimzi CRDs for exactly one API version, seeds or reloads objects and
  * starts a {@link dev.flowform.sim.StrimziSimulator}, which plays the Strimzi cluster operator for
  * KafkaConnect / KafkaConnector (rolling workers one at a time) and the kubelet, with Kafka Connect
- * behind the {@link dev.flowform.sim.connect.ConnectRuntime} port (by default the in-memory
+ * behind the {@link dev.flowform.connect.ConnectRuntime} port (by default the in-memory
  * {@link dev.flowform.sim.connect.SimulatedConnectRuntime}, which validates connectors the way Kafka
  * Connect does). {@link dev.flowform.sim.SimFaults} injects the failures reliability tests need.
  *

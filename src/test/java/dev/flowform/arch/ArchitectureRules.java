@@ -47,7 +47,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Layers, innermost first: the pure core ({@code diag}, {@code model}, {@code config} apart from
  * {@code ConfigLoader}, {@code plan}, {@code render}) &lt;- the edges ({@code live}, {@code apply}, {@code state},
- * {@code sim}, {@code kafka}, {@code locking}, and {@code config.ConfigLoader}, the one class of {@code config} that
+ * {@code sim}, {@code kafka}, {@code connect}, {@code locking}, and {@code config.ConfigLoader}, the one class of {@code config} that
  * reads files)
  * &lt;- {@code run} (optional: the layer may be empty) &lt;- {@code cli}. A layer uses only the layers inside it.
  * The core does no I/O: no clock, randomness, sleeping, process environment, files or printing. Each rule is a
@@ -73,8 +73,8 @@ final class ArchitectureRules {
 
     /** The edges: Kubernetes, the state database, the embedded cluster, real Kafka, and the config files. */
     static final DescribedPredicate<JavaClass> EDGES = resideInAnyPackage(BASE + ".live..", BASE + ".apply..",
-            BASE + ".state..", BASE + ".sim..", BASE + ".kafka..", BASE + ".locking..").or(CONFIG_LOADER_CLASSES)
-            .as("the edges (live, apply, state, sim, kafka, locking, config.ConfigLoader)");
+            BASE + ".state..", BASE + ".sim..", BASE + ".kafka..", BASE + ".connect..", BASE + ".locking..")
+            .or(CONFIG_LOADER_CLASSES).as("the edges (live, apply, state, sim, kafka, connect, locking, config.ConfigLoader)");
 
     /** core &lt;- edges &lt;- run &lt;- cli; {@code run} may not exist yet. */
     static final ArchRule LAYERS = layeredArchitecture().consideringOnlyDependenciesInLayers()
@@ -109,6 +109,14 @@ final class ArchitectureRules {
             .should().dependOnClassesThat().resideInAPackage(BASE + ".apply..")
             .because("the journal port is adapted to the state in run, not implemented by the state");
 
+    /**
+     * The real Connect runtime implements the port in {@code dev.flowform.connect}; the simulator is another
+     * implementation of it, not something the real adapter builds on.
+     */
+    static final ArchRule KAFKA_KNOWS_NO_SIM = noClasses().that().resideInAPackage(BASE + ".kafka..")
+            .should().dependOnClassesThat().resideInAPackage(BASE + ".sim..")
+            .because("the real adapter and the simulator are two implementations of the connect port");
+
     /** The applier knows nothing of the state database (the other half of {@link #STATE_KNOWS_NO_APPLY}). */
     static final ArchRule APPLY_KNOWS_NO_STATE = noClasses().that().resideInAPackage(BASE + ".apply..")
             .should().dependOnClassesThat().resideInAPackage(BASE + ".state..")
@@ -130,8 +138,8 @@ final class ArchitectureRules {
             .because("every pause goes through the injected Sleeper");
 
     /** The rules on which edge may use which, checked on the product together. */
-    static final List<ArchRule> EDGE_RULES = List.of(STATE_KNOWS_NO_APPLY, APPLY_KNOWS_NO_STATE, LOCKING_STANDS_ALONE,
-            PAUSES_GO_THROUGH_THE_SLEEPER);
+    static final List<ArchRule> EDGE_RULES = List.of(STATE_KNOWS_NO_APPLY, APPLY_KNOWS_NO_STATE, KAFKA_KNOWS_NO_SIM,
+            LOCKING_STANDS_ALONE, PAUSES_GO_THROUGH_THE_SLEEPER);
 
     /** No cycles between the top-level packages. */
     static final ArchRule NO_PACKAGE_CYCLES = slices().matching(BASE + ".(*)..").namingSlices("$1")

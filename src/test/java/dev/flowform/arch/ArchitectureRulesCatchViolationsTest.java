@@ -10,6 +10,7 @@ import dev.flowform.apply.archfixture.LeaseInState;
 import dev.flowform.cli.Main;
 import dev.flowform.config.lang.archfixture.LangSide;
 import dev.flowform.config.syntax.archfixture.SyntaxSide;
+import dev.flowform.kafka.archfixture.SimInKafka;
 import dev.flowform.plan.archfixture.ImpurePlanner;
 import dev.flowform.locking.archfixture.TangledWait;
 import dev.flowform.sim.EmbeddedCluster;
@@ -92,7 +93,7 @@ class ArchitectureRulesCatchViolationsTest {
 
     /** The fixtures that break the rules on which edge may use which. */
     private static final JavaClasses EDGE_FIXTURES = new ClassFileImporter().importClasses(JournalInState.class,
-            LeaseInState.class, TangledWait.class);
+            LeaseInState.class, TangledWait.class, SimInKafka.class);
 
     static Stream<Arguments> edgeViolations() {
         return Stream.of(
@@ -100,6 +101,8 @@ class ArchitectureRulesCatchViolationsTest {
                         "dev.flowform.apply.Journal"),
                 Arguments.of(ArchitectureRules.APPLY_KNOWS_NO_STATE, LeaseInState.class.getName() + ".readsTheState(",
                         "dev.flowform.state.StateStore"),
+                Arguments.of(ArchitectureRules.KAFKA_KNOWS_NO_SIM, SimInKafka.class.getName() + ".borrowsTheSimulator(",
+                        "dev.flowform.sim.connect.SimulatedConnectRuntime"),
                 Arguments.of(ArchitectureRules.LOCKING_STANDS_ALONE, TangledWait.class.getName() + ".knowsTheStateLock(",
                         "dev.flowform.state.LockInfo"),
                 Arguments.of(ArchitectureRules.PAUSES_GO_THROUGH_THE_SLEEPER, JournalInState.class.getName() + ".dozes()",
@@ -115,7 +118,8 @@ class ArchitectureRulesCatchViolationsTest {
     @Test
     void every_edge_rule_is_in_the_list_the_product_is_checked_with() {
         assertThat(ArchitectureRules.EDGE_RULES).containsExactlyInAnyOrder(ArchitectureRules.STATE_KNOWS_NO_APPLY,
-                ArchitectureRules.APPLY_KNOWS_NO_STATE, ArchitectureRules.LOCKING_STANDS_ALONE,
+                ArchitectureRules.APPLY_KNOWS_NO_STATE, ArchitectureRules.KAFKA_KNOWS_NO_SIM,
+                ArchitectureRules.LOCKING_STANDS_ALONE,
                 ArchitectureRules.PAUSES_GO_THROUGH_THE_SLEEPER);
     }
 

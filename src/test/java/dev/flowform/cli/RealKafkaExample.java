@@ -1,9 +1,9 @@
 package dev.flowform.cli;
 
+import dev.flowform.connect.RealKafka;
 import dev.flowform.sim.EmbeddedCluster;
 import dev.flowform.sim.EmbeddedClusterOptions;
 import dev.flowform.sim.SimSettings;
-import dev.flowform.sim.connect.RealKafka;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;

@@ -2,8 +2,8 @@ package dev.flowform.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowform.connect.RealKafka;
 import dev.flowform.sim.EmbeddedCluster;
-import dev.flowform.sim.connect.RealKafka;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,11 +2,11 @@ package dev.flowform.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowform.connect.RealKafka;
 import dev.flowform.plan.rules.ConnectorRules;
 import dev.flowform.sim.EmbeddedCluster;
 import dev.flowform.sim.EmbeddedClusterOptions;
 import dev.flowform.sim.SimSettings;
-import dev.flowform.sim.connect.RealKafka;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package dev.flowform.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowform.sim.connect.RestResult;
+import dev.flowform.connect.RestResult;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -3,9 +3,9 @@ package dev.flowform.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.flowform.sim.connect.ConnectorStatus;
-import dev.flowform.sim.connect.RestResult;
-import dev.flowform.sim.connect.WorkerSpec;
+import dev.flowform.connect.ConnectorStatus;
+import dev.flowform.connect.RestResult;
+import dev.flowform.connect.WorkerSpec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -2,14 +2,14 @@ package dev.flowform.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flowform.connect.ConnectRuntime;
+import dev.flowform.connect.ConnectorStatus;
+import dev.flowform.connect.RestResult;
+import dev.flowform.connect.WorkerSpec;
 import dev.flowform.model.EosMode;
 import dev.flowform.plan.Readiness;
 import dev.flowform.plan.rules.RollCheck;
-import dev.flowform.sim.connect.ConnectRuntime;
-import dev.flowform.sim.connect.ConnectorStatus;
-import dev.flowform.sim.connect.RestResult;
 import dev.flowform.sim.connect.SimulatedConnectRuntime;
-import dev.flowform.sim.connect.WorkerSpec;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
 import java.util.Map;

@@ -3,10 +3,10 @@ package dev.flowform.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.flowform.connect.ConnectRuntime.TargetState;
+import dev.flowform.connect.ConnectorStatus;
+import dev.flowform.connect.RestResult;
 import dev.flowform.model.LiveConnector;
-import dev.flowform.sim.connect.ConnectorStatus;
-import dev.flowform.sim.connect.RestResult;
-import dev.flowform.sim.connect.ConnectRuntime.TargetState;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -2,7 +2,7 @@ package dev.flowform.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flowform.sim.connect.ConnectorStatus;
+import dev.flowform.connect.ConnectorStatus;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -33,7 +33,7 @@ public final class Sim {
      * @return a running embedded cluster; close it
      */
     public static EmbeddedCluster start(String fixture, Path workDir, SimSettings settings,
-                                        java.util.function.Supplier<dev.flowform.sim.connect.ConnectRuntime> runtime) {
+                                        java.util.function.Supplier<dev.flowform.connect.ConnectRuntime> runtime) {
         Path seed = workDir.resolve("seed-" + fixture);
         try (InputStream in = Sim.class.getResourceAsStream("/fixtures/" + fixture + ".yaml")) {
             Files.createDirectories(seed);

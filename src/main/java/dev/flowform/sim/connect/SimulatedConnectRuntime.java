@@ -1,5 +1,9 @@
 package dev.flowform.sim.connect;
 
+import dev.flowform.connect.ConnectRuntime;
+import dev.flowform.connect.ConnectorStatus;
+import dev.flowform.connect.RestResult;
+import dev.flowform.connect.WorkerSpec;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.strimzi.Strimzi;
 import dev.flowform.plan.rules.StopBeforeChange;

@@ -1,5 +1,8 @@
 package dev.flowform.sim.connect;
 
+import dev.flowform.connect.RealKafka;
+import dev.flowform.connect.RestResult;
+import dev.flowform.connect.WorkerSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -1,4 +1,4 @@
-package dev.flowform.sim.connect;
+package dev.flowform.connect;
 
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;

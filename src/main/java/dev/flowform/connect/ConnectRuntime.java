@@ -1,4 +1,4 @@
-package dev.flowform.sim.connect;
+package dev.flowform.connect;
 
 import java.util.List;
 import java.util.Map;
@@ -10,7 +10,7 @@ import java.util.Set;
  * Kubernetes side of the embedded cluster (pods, PodSets, KafkaConnect and KafkaConnector resources) and
  * the Connect workers behind it.
  *
- * <p>Two implementations: {@link SimulatedConnectRuntime} (fast, in memory, Kafka Connect's exactly-once
+ * <p>Two implementations: {@code sim.connect.SimulatedConnectRuntime} (fast, in memory, Kafka Connect's exactly-once
  * validation re-implemented) and the real one (Apache Kafka brokers and one Connect distributed worker
  * process per worker pod), which answers with Kafka's own behaviour and messages. The operator calls it the
  * way Strimzi's {@code AbstractConnectOperator} calls the Connect REST API

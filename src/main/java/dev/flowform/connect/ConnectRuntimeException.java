@@ -1,4 +1,4 @@
-package dev.flowform.sim.connect;
+package dev.flowform.connect;
 
 /** Raised by a {@link ConnectRuntime} when it cannot do what it was asked at all (a worker fails to launch). */
 public final class ConnectRuntimeException extends RuntimeException {

@@ -1,4 +1,4 @@
-package dev.flowform.sim.connect;
+package dev.flowform.connect;
 
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.flowform.sim.connect;
+package dev.flowform.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -39,8 +39,8 @@ class KafkaPackagingIT {
         assumePackaged();
         try (JarFile jar = new JarFile(JAR.toFile())) {
             List<String> names = jar.stream().map(ZipEntry::getName).toList();
-            assertThat(names).contains("dev/flowform/sim/connect/KafkaRuntimeLoader.class",
-                    "dev/flowform/sim/connect/ConnectRuntime.class");
+            assertThat(names).contains("dev/flowform/connect/KafkaRuntimeLoader.class",
+                    "dev/flowform/connect/ConnectRuntime.class");
             assertThat(names).noneMatch(n -> n.startsWith("dev/flowform/kafka/"));
             assertThat(names).noneMatch(n -> n.startsWith("org/apache/kafka/"));
         }
