@@ -1,5 +1,6 @@
 package dev.flowform.cli;
 
+import dev.flowform.run.ExactlyOnceProof;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;

@@ -1,5 +1,8 @@
 package dev.flowform.cli;
 
+import dev.flowform.cli.view.ProveView;
+import dev.flowform.locking.Sleeper;
+import dev.flowform.run.ProveOperation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -79,8 +82,8 @@ class OrderMattersOnRealKafkaTest {
             // the other connectors restart with the roll too; on a loaded machine their tasks come back, and the operator
             // reports them, minutes later (the seeded connectors get the same 4 minutes)
             await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(500)).until(() ->
-                    ProveCommand.awaitConnectorsRunning(ex.cluster, RealKafkaExample.NS, new java.io.PrintWriter(
-                            java.io.Writer.nullWriter())));
+                    ProveOperation.awaitConnectorsRunning(ex.cluster, RealKafkaExample.NS, new ProveView(
+                            new java.io.PrintWriter(java.io.Writer.nullWriter())), Sleeper.SYSTEM));
             assertThat(ex.kafka.runtime().status(RealKafkaExample.NS + "/mm2-connect", "dc1-to-dc2-source"))
                     .hasValueSatisfying(s -> assertThat(s.state()).isEqualTo("RUNNING"));
         }

@@ -1,6 +1,10 @@
 package dev.flowform.cli;
 
+import dev.flowform.cli.view.ProveView;
 import dev.flowform.connect.RealKafka;
+import dev.flowform.locking.Sleeper;
+import dev.flowform.run.ExactlyOnceProof;
+import dev.flowform.run.ProveOperation;
 import dev.flowform.sim.EmbeddedCluster;
 import dev.flowform.sim.EmbeddedClusterOptions;
 import dev.flowform.sim.SimSettings;
@@ -48,7 +52,8 @@ final class RealKafkaExample implements AutoCloseable {
                 .build());
         RealKafkaExample ex = new RealKafkaExample(kafka, cluster);
         StringWriter progress = new StringWriter();
-        if (!ProveCommand.awaitConnectorsRunning(cluster, NS, new PrintWriter(progress, true))) {
+        if (!ProveOperation.awaitConnectorsRunning(cluster, NS, new ProveView(new PrintWriter(progress, true)),
+                Sleeper.SYSTEM)) {
             List<Path> logs = WorkerLogs.keep(kafka.workerLogDir(), LOGS);
             ex.close();
             throw new IllegalStateException("seeded connectors did not run: " + progress + "\nWorker logs kept in "

@@ -1,5 +1,7 @@
 package dev.flowform.cli;
 
+import dev.flowform.run.ExactlyOnceProof;
+import dev.flowform.run.ProveOperation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowform.connect.RealKafka;
@@ -59,7 +61,7 @@ class ResumeOnRealKafkaTest {
             RealKafka.Produced p = kafka.write("dc1", "orders", "r1", 50, 50, 5, tx -> {
                 if (tx == ExactlyOnceProof.KILL_AFTER) {
                     String pod = kafka.podOfTask(RealKafkaExample.NS + "/mm2-connect", "dc1-to-dc2-source", 0);
-                    ProveCommand.crash(ex.cluster, pod);
+                    ProveOperation.crash(ex.cluster, pod);
                     killed.set(pod);
                 }
             });

@@ -1,5 +1,8 @@
 package dev.flowform.cli;
 
+import dev.flowform.cli.view.ProveView;
+import dev.flowform.locking.Sleeper;
+import dev.flowform.run.ProveOperation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flowform.connect.RealKafka;
@@ -58,7 +61,8 @@ class StopBeforeChangeOnRealKafkaTest {
                 Map.of("dc1", List.of("orders", "payments")), Map.of("dc1", 6), work.resolve("kafka"));
              EmbeddedCluster cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(DIR.resolve("seed"))
                      .settings(SimSettings.demo()).connectRuntime(kafka::runtime).build())) {
-            assertThat(ProveCommand.awaitConnectorsRunning(cluster, NS, new PrintWriter(System.out, true)))
+            assertThat(ProveOperation.awaitConnectorsRunning(cluster, NS, new ProveView(new PrintWriter(System.out, true)),
+                    Sleeper.SYSTEM))
                     .as("the seeded connectors run").isTrue();
             CliRunner cli = new CliRunner(CliRunner.unattended().withAttachedCluster(cluster));
             List<String> failures = new ArrayList<>();

@@ -1,10 +1,13 @@
-package dev.flowform.cli;
+package dev.flowform.run;
 
 import dev.flowform.connect.RealKafka;
-import java.io.PrintWriter;
+import dev.flowform.locking.Sleeper;
 import java.time.Duration;
+import java.time.LocalTime;
+import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * The data-level proof of what a rollout achieves on real Kafka, run against an embedded cluster whose
@@ -37,9 +40,9 @@ import java.util.function.BooleanSupplier;
  * Sources: KIP-618 (exactly-once source connectors), KAFKA-14021 and Kafka's {@code MirrorSourceConnector}
  * ({@code source.consumer.isolation.level} must be {@code read_committed} for exactly-once).
  */
-final class ExactlyOnceProof {
+public final class ExactlyOnceProof {
     /** Transactions written before the crash in the crash phases. */
-    static final int KILL_AFTER = 12;
+    public static final int KILL_AFTER = 12;
     /** Transactions written in each crash phase. */
     private static final int CRASH_TRANSACTIONS = 50;
     /**
@@ -63,20 +66,23 @@ final class ExactlyOnceProof {
 
     private final RealKafka kafka;
     private final Flow flow;
-    private final java.util.function.Consumer<String> crash;
-    private final PrintWriter out;
+    private final Consumer<String> crash;
+    private final ProveHooks hooks;
+    private final Sleeper sleeper;
 
     /**
-     * @param kafka the real Kafka behind the embedded cluster
-     * @param flow  where the flow reads and writes, and which connector runs it
-     * @param crash crashes the worker of a pod ({@code namespace/podName}) and restarts its container
-     * @param out   where progress and the summary go
+     * @param kafka   the real Kafka behind the embedded cluster
+     * @param flow    where the flow reads and writes, and which connector runs it
+     * @param crash   crashes the worker of a pod ({@code namespace/podName}) and restarts its container
+     * @param hooks   where progress and the summary go
+     * @param sleeper every pause of the proof
      */
-    ExactlyOnceProof(RealKafka kafka, Flow flow, java.util.function.Consumer<String> crash, PrintWriter out) {
+    ExactlyOnceProof(RealKafka kafka, Flow flow, Consumer<String> crash, ProveHooks hooks, Sleeper sleeper) {
         this.kafka = kafka;
         this.flow = flow;
         this.crash = crash;
-        this.out = out;
+        this.hooks = hooks;
+        this.sleeper = sleeper;
     }
 
     /**
@@ -86,56 +92,50 @@ final class ExactlyOnceProof {
      * @return the counts of every phase, or null when the rollout failed
      */
     Report run(BooleanSupplier rollout) {
-        out.println("Phase 1: at-least-once flow, 13 transactions of 100 records (3 aborted) on " + flow.sourceAlias()
+        hooks.phase("Phase 1: at-least-once flow, 13 transactions of 100 records (3 aborted) on " + flow.sourceAlias()
                 + "/" + flow.topic());
         RealKafka.Produced p1 = kafka.write(flow.sourceAlias(), flow.topic(), "p1", 13, 100, 4, tx -> { });
         RealKafka.Counted t1 = count("p1", p1, true);
-        report("p1", p1, t1);
-        out.printf("  waiting %d s, so the at-least-once task commits the offsets of phase 1 before the crash%n",
-                FLUSH_WAIT.toSeconds());
-        out.flush();
+        hooks.counted("p1", p1, t1);
+        hooks.awaitingOffsetCommit(FLUSH_WAIT);
         pause(FLUSH_WAIT);
 
-        out.println("Phase 2: at-least-once flow, 50 transactions of 50 records (10 aborted), the worker running the "
+        hooks.phase("Phase 2: at-least-once flow, 50 transactions of 50 records (10 aborted), the worker running the "
                 + "source task killed (SIGKILL) from transaction " + KILL_AFTER + " on, once records of the phase "
                 + "reached the target");
         RealKafka.Produced p2 = writeWithCrash("p2", false);
         RealKafka.Counted t2 = count("p2", p2, true);
-        report("p2", p2, t2);
+        hooks.counted("p2", p2, t2);
 
-        out.println("Phase 3: flowform plan and apply");
-        out.flush();
+        hooks.phase("Phase 3: flowform plan and apply");
         if (!rollout.getAsBoolean()) {
             return null;
         }
-        out.println("Phase 4: the moment apply returned, 100 transactions of 10 records (50 aborted), no pause");
-        out.flush();
+        hooks.phase("Phase 4: the moment apply returned, 100 transactions of 10 records (50 aborted), no pause");
         RealKafka.Produced now = kafka.write(flow.sourceAlias(), flow.topic(), "p4", 100, 10, 2, Duration.ZERO, tx -> { });
         RealKafka.Counted tNow = count("p4", now, true);
-        report("p4", now, tNow);
+        hooks.counted("p4", now, tNow);
 
-        out.println("Phase 5: exactly-once flow, the same writes as phase 2; the worker is killed inside an open "
+        hooks.phase("Phase 5: exactly-once flow, the same writes as phase 2; the worker is killed inside an open "
                 + "transaction of a source task");
         RealKafka.Produced p3 = writeWithCrash("p5", true);
         RealKafka.Counted t3 = count("p5", p3, true);
-        report("p5", p3, t3);
+        hooks.counted("p5", p3, t3);
         RealKafka.Counted t3u = kafka.count(flow.targetAlias(), flow.targetTopic(), "p5", p3.committed(), false,
                 Duration.ofSeconds(10));
-        out.printf("  read_uncommitted on the target: %d records, %d of them copies from the killed task's unfinished "
-                + "transaction%n", t3u.records(), t3u.duplicates());
+        hooks.countedUncommitted(t3u);
 
         RealKafka.Counted t1again = count("p1", p1, true);
-        out.printf("Phase 1 counted again: %d records (%d committed, %d aborted, %d duplicates)%n",
-                t1again.records(), t1again.committed(), t1again.aborted(), t1again.duplicates());
+        hooks.countedAgain(t1again);
         Report r = new Report(p1, t1, p2, t2, now, tNow, p3, t3, t3u, t1again);
-        summary(r);
+        hooks.summary(r);
         return r;
     }
 
     /** Sleeps; returns false when interrupted (the interrupt flag is set again). */
-    private static boolean pause(Duration d) {
+    private boolean pause(Duration d) {
         try {
-            Thread.sleep(d.toMillis());
+            sleeper.sleep(d);
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -212,46 +212,11 @@ final class ExactlyOnceProof {
     }
 
     private void killedAt(String pod, String why) {
-        out.println("  killed the worker of pod " + pod + " (SIGKILL at "
-                + java.time.LocalTime.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS) + "; " + why
-                + "); its container restarts");
-        out.flush();
+        hooks.killed(pod, LocalTime.now().truncatedTo(ChronoUnit.MILLIS), why);
     }
 
     private RealKafka.Counted count(String phase, RealKafka.Produced produced, boolean readCommitted) {
         return kafka.count(flow.targetAlias(), flow.targetTopic(), phase, produced.committed(), readCommitted, COUNT_TIMEOUT);
-    }
-
-    private void report(String phase, RealKafka.Produced p, RealKafka.Counted c) {
-        out.printf("  produced %d committed + %d aborted; target (read_committed) has %d records of %s: %d committed "
-                        + "(%d distinct), %d aborted, %d duplicates%n",
-                p.committed(), p.aborted(), c.records(), phase, c.committed() + c.duplicates(), c.committed(), c.aborted(),
-                c.duplicates());
-        out.flush();
-    }
-
-    private void summary(Report r) {
-        out.println();
-        out.println("Exactly-once proof (target read with read_committed):");
-        out.printf("  %-34s %9s %9s %10s %8s %10s%n", "phase", "committed", "aborted", "replicated", "aborted", "duplicates");
-        out.printf("  %-34s %9s %9s %10s %8s %10s%n", "", "produced", "produced", "distinct", "seen", "");
-        row("before: at-least-once", r.p1(), r.t1());
-        row("before: at-least-once + SIGKILL", r.p2(), r.t2());
-        row("after: the moment apply returned", r.pNow(), r.tNow());
-        row("after: exactly-once + SIGKILL", r.p3(), r.t3());
-        if (!r.contrastShown()) {
-            out.println("The at-least-once phases did not show what they are for (aborted records copied, duplicates "
-                    + "after the kill): the proof proves nothing about this run.");
-        }
-        out.println(r.holds()
-                ? "Result: exactly-once holds after the rollout: 0 aborted, 0 duplicates, nothing missing."
-                : "Result: exactly-once does NOT hold after the rollout.");
-        out.flush();
-    }
-
-    private void row(String name, RealKafka.Produced p, RealKafka.Counted c) {
-        out.printf("  %-34s %9d %9d %10d %8d %10d%n", name, p.committed(), p.aborted(), c.committed(), c.aborted(),
-                c.duplicates());
     }
 
     /**
@@ -263,9 +228,9 @@ final class ExactlyOnceProof {
      * @param targetAlias     target cluster alias
      * @param topic           the source topic
      */
-    record Flow(String cluster, String sourceConnector, String sourceAlias, String targetAlias, String topic) {
+    public record Flow(String cluster, String sourceConnector, String sourceAlias, String targetAlias, String topic) {
         /** @return the replicated topic under MirrorMaker 2's {@code DefaultReplicationPolicy}: {@code <source>.<topic>} */
-        String targetTopic() {
+        public String targetTopic() {
             return sourceAlias + "." + topic;
         }
     }
@@ -284,14 +249,14 @@ final class ExactlyOnceProof {
      * @param t3u     phase 5 on the target, read_uncommitted
      * @param t1again phase 1 on the target at the end
      */
-    record Report(RealKafka.Produced p1, RealKafka.Counted t1, RealKafka.Produced p2, RealKafka.Counted t2,
+    public record Report(RealKafka.Produced p1, RealKafka.Counted t1, RealKafka.Produced p2, RealKafka.Counted t2,
                   RealKafka.Produced pNow, RealKafka.Counted tNow, RealKafka.Produced p3, RealKafka.Counted t3,
                   RealKafka.Counted t3u, RealKafka.Counted t1again) {
         /**
          * @return true when both exactly-once phases have every committed record once, no aborted one, no duplicate,
          *         and the switch replicated nothing of phase 1 again
          */
-        boolean holds() {
+        public boolean holds() {
             return exact(pNow, tNow) && exact(p3, t3) && t1again.equals(t1);
         }
 
@@ -299,7 +264,7 @@ final class ExactlyOnceProof {
          * @return true when the contrast phases show what they are for: at-least-once copied aborted records, its crash
          *         made duplicates, and the exactly-once crash cut an open transaction (copies under read_uncommitted)
          */
-        boolean contrastShown() {
+        public boolean contrastShown() {
             return t1.aborted() > 0 && t2.duplicates() > 0 && t3u.duplicates() > 0;
         }
 

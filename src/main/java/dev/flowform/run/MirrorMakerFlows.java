@@ -1,4 +1,4 @@
-package dev.flowform.cli;
+package dev.flowform.run;
 
 import dev.flowform.model.strimzi.MirrorMaker2Names;
 import dev.flowform.sim.EmbeddedCluster;
