@@ -21,7 +21,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The {@link ClusterLease leases} one apply holds (as {@code state.HeldLock} is the state lock one command holds), one per Connect cluster it writes to: taken in a fixed
+ * The {@link ClusterLease leases} one apply holds (as {@code state.HeldStateLock} is the state lock one command holds), one per Connect cluster it writes to: taken in a fixed
  * order (waiting up to a timeout for a held one, as the state lock is waited for: {@link LockWait}; taking over an
  * expired one), renewed every {@link ClusterLease#renewInterval third of the duration} ({@link Renewal}), and released
  * at the end. {@link #lost()} tells

@@ -84,7 +84,7 @@ public final class ApplyCommand implements Callable<Integer> {
                 term, stop, releaseHint());
         ApplyInterrupts interrupts = new ApplyInterrupts(stop, lock, view);
         try (Interrupts signals = Interrupts.install(interrupts);
-             Environment env = EnvironmentAccess.open(common, ctx, term, view, lock)) {
+             Environment env = CommandEnvironment.open(common, ctx, term, view, lock)) {
             stop.addProbe(lock::lost);
             ApplyOperation op = new ApplyOperation(env, ctx.run(), new ApplyOperation.Request(planning.toOptions(), planFile,
                     autoApprove, timeout, lockTimeout, parallelism, Version.get(), planning.dryRun()),

@@ -98,7 +98,7 @@ public final class ClusterCommand implements Runnable {
                         + file.toAbsolutePath(), ctx, term, stop, releaseHint(workspace.environment()));
                 StateHome home = workspace.home();
                 List<String> select = CommandHint.selecting(common, workspace.environment());
-                try (StateStore state = lock.open(() -> StateOpen.forWriting(home, workspace.environment(), ctx, term,
+                try (StateStore state = lock.open(() -> CommandState.forWriting(home, workspace.environment(), ctx, term,
                         select, "cluster serve", lock.sleeper()))) {
                     try (EmbeddedCluster cluster = serve(workspace, ctx, listen, term)) {
                         cluster.writeKubeconfig(file);

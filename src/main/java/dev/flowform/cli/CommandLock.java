@@ -3,12 +3,12 @@ package dev.flowform.cli;
 import dev.flowform.locking.Sleeper;
 import dev.flowform.apply.StopSignal;
 import dev.flowform.render.Text;
-import dev.flowform.state.HeldLock;
+import dev.flowform.state.HeldStateLock;
 import dev.flowform.state.HolderNotAnsweringException;
 import dev.flowform.state.LockHeldException;
 import dev.flowform.state.LockInfo;
 import dev.flowform.state.ProcessIdentity;
-import dev.flowform.state.StateLocker;
+import dev.flowform.state.StateLockTable;
 import dev.flowform.state.StateStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,7 +20,7 @@ import java.util.function.Supplier;
 /**
  * The environment's state lock as one command holds it and tells the user about it: a command that writes state
  * (apply, state push, state migrate, cluster serve) takes it through this class (Terraform's automatic locking,
- * Terraform documentation, "State Locking"). {@link StateLocker#acquire} takes the lock, waits and keeps the
+ * Terraform documentation, "State Locking"). {@link StateLockTable#acquire} takes the lock, waits and keeps the
  * heartbeat; this class prints what it reports: "Acquiring state lock. This may take a few moments..." once it
  * waits, a note for a lock released because its holder process no longer runs (or, on PostgreSQL, taken over because
  * its holder's database session ended), and, when the lock stays held, the
@@ -41,7 +41,7 @@ final class CommandLock {
     private final StopSignal stop;
     private final String releaseHint;
     private final Clock clock;
-    private HeldLock held;
+    private HeldStateLock held;
     private volatile boolean acquiring;
 
     /**
@@ -83,7 +83,7 @@ final class CommandLock {
     }
 
     /**
-     * Opens the state with {@code open} and takes its lock ({@link StateLocker#openLocked}), printing its events:
+     * Opens the state with {@code open} and takes its lock ({@link StateLockTable#openLocked}), printing its events:
      * waits up to the timeout both while the lock is held and while the process holding the state open does not
      * answer.
      *
@@ -93,30 +93,30 @@ final class CommandLock {
      *                       exit 130 (143 after SIGTERM: the caller's exit code) when interrupted while waiting
      */
     StateStore open(Supplier<StateStore> open) {
-        StateLocker.Locked locked = locked(() -> StateLocker.openLocked(open, request(), timeout, clock, sleeper(),
+        StateLockTable.Locked locked = locked(() -> StateLockTable.openLocked(open, request(), timeout, clock, sleeper(),
                 new Notes()));
         return locked.store();
     }
 
     /**
-     * Takes the lock of a state already open with {@link StateLocker#acquire}, printing its events.
+     * Takes the lock of a state already open with {@link StateLockTable#acquire}, printing its events.
      *
      * @param store the environment's state
      * @throws CommandFailed exit 1 after printing the holder when the lock stays held, exit 130 when interrupted
      */
     void acquire(StateStore store) {
-        locked(() -> new StateLocker.Locked(store, store.locker().acquire(request(), timeout, sleeper(), new Notes())));
+        locked(() -> new StateLockTable.Locked(store, store.lockTable().acquire(request(), timeout, sleeper(), new Notes())));
     }
 
     /** Work that takes the lock. */
     private interface Taking {
-        StateLocker.Locked take() throws InterruptedException;
+        StateLockTable.Locked take() throws InterruptedException;
     }
 
-    private StateLocker.Locked locked(Taking taking) {
+    private StateLockTable.Locked locked(Taking taking) {
         acquiring = true;
         try {
-            StateLocker.Locked taken = taking.take();
+            StateLockTable.Locked taken = taking.take();
             acquiring = false;
             synchronized (this) {
                 held = taken.lock();
@@ -143,8 +143,8 @@ final class CommandLock {
         }
     }
 
-    private StateLocker.Request request() {
-        return new StateLocker.Request(operation, LockInfo.localWho(), Version.get(), info);
+    private StateLockTable.Request request() {
+        return new StateLockTable.Request(operation, LockInfo.localWho(), Version.get(), info);
     }
 
     private CommandFailed interrupted() {
@@ -153,7 +153,7 @@ final class CommandLock {
     }
 
     /** Prints what taking the lock reports. */
-    private final class Notes implements StateLocker.Listener {
+    private final class Notes implements StateLockTable.Listener {
         @Override
         public void waiting(LockInfo holder) {
             term.note("info", "Acquiring state lock. This may take a few moments...");
@@ -197,7 +197,7 @@ final class CommandLock {
     }
 
     private CommandFailed notAnswering(HolderNotAnsweringException e) {
-        StringBuilder detail = new StringBuilder(StateOpen.notAnswering(e, clock));
+        StringBuilder detail = new StringBuilder(CommandState.notAnswering(e, clock));
         if (e.waited().isZero()) {
             detail.append("\nTo wait for it, add --lock-timeout (e.g. --lock-timeout 10m).");
         }

@@ -42,8 +42,8 @@ public final class ForceUnlockCommand implements Callable<Integer> {
     public Integer call() {
         Terminal term = FlowformCommand.terminal(spec, common.noColor);
         CliContext ctx = parent.context();
-        try (StateStore state = StateAccess.open(common, ctx, term, "force-unlock")) {
-            Optional<LockInfo> current = state.locker().current();
+        try (StateStore state = CommandState.open(common, ctx, term, "force-unlock")) {
+            Optional<LockInfo> current = state.lockTable().current();
             if (current.isEmpty()) {
                 term.error("Failed to unlock state", "Environment \"" + state.environmentName() + "\" is not locked.");
                 return 1;
@@ -78,7 +78,7 @@ public final class ForceUnlockCommand implements Callable<Integer> {
                 }
             }
             try {
-                if (!state.locker().forceUnlock(lockId)) {
+                if (!state.lockTable().forceUnlock(lockId)) {
                     term.error("Failed to unlock state", "Environment \"" + state.environmentName()
                             + "\" is no longer locked; nothing to do.");
                     return 1;

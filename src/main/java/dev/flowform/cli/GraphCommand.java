@@ -60,7 +60,7 @@ public final class GraphCommand implements Callable<Integer> {
             return plan == null ? 1 : draw(plan, term);
         }
         CliContext ctx = parent.context();
-        try (Environment env = EnvironmentAccess.open(common, ctx, term, new TerminalView(term), null)) {
+        try (Environment env = CommandEnvironment.open(common, ctx, term, new TerminalView(term), null)) {
             return draw(new PlanOperation(env, ctx.clock()).plan(planning.toOptions()), term);
         } catch (CommandFailed e) {
             return e.exitCode();

@@ -57,7 +57,7 @@ public final class HistoryCommand implements Callable<Integer> {
             term.error("Invalid --limit", "--limit must be at least 1, got " + limit + ".");
             return 1;
         }
-        try (StateStore state = StateAccess.open(common, parent.context(), term)) {
+        try (StateStore state = CommandState.open(common, parent.context(), term)) {
             EnvironmentRecord env = state.environment();
             List<RunRecord> runs = state.journal().runs(limit);
             if (json) {

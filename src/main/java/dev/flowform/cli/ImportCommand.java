@@ -68,7 +68,7 @@ public final class ImportCommand implements Callable<Integer> {
             return 1;
         }
         Adoption adoption;
-        try (Environment env = EnvironmentAccess.open(common, parent.context(), term, new TerminalView(term), null)) {
+        try (Environment env = CommandEnvironment.open(common, parent.context(), term, new TerminalView(term), null)) {
             LiveState live = env.cluster().readNamespace(namespace);
             adoption = AdoptionWriter.adopt(live, namespace, exactlyOnce);
         } catch (CommandFailed e) {

@@ -82,7 +82,7 @@ public final class OutputCommand implements Callable<Integer> {
         }
         String env;
         try {
-            home = StateAccess.home(stateDirOption, dir, term);
+            home = CommandState.home(stateDirOption, dir, term);
             stateDir = home.stateDir();
             env = home.isPostgres() ? postgresEnvironment(term) : environment(term);
         } catch (CommandFailed e) {
@@ -94,7 +94,7 @@ public final class OutputCommand implements Callable<Integer> {
             if (stateDirOption != null) {
                 select.addAll(List.of("--state-dir", stateDirOption.toString()));
             }
-            try (StateStore state = opened != null ? opened : StateOpen.forReading(stateDir, env, parent.context(), term,
+            try (StateStore state = opened != null ? opened : CommandState.forReading(stateDir, env, parent.context(), term,
                     select)) {
                 outputs = state.outputs().all();
             } catch (CommandFailed e) {
@@ -177,7 +177,7 @@ public final class OutputCommand implements Callable<Integer> {
             term.error("Invalid environment name", e.getMessage());
             throw new CommandFailed(1);
         }
-        opened = StateOpen.existingPostgres(home, env, parent.context(), term, false);
+        opened = CommandState.existingPostgres(home, env, parent.context(), term, false);
         return opened == null ? null : env;
     }
 

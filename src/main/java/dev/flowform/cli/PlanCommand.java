@@ -74,7 +74,7 @@ public final class PlanCommand implements Callable<Integer> {
             return 1;
         }
         json = selected != PlanFormat.TEXT; // from here on: stdout holds the one document (JSON or Markdown) alone
-        try (Environment env = EnvironmentAccess.open(common, ctx, term, new TerminalView(term), null)) {
+        try (Environment env = CommandEnvironment.open(common, ctx, term, new TerminalView(term), null)) {
             Plan plan = new PlanOperation(env, ctx.clock(), planning.dryRun()).plan(planning.toOptions());
             if (out != null) {
                 plan = plan.withInputs(env.workspace().inputs(common.vars));

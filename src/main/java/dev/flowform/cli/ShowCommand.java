@@ -106,10 +106,10 @@ public final class ShowCommand implements Callable<Integer> {
         StateHome home;
         StateStore opened = null;
         try {
-            home = StateAccess.home(common.stateDirOption(), common.dir(), term);
+            home = CommandState.home(common.stateDirOption(), common.dir(), term);
             StateStore.validateEnvironmentName(env);
             boolean none = home.isPostgres()
-                    ? (opened = StateOpen.existingPostgres(home, env, parent.context(), term, false)) == null
+                    ? (opened = CommandState.existingPostgres(home, env, parent.context(), term, false)) == null
                     : !Files.exists(StateStore.databaseFile(home.stateDir(), env));
             if (none) {
                 if (json) {
@@ -126,7 +126,7 @@ public final class ShowCommand implements Callable<Integer> {
             return 1;
         }
         try (StateStore state = opened != null ? opened
-                : StateOpen.forReading(home, env, parent.context(), term, CommandHint.selecting(common, env))) {
+                : CommandState.forReading(home, env, parent.context(), term, CommandHint.selecting(common, env))) {
             var ref = state.stateRef();
             StateView view = new StateView(env, ref.lineage(), ref.serial(), PlanOperation.recorded(state));
             term.print(json ? view.toJson() : StateRenderer.render(view, term.style()));

@@ -86,7 +86,7 @@ public final class StateCommand implements Runnable {
          * @throws CommandFailed after printing why the state cannot be opened
          */
         int reading(Terminal term, CliContext ctx, ToIntFunction<StateStore> work) {
-            try (StateStore store = StateAccess.open(common, ctx, term)) {
+            try (StateStore store = CommandState.open(common, ctx, term)) {
                 return work.applyAsInt(store);
             }
         }
@@ -181,14 +181,14 @@ public final class StateCommand implements Runnable {
                 return 1;
             }
             try {
-                String env = StateAccess.environment(common, term);
-                StateHome home = StateAccess.home(common.stateDirOption(), common.dir(), term);
+                String env = CommandState.environment(common, term);
+                StateHome home = CommandState.home(common.stateDirOption(), common.dir(), term);
                 List<String> select = CommandHint.selecting(common, env);
                 StringBuilder hint = new StringBuilder();
                 select.forEach(a -> hint.append(' ').append(CommandHint.quote(a)));
                 CommandLock lock = new CommandLock("state push", lockTimeout, "state push of " + file, ctx, term,
                         new dev.flowform.apply.StopSignal(), hint.toString());
-                try (StateStore store = lock.open(() -> StateOpen.forWriting(home, env, ctx, term, select, "state push",
+                try (StateStore store = lock.open(() -> CommandState.forWriting(home, env, ctx, term, select, "state push",
                         lock.sleeper()))) {
                     try {
                         // backups are copies of H2 files; a PostgreSQL database is backed up with its own tools
@@ -239,8 +239,8 @@ public final class StateCommand implements Runnable {
         @Override
         int run(Terminal term, CliContext ctx) {
             try {
-                String env = StateAccess.environment(common, term);
-                StateHome home = StateAccess.home(common.stateDirOption(), common.dir(), term);
+                String env = CommandState.environment(common, term);
+                StateHome home = CommandState.home(common.stateDirOption(), common.dir(), term);
                 if (home.isPostgres()) {
                     term.error("No backups of PostgreSQL state", "flowform backs up H2 state files only (before every "
                             + "apply). The state of environment \"" + env + "\" is " + home.shown() + ": restore the "
@@ -254,7 +254,7 @@ public final class StateCommand implements Runnable {
                 Optional<Path> replaced = StateBackups.restore(stateDir, env, chosen, ctx.clock());
                 try (StateStore restored = StateStore.open(stateDir, env, ctx.clock())) {
                     // a backup is taken under the apply's lock, so it holds that lock's row: nothing holds it now
-                    restored.locker().current().ifPresent(l -> restored.locker().forceUnlock(l.id()));
+                    restored.lockTable().current().ifPresent(l -> restored.lockTable().forceUnlock(l.id()));
                     term.println("Restored the state of environment \"" + env + "\" from " + chosen + ": lineage "
                             + restored.stateRef().lineage() + ", serial " + restored.stateRef().serial() + "."
                             + replaced.map(p -> " The replaced file is kept as " + p + ".").orElse(""));
@@ -295,7 +295,7 @@ public final class StateCommand implements Runnable {
             }
             String readable = null;
             try (StateStore current = StateStore.open(stateDir, env, ctx.clock())) {
-                Optional<LockInfo> lock = current.locker().current();
+                Optional<LockInfo> lock = current.lockTable().current();
                 if (lock.isPresent()) {
                     term.error("The state is locked", "Environment \"" + env + "\" is locked by " + lock.get().who() + " ("
                             + lock.get().operation() + "); nothing was restored. Wait for it to finish.");

@@ -49,12 +49,12 @@ public final class StateMigrateCommand extends StateCommand.Subcommand {
 
     @Override
     int run(Terminal term, CliContext ctx) {
-        String env = StateAccess.environment(common, term);
+        String env = CommandState.environment(common, term);
         StateHome to = targetHome(term);
         CommandLock sourceLock = lock(term, ctx, "state migrate (source)");
         CommandLock targetLock = lock(term, ctx, "state migrate (target)");
-        try (StateStore source = StateAccess.open(common, ctx, term, "state migrate");
-             StateStore copy = StateOpen.forWriting(to, env, ctx, term, CommandHint.selecting(common, env),
+        try (StateStore source = CommandState.open(common, ctx, term, "state migrate");
+             StateStore copy = CommandState.forWriting(to, env, ctx, term, CommandHint.selecting(common, env),
                      "state migrate")) {
             if (source.toString().equals(copy.toString())) {
                 term.error("Nothing to migrate", "The target is where the state of environment \"" + env + "\" already is.");
@@ -118,7 +118,7 @@ public final class StateMigrateCommand extends StateCommand.Subcommand {
         String text = target.strip();
         if (!text.startsWith("{")) {
             Path folder = Path.of(text);
-            return StateAccess.home(null, folder, term);
+            return CommandState.home(null, folder, term);
         }
         Path scratch = null;
         try {

@@ -113,7 +113,7 @@ final class PriorRunReader {
         if (!prior.run().crashed()) {
             return Optional.empty();
         }
-        Optional<LockInfo> lock = state.locker().current();
+        Optional<LockInfo> lock = state.lockTable().current();
         if (lock.isEmpty() || lock.get().isHolderGone() || lock.get().isProbablyStale(clock)) {
             return Optional.empty();
         }

@@ -107,7 +107,7 @@ final class ConnectReconciler {
         for (String c : ctx.runtime().connectors(cluster)) {
             ctx.runtime().deleteConnector(cluster, c);
         }
-        ctx.book().adoptions.remove(cluster);
+        ctx.memory().adoptions.remove(cluster);
         connectors.scheduleAllOf(ns, name);
     }
 

@@ -144,7 +144,7 @@ final class ConnectorReconciler {
 
     /**
      * Deletes the connectors Kafka Connect runs for {@code ns/cluster} that have no KafkaConnector
-     * ({@code GET /connectors}, then {@code DELETE} each), recording them in the book.
+     * ({@code GET /connectors}, then {@code DELETE} each), recording them in the operator's memory.
      */
     void deleteUnmanaged(String ns, String cluster) {
         String key = ns + "/" + cluster;
@@ -158,7 +158,7 @@ final class ConnectorReconciler {
         }
         for (String name : new TreeSet<>(running)) {
             if (!desired.contains(name) && ctx.runtime().deleteConnector(key, name).ok()) {
-                ctx.book().deletedRuntimeConnectors.add(key + "/" + name);
+                ctx.memory().deletedRuntimeConnectors.add(key + "/" + name);
                 LOG.fine(() -> "deleted connector " + name + " from Kafka Connect " + key + ": it has no KafkaConnector and "
                         + Strimzi.USE_CONNECTOR_RESOURCES_ANNOTATION + " is true");
             }

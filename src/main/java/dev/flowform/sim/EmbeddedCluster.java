@@ -84,7 +84,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     private final Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
     private final SimDispatcher dispatcher;
     private final SimFaults faults;
-    private final SimBook book = new SimBook();
+    private final OperatorMemory memory = new OperatorMemory();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Object persistLock = new Object();
     private volatile boolean persistEnabled;
@@ -136,7 +136,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             objects = JsonMaps.list(state.get("objects")).stream().map(JsonMaps::map).toList();
             String version = String.valueOf(state.get("strimziApi"));
             detected = StrimziApi.fromApiVersion("x/" + version);
-            book.load(JsonMaps.map(state.get("simulator")), runtime);
+            memory.load(JsonMaps.map(state.get("simulator")), runtime);
         } else if (options.seedDir() != null) {
             objects = ClusterStore.readSeedDir(options.seedDir());
             detected = ClusterStore.detectApi(objects);
@@ -173,7 +173,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             internalClient = new KubernetesClientBuilder().withKubernetesSerialization(JsonMaps.SERIALIZATION)
                     .withConfig(new ConfigBuilder(config()).withUserAgent(SimDispatcher.SIM_USER_AGENT)
                             .withWatchReconnectInterval(100).build()).build();
-            simulator = new StrimziSimulator(internalClient, api, options.settings(), faults, book, runtime);
+            simulator = new StrimziSimulator(internalClient, api, options.settings(), faults, memory, runtime);
             simulator.start(!fromPersistFile);
             dispatcher.onMirrorMakerWrite(simulator::mirrorMakerWritten);
         }
@@ -311,7 +311,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             state.put("format", FORMAT);
             state.put("strimziApi", api.version());
             state.put("objects", ClusterStore.dump(api, dispatcher::list));
-            state.put("simulator", book.toJson(runtime));
+            state.put("simulator", memory.toJson(runtime));
             byte[] bytes = JsonMaps.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(state);
             writeAtomically(options.persistFile(), bytes);
         }
@@ -327,7 +327,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         state.put("format", FORMAT);
         state.put("strimziApi", api.version());
         state.put("objects", ClusterStore.dump(api, dispatcher::list));
-        state.put("simulator", book.toJson(runtime));
+        state.put("simulator", memory.toJson(runtime));
         Path file = options.persistFile().toAbsolutePath();
         try {
             Files.createDirectories(file.getParent());

@@ -270,7 +270,7 @@ final class Kubelet {
         String text = SimContext.envConfiguration(p);
         if (text == null) {
             String hash = SimContext.annotation(p, Strimzi.CONFIG_HASH_ANNOTATION);
-            text = hash == null ? mountedConfig(p) : ctx.book().workerConfigs.get(hash);
+            text = hash == null ? mountedConfig(p) : ctx.memory().workerConfigs.get(hash);
         }
         Map<String, String> properties = new LinkedHashMap<>(WorkerConfig.parse(text));
         String ip = p.getStatus() == null ? null : p.getStatus().getPodIP();

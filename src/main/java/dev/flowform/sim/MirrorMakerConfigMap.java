@@ -26,7 +26,7 @@ final class MirrorMakerConfigMap {
         String ns = mm2.getMetadata().getNamespace();
         String cmName = MirrorMaker2Names.configMapName(m.name());
         String text = m.rendered().fileText();
-        ctx.book().workerConfigs.put(m.rendered().configurationHash(), text);
+        ctx.memory().workerConfigs.put(m.rendered().configurationHash(), text);
         ConfigMap existing = ctx.client().configMaps().inNamespace(ns).withName(cmName).get();
         if (existing != null && existing.getData() != null && text.equals(existing.getData().get(Strimzi.CONNECT_PROPERTIES_KEY))) {
             return;

@@ -64,7 +64,7 @@ final class MirrorMakerReconciler {
         for (ConfigMap cm : ctx.client().configMaps().inAnyNamespace().list().getItems()) {
             String text = cm.getData() == null ? null : cm.getData().get(Strimzi.CONNECT_PROPERTIES_KEY);
             if (text != null && cm.getMetadata().getName().endsWith(MirrorMaker2Names.configMapName(""))) {
-                ctx.book().workerConfigs.put(Strimzi.sha1Prefix(text), text);
+                ctx.memory().workerConfigs.put(Strimzi.sha1Prefix(text), text);
                 texts.put(SimContext.key(cm), text);
             }
         }

@@ -68,7 +68,7 @@ final class PodSetController {
         for (ConfigMap cm : ctx.client().configMaps().inAnyNamespace().list().getItems()) {
             String text = cm.getData() == null ? null : cm.getData().get(Strimzi.CONNECT_PROPERTIES_KEY);
             if (text != null && cm.getMetadata().getName().endsWith(Strimzi.configMapName(""))) {
-                ctx.book().workerConfigs.put(Strimzi.sha1Prefix(text), text);
+                ctx.memory().workerConfigs.put(Strimzi.sha1Prefix(text), text);
             }
         }
         for (GenericKubernetesResource kc : ctx.kc().inAnyNamespace().list().getItems()) {
@@ -98,7 +98,7 @@ final class PodSetController {
             if (!settled && !WorkerConfig.carries(SimContext.spec(kc), fileText != null ? fileText : envText)) {
                 continue; // the PodSet was rolled out for an older spec: render the current one
             }
-            ctx.book().adoptions.put(ns + "/" + name, new SimBook.Adoption(WorkerConfig.fingerprint(SimContext.spec(kc)), rev,
+            ctx.memory().adoptions.put(ns + "/" + name, new OperatorMemory.Adoption(WorkerConfig.fingerprint(SimContext.spec(kc)), rev,
                     fileText, envText));
         }
     }
@@ -111,7 +111,7 @@ final class PodSetController {
         boolean newStyle = ctx.api() == StrimziApi.V1
                 || ctx.client().configMaps().inNamespace(ns).withName(Strimzi.configMapName(name)).get() != null;
         WorkerConfig.Rendered rendered = WorkerConfig.render(spec, ctx.api());
-        SimBook.Adoption a = ctx.book().adoptions.get(ns + "/" + name);
+        OperatorMemory.Adoption a = ctx.memory().adoptions.get(ns + "/" + name);
         if (a != null && a.fingerprint().equals(WorkerConfig.fingerprint(spec))) {
             if (newStyle) {
                 String file = a.fileText() != null ? a.fileText() : rendered.fileText();
@@ -132,7 +132,7 @@ final class PodSetController {
     void apply(GenericKubernetesResource kc, int replicas, Target target) {
         if (target.newStyle()) {
             upsertConfigMap(kc, target.fileText());
-            ctx.book().workerConfigs.put(target.configHash(), target.fileText());
+            ctx.memory().workerConfigs.put(target.configHash(), target.fileText());
         }
         upsertPodSet(kc, replicas, target);
         scaleDown(kc, replicas);

@@ -22,18 +22,18 @@ import java.util.Map;
 
 /**
  * What every part of the simulated operator shares: the API server client, the served Strimzi API, timing,
- * faults, the simulator's book, the Connect runtime and the operator loop, plus small readers of Kubernetes
+ * faults, the simulator's memory, the Connect runtime and the operator loop, plus small readers of Kubernetes
  * objects. Parts use it only on the operator thread, except where a method says otherwise.
  *
  * @param client   client of the embedded API server (the simulator's own user agent)
  * @param api      the served Strimzi API version
  * @param settings timing
  * @param faults   fault switches
- * @param book     what the simulator remembers beyond the objects
+ * @param memory   what the simulator remembers beyond the objects
  * @param runtime  Kafka Connect behind the worker pods
  * @param loop     the operator thread
  */
-record SimContext(KubernetesClient client, StrimziApi api, SimSettings settings, SimFaults faults, SimBook book,
+record SimContext(KubernetesClient client, StrimziApi api, SimSettings settings, SimFaults faults, OperatorMemory memory,
                   ConnectRuntime runtime, OperatorLoop loop) {
     /** Shortest delay before retrying a step that failed on the API server. */
     static final Duration MIN_RETRY = Duration.ofMillis(100);

@@ -48,10 +48,10 @@ public final class StrimziSimulator implements AutoCloseable {
     /** Whether the KafkaMirrorMaker2 informers run: from start when the cluster holds one, else from the first write. */
     private final AtomicBoolean mirrorMakerInformers = new AtomicBoolean();
 
-    StrimziSimulator(KubernetesClient client, StrimziApi api, SimSettings settings, SimFaults faults, SimBook book,
+    StrimziSimulator(KubernetesClient client, StrimziApi api, SimSettings settings, SimFaults faults, OperatorMemory memory,
                      ConnectRuntime runtime) {
         this.loop = new OperatorLoop(Clock.systemUTC());
-        this.ctx = new SimContext(client, api, settings, faults, book, runtime, loop);
+        this.ctx = new SimContext(client, api, settings, faults, memory, runtime, loop);
         this.kubelet = new Kubelet(ctx, (ns, cluster, podName) -> {
             podSets().updateStatus(ns, cluster);
             connects().onPodReady(ns, cluster, podName);
@@ -216,8 +216,8 @@ public final class StrimziSimulator implements AutoCloseable {
 
     /** @return connectors the operator deleted from Kafka Connect, as {@code namespace/cluster/connector}, oldest first */
     public List<String> deletedRuntimeConnectors() {
-        synchronized (ctx.book().deletedRuntimeConnectors) {
-            return List.copyOf(ctx.book().deletedRuntimeConnectors);
+        synchronized (ctx.memory().deletedRuntimeConnectors) {
+            return List.copyOf(ctx.memory().deletedRuntimeConnectors);
         }
     }
 

@@ -14,7 +14,7 @@ import org.flywaydb.core.api.configuration.FluentConfiguration;
  * What differs between the databases a {@link StateStore} can live in: where the database is, how a connection is
  * opened (and opened again after it was lost), which errors mean the connection is gone, and how a copy is taken.
  * Everything else is shared: the Flyway migrations, every query of {@link RunJournal}, {@link SnapshotTable},
- * {@link OutputTable} and {@link StateLocker}, lineage and serial. {@link H2Backend} is the file (and in-memory)
+ * {@link OutputTable} and {@link StateLockTable}, lineage and serial. {@link H2Backend} is the file (and in-memory)
  * database; {@link PgBackend} is a schema of a PostgreSQL database holding every environment, whose lock row is
  * guarded by a session lock (docs/state-backends.md, "Locking").
  */

@@ -152,7 +152,7 @@ final class H2FileHolder {
             Path envCopy = Files.createDirectories(copy.resolve(environment));
             Files.copy(H2Backend.databaseFile(dir), H2Backend.databaseFile(envCopy));
             try (StateStore store = StateStore.openReadOnly(copy, environment, Clock.systemUTC())) {
-                return store.locker().current();
+                return store.lockTable().current();
             }
         } catch (IOException | RuntimeException e) {
             return Optional.empty();

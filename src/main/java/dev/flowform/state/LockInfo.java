@@ -15,12 +15,12 @@ import java.util.Optional;
  *
  * <p>Terraform's pg backend relies on session advisory locks that vanish with the holder's
  * connection; a lock row in H2 outlives a killed process, so the holder refreshes
- * {@code heartbeat} (see {@link StateLocker#heartbeat(String)}) and a heartbeat older than
+ * {@code heartbeat} (see {@link StateLockTable#heartbeat(String)}) and a heartbeat older than
  * {@link #STALE_AFTER} marks the lock as probably abandoned. Staleness is advice shown to the user,
- * never a reason to take the lock over: only the holder ({@link StateLocker#unlock(String)}) or a
- * force-unlock naming the {@code id} ({@link StateLocker#forceUnlock(String)}) releases it. The one
+ * never a reason to take the lock over: only the holder ({@link StateLockTable#unlock(String)}) or a
+ * force-unlock naming the {@code id} ({@link StateLockTable#forceUnlock(String)}) releases it. The one
  * certainty is {@link #isHolderGone()}: the holder was a process on this machine that no longer runs;
- * {@link StateLocker#acquire} then force-unlocks with the ID and reports it, as an OS file lock would have vanished.
+ * {@link StateLockTable#acquire} then force-unlocks with the ID and reports it, as an OS file lock would have vanished.
  *
  * @param id          random UUID; the nonce {@code force-unlock} asks for
  * @param environment the environment locked (Terraform's Path)
@@ -34,7 +34,7 @@ import java.util.Optional;
  *                    before schema version 3); lets a process on the same machine see the holder is gone
  * @param session     on PostgreSQL, the server process id ({@code pg_backend_pid()}) of the session that holds the
  *                    environment's advisory lock; null on H2. While that session holds the advisory lock the holder
- *                    is alive; a row whose session is gone is taken over by the next {@link StateLocker#lock}
+ *                    is alive; a row whose session is gone is taken over by the next {@link StateLockTable#lock}
  */
 public record LockInfo(String id, String environment, String operation, String who, String version,
                        Instant created, Instant heartbeat, String info, String process, Integer session) {
@@ -46,7 +46,7 @@ public record LockInfo(String id, String environment, String operation, String w
      */
     public static final Duration STALE_AFTER = Duration.ofMinutes(2);
 
-    /** How often a lock holder should call {@link StateLocker#heartbeat(String)}: every 15 seconds. */
+    /** How often a lock holder should call {@link StateLockTable#heartbeat(String)}: every 15 seconds. */
     public static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(15);
 
     /**

@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * The PostgreSQL half of {@link StateLocker}: what a server database adds (docs/state-backends.md, "Locking"): the lock row is
+ * The PostgreSQL half of {@link StateLockTable}: what a server database adds (docs/state-backends.md, "Locking"): the lock row is
  * written only by the session that holds the environment's session lock ({@link Backend#trySessionLock}, PostgreSQL's
  * advisory lock), which the holder keeps on a connection of its own until it unlocks. So:
  *
@@ -33,14 +33,14 @@ final class PgSessionLocks {
     private static final Duration ROW_READ_PAUSE = Duration.ofMillis(50);
 
     private final StateStore store;
-    private final StateLocker locker;
+    private final StateLockTable locker;
     /**
      * The session locks this process holds, by lock ID: process-wide, because the lock belongs to the process (as the
      * H2 row does), so unlocking through any store of the process ends the session lock too.
      */
     private static final Map<String, Backend.SessionLock> HELD = new ConcurrentHashMap<>();
 
-    PgSessionLocks(StateStore store, StateLocker locker) {
+    PgSessionLocks(StateStore store, StateLockTable locker) {
         this.store = store;
         this.locker = locker;
     }

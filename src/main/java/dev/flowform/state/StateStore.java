@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 /**
  * One environment's state database: lineage and serial, and the components that keep the rest (docs/architecture.md,
  * "State"): {@link #journal()} (runs and their step journal), {@link #snapshots()} (resource snapshots),
- * {@link #outputs()} (root module outputs), {@link #locker()} (the state lock) and {@link #cipher()} (secret hashing
+ * {@link #outputs()} (root module outputs), {@link #lockTable()} (the state lock) and {@link #cipher()} (secret hashing
  * and saved-plan encryption).
  *
  * <p><b>Storage.</b> {@link #open(Path, String, Clock)} uses an H2 file per environment,
@@ -63,7 +63,7 @@ public final class StateStore implements AutoCloseable {
     private final RunJournal journal;
     private final SnapshotTable snapshots;
     private final OutputTable outputs;
-    private final StateLocker locker;
+    private final StateLockTable locker;
     private Connection connection;
     private boolean closed;
 
@@ -78,7 +78,7 @@ public final class StateStore implements AutoCloseable {
         this.journal = new RunJournal(this);
         this.snapshots = new SnapshotTable(this);
         this.outputs = new OutputTable(this);
-        this.locker = new StateLocker(this);
+        this.locker = new StateLockTable(this);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -352,7 +352,7 @@ public final class StateStore implements AutoCloseable {
     }
 
     /** @return the environment's state lock */
-    public StateLocker locker() {
+    public StateLockTable lockTable() {
         return locker;
     }
 

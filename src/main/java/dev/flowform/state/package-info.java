@@ -10,7 +10,7 @@
  *       idea, Pulumi's pending operations);</li>
  *   <li>{@link dev.flowform.state.SnapshotTable}: the last applied body of every managed object;</li>
  *   <li>{@link dev.flowform.state.OutputTable}: the root module's outputs;</li>
- *   <li>{@link dev.flowform.state.StateLocker}: the state lock, shaped like Terraform's {@code LockInfo}, with a
+ *   <li>{@link dev.flowform.state.StateLockTable}: the state lock, shaped like Terraform's {@code LockInfo}, with a
  *       heartbeat so a crashed holder can be told apart from a slow one;</li>
  *   <li>{@link dev.flowform.state.SecretCipher}: the salted hashes of secret values and the saved-plan key.</li>
  * </ul>

@@ -71,7 +71,7 @@ class ClusterLeaseCliTest {
                         .as("%s%n%s", first.out(), first.err()).isNotNegative();
                 String holder;
                 try (StateStore a = StateStore.open(stateA, "prod", Clock.systemUTC())) {
-                    holder = a.locker().current().map(LockInfo::id).orElseThrow();
+                    holder = a.lockTable().current().map(LockInfo::id).orElseThrow();
                 }
                 Lease held = cluster.client().leases().inNamespace(NAMESPACE).withName(LEASE).get();
                 assertThat(held.getSpec().getHolderIdentity()).isEqualTo(holder);

@@ -64,7 +64,7 @@ class ConcurrentApplyTest {
                         assertThat(children.get(i).out()).doesNotContain("[1/8]");
                     }
                 }
-                assertThat(state.locker().current()).isEmpty();
+                assertThat(state.lockTable().current()).isEmpty();
             }
         } finally {
             children.forEach(ChildFlowform::close);
@@ -97,7 +97,7 @@ class ConcurrentApplyTest {
         assertThat(hint).contains("Interrupt received", "Apply interrupted", "interrupted by Ctrl-C (SIGINT)",
                 "the lock is released", "Run \"flowform apply\" again to continue");
         try (StateStore state = StateStore.open(stateDir, "demo", Clock.systemUTC())) {
-            assertThat(state.locker().current()).isEmpty();
+            assertThat(state.lockTable().current()).isEmpty();
             assertThat(state.journal().runs()).singleElement().satisfies(r -> assertThat(r.outcome()).isEqualTo(RunOutcome.INTERRUPTED));
             assertThat(state.journal().steps(state.journal().runs().get(0).id())).extracting(s -> s.kind() + " " + s.status())
                     .containsExactly("SET_WORKER_EOS DONE", "WAIT_FOR_ROLL STOPPED");

@@ -53,7 +53,7 @@ final class CrashResumeCheck {
     /** @return whether the crashed apply left the state lock held and its run open */
     static Left left(Path stateDir) {
         try (StateStore state = StateStore.open(stateDir, "demo", Clock.systemUTC())) {
-            return new Left(state.locker().current().isPresent(), state.journal().runs().get(0).outcome() == RunOutcome.RUNNING);
+            return new Left(state.lockTable().current().isPresent(), state.journal().runs().get(0).outcome() == RunOutcome.RUNNING);
         }
     }
 
@@ -85,7 +85,7 @@ final class CrashResumeCheck {
             assertThat(runs.get(runs.size() - 1).outcome()).as("the crashed run")
                     .isEqualTo(left.runOpen() ? RunOutcome.INTERRUPTED : RunOutcome.SUCCEEDED);
             assertThat(runs).allMatch(r -> r.outcome() != RunOutcome.RUNNING);
-            assertThat(state.locker().current()).isEmpty();
+            assertThat(state.lockTable().current()).isEmpty();
             Map<String, Integer> done = new TreeMap<>();
             List<String> rows = new ArrayList<>();
             for (RunRecord r : runs) {

@@ -50,7 +50,7 @@ class FaultSuiteTest {
             cluster.faults().clear();
             try (StateStore state = StateStore.open(stateDir, "prod", Clock.systemUTC())) {
                 RunRecord run = state.journal().runs().get(0);
-                return new Outcome(r, took, run.outcome(), state.locker().current().isEmpty());
+                return new Outcome(r, took, run.outcome(), state.lockTable().current().isEmpty());
             }
         }
     }
@@ -175,7 +175,7 @@ class FaultSuiteTest {
             assertThat(r.err()).contains("Reconciliation is paused", "strimzi.io/pause-reconciliation");
             try (StateStore state = StateStore.open(stateDir, "prod", Clock.systemUTC())) {
                 assertThat(state.journal().runs()).isEmpty();
-                assertThat(state.locker().current()).isEmpty();
+                assertThat(state.lockTable().current()).isEmpty();
             }
         }
     }

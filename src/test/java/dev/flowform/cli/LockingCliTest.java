@@ -47,14 +47,14 @@ class LockingCliTest {
         Path dir = CliFiles.quickstart(tmp.resolve("qs"));
         Path stateDir = tmp.resolve("state");
         try (StateStore other = StateStore.open(stateDir, "demo", Clock.systemUTC())) {
-            LockInfo held = other.locker().lock("apply", "alice@build-7", "0.9.0");
+            LockInfo held = other.lockTable().lock("apply", "alice@build-7", "0.9.0");
 
             CliRunner.Result r = CliRunner.fast().run(CliFiles.args("apply", dir, stateDir, "--auto-approve"));
 
             assertThat(r.exitCode()).isEqualTo(1);
             assertThat(r.err()).contains("Error acquiring the state lock", "ID:        " + held.id(), "Who:       alice@build-7",
                     "Operation: apply", "Version:   0.9.0", "ago)", "--lock-timeout");
-            assertThat(other.locker().current()).contains(held);
+            assertThat(other.lockTable().current()).contains(held);
             assertThat(other.journal().runs()).isEmpty();
         }
     }
@@ -64,7 +64,7 @@ class LockingCliTest {
         Path dir = CliFiles.quickstart(tmp.resolve("qs"));
         Path stateDir = tmp.resolve("state");
         try (StateStore other = StateStore.open(stateDir, "demo", Clock.systemUTC())) {
-            LockInfo held = other.locker().lock("apply", "alice@build-7", "0.9.0");
+            LockInfo held = other.lockTable().lock("apply", "alice@build-7", "0.9.0");
             Step wait = new Step(1, StepKind.WAIT_FOR_ROLL, "connect_cluster.mm2-connect",
                     new ObjectRef("kafka.strimzi.io/v1beta2", "KafkaConnect", "replication", "mm2-connect"), List.of(),
                     new StepPayload.WaitForRoll(EosMode.PREPARING, 5L), "wait");
@@ -86,19 +86,19 @@ class LockingCliTest {
         Path dir = CliFiles.quickstart(tmp.resolve("qs"));
         Path stateDir = tmp.resolve("state");
         try (StateStore other = StateStore.open(stateDir, "demo", Clock.systemUTC())) {
-            LockInfo held = other.locker().lock("apply", "alice@build-7", "0.9.0");
+            LockInfo held = other.lockTable().lock("apply", "alice@build-7", "0.9.0");
             StringWriter out = new StringWriter();
             CompletableFuture<CliRunner.Result> apply = CompletableFuture.supplyAsync(() -> CliRunner.fast().run(out,
                     new StringWriter(), CliFiles.args("apply", dir, stateDir, "--auto-approve", "--lock-timeout", "60s")));
             await().atMost(Duration.ofSeconds(60)).until(() -> out.toString().contains("Acquiring state lock"));
             assertThat(apply).isNotDone();
-            other.locker().unlock(held.id());
+            other.lockTable().unlock(held.id());
 
             CliRunner.Result r = apply.get(60, TimeUnit.SECONDS);
 
             assertThat(r.exitCode()).as("%s", r).isZero();
             assertThat(r.out()).contains("Acquiring state lock. This may take a few moments...", "Apply complete!");
-            assertThat(other.locker().current()).isEmpty();
+            assertThat(other.lockTable().current()).isEmpty();
         }
     }
 
@@ -107,7 +107,7 @@ class LockingCliTest {
         Path dir = CliFiles.quickstart(tmp.resolve("qs"));
         Path stateDir = tmp.resolve("state");
         try (StateStore other = StateStore.open(stateDir, "demo", Clock.systemUTC())) {
-            other.locker().lock("apply", "alice@build-7", "0.9.0");
+            other.lockTable().lock("apply", "alice@build-7", "0.9.0");
 
             CliRunner.Result r = CliRunner.fast().run(CliFiles.args("apply", dir, stateDir, "--auto-approve", "--lock-timeout", "2s"));
 
@@ -122,7 +122,7 @@ class LockingCliTest {
         Path stateDir = tmp.resolve("state");
         LockInfo held;
         try (StateStore old = StateStore.open(stateDir, "demo", Clock.offset(Clock.systemUTC(), Duration.ofMinutes(-10)))) {
-            held = old.locker().lock("apply", "alice@build-7", "0.9.0");
+            held = old.lockTable().lock("apply", "alice@build-7", "0.9.0");
         }
         CliRunner cli = CliRunner.fast();
 
@@ -159,7 +159,7 @@ class LockingCliTest {
                     .replace("\\", "\\\\") + "\" } } },\n    \"prod\": {"));
             Path stateDir = tmp.resolve("state");
             try (StateStore prod = StateStore.open(stateDir, "prod", Clock.systemUTC())) {
-                prod.locker().lock("apply", "alice@build-7", "0.9.0");
+                prod.lockTable().lock("apply", "alice@build-7", "0.9.0");
 
                 CliRunner.Result r = CliRunner.fast().run(CliFiles.args("apply", dir, stateDir, "-e", "staging", "--auto-approve"));
 
@@ -168,8 +168,8 @@ class LockingCliTest {
                     assertThat(staging.environment().lineage()).isNotEqualTo(prod.environment().lineage());
                     assertThat(staging.journal().runs()).hasSize(1);
                     assertThat(prod.journal().runs()).isEmpty();
-                    assertThat(prod.locker().current()).isPresent();
-                    assertThat(staging.locker().current()).isEmpty();
+                    assertThat(prod.lockTable().current()).isPresent();
+                    assertThat(staging.lockTable().current()).isEmpty();
                 }
             }
         }

@@ -72,7 +72,7 @@ class PgConcurrentApplyTest {
                         assertThat(children.get(i).out()).doesNotContain("[1/8]");
                     }
                 }
-                assertThat(state.locker().current()).isEmpty();
+                assertThat(state.lockTable().current()).isEmpty();
             }
         } finally {
             children.forEach(ChildFlowform::close);
@@ -92,7 +92,7 @@ class PgConcurrentApplyTest {
             child.kill();
         }
         try (StateStore state = open(db)) {
-            assertThat(state.locker().current()).as("the killed holder's row is left").isPresent();
+            assertThat(state.lockTable().current()).as("the killed holder's row is left").isPresent();
         }
 
         CliRunner cli = PgBackendCliTest.runner(db, "unused");
@@ -116,7 +116,7 @@ class PgConcurrentApplyTest {
                 }
             }
             assertThat(done).as("each step DONE once").hasSize(8).allSatisfy((k, n) -> assertThat(n).as(k).isEqualTo(1));
-            assertThat(state.locker().current()).isEmpty();
+            assertThat(state.lockTable().current()).isEmpty();
         }
     }
 

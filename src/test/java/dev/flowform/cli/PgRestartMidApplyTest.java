@@ -84,7 +84,7 @@ class PgRestartMidApplyTest {
                 }
                 assertThat(done).as("each step DONE once").hasSize(8)
                         .allSatisfy((k, n) -> assertThat(n).as(k).isEqualTo(1));
-                assertThat(state.locker().current()).isEmpty();
+                assertThat(state.lockTable().current()).isEmpty();
             }
         } finally {
             pg.close();

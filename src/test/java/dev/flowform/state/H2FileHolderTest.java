@@ -60,7 +60,7 @@ class H2FileHolderTest {
             holdWith(silent);
 
             HolderNotAnsweringException e = catchThrowableOfType(HolderNotAnsweringException.class,
-                    () -> StateLocker.openLocked(() -> StateStore.open(stateDir, "prod", Clock.systemUTC()), request(),
+                    () -> StateLockTable.openLocked(() -> StateStore.open(stateDir, "prod", Clock.systemUTC()), request(),
                             Duration.ofSeconds(3), Clock.systemUTC(), Sleeper.SYSTEM, listener(waitedFor)));
 
             assertThat(e.waited()).isGreaterThanOrEqualTo(Duration.ofSeconds(3)).isLessThan(Duration.ofSeconds(4));
@@ -74,10 +74,10 @@ class H2FileHolderTest {
         StateStore.open(stateDir, "prod", Clock.systemUTC()).close();
         ServerSocket silent = silentServer();
         holdWith(silent);
-        CompletableFuture<StateLocker.Locked> waiting = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<StateLockTable.Locked> waiting = CompletableFuture.supplyAsync(() -> {
             try {
-                return StateLocker.openLocked(() -> StateStore.open(stateDir, "prod", Clock.systemUTC()), request(),
-                        Duration.ofMinutes(5), Clock.systemUTC(), Sleeper.SYSTEM, StateLocker.Listener.NONE);
+                return StateLockTable.openLocked(() -> StateStore.open(stateDir, "prod", Clock.systemUTC()), request(),
+                        Duration.ofMinutes(5), Clock.systemUTC(), Sleeper.SYSTEM, StateLockTable.Listener.NONE);
             } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
             }
@@ -87,9 +87,9 @@ class H2FileHolderTest {
 
         silent.close(); // the holder ends: its socket refuses the connection waiting in its backlog
 
-        StateLocker.Locked locked = waiting.get(30, TimeUnit.SECONDS);
-        try (StateStore store = locked.store(); HeldLock lock = locked.lock()) {
-            assertThat(store.locker().current()).hasValueSatisfying(l -> assertThat(l.who()).isEqualTo("bob@ci"));
+        StateLockTable.Locked locked = waiting.get(30, TimeUnit.SECONDS);
+        try (StateStore store = locked.store(); HeldStateLock lock = locked.lock()) {
+            assertThat(store.lockTable().current()).hasValueSatisfying(l -> assertThat(l.who()).isEqualTo("bob@ci"));
         }
     }
 
@@ -121,7 +121,7 @@ class H2FileHolderTest {
     /** @return a lock taken by someone else, left in the closed file */
     private LockInfo lockLeftInTheFile() {
         try (StateStore store = StateStore.open(stateDir, "prod", Clock.systemUTC())) {
-            return store.locker().lock("apply", "alice@laptop", "0.1.0");
+            return store.lockTable().lock("apply", "alice@laptop", "0.1.0");
         }
     }
 
@@ -138,12 +138,12 @@ class H2FileHolderTest {
         Files.setLastModifiedTime(lockFile, FileTime.from(Instant.now().minusSeconds(60)));
     }
 
-    private static StateLocker.Request request() {
-        return new StateLocker.Request("apply", "bob@ci", "0.1.0", null);
+    private static StateLockTable.Request request() {
+        return new StateLockTable.Request("apply", "bob@ci", "0.1.0", null);
     }
 
-    private static StateLocker.Listener listener(List<LockInfo> waitedFor) {
-        return new StateLocker.Listener() {
+    private static StateLockTable.Listener listener(List<LockInfo> waitedFor) {
+        return new StateLockTable.Listener() {
             @Override
             public void waiting(LockInfo holder) {
                 waitedFor.add(holder);

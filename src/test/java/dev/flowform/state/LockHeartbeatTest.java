@@ -10,7 +10,7 @@ import java.time.Instant;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The state lock's heartbeat, as {@link HeldLock} runs it: {@link StateLocker#heartbeat} through a {@link Renewal}. */
+/** The state lock's heartbeat, as {@link HeldStateLock} runs it: {@link StateLockTable#heartbeat} through a {@link Renewal}. */
 class LockHeartbeatTest {
 
     private final MutableClock clock = MutableClock.at("2026-03-01T10:00:00Z");
@@ -19,13 +19,13 @@ class LockHeartbeatTest {
     @MethodSource("dev.flowform.state.StatePlace#both")
     void keepsTheLockFreshWhileALongStepRuns(StatePlace place) {
         try (StateStore store = place.open("prod", clock)) {
-            LockInfo lock = store.locker().lock("apply", "alice@host", "0.1.0");
+            LockInfo lock = store.lockTable().lock("apply", "alice@host", "0.1.0");
             try (Renewal heartbeat = Renewal.start("test-heartbeat", Duration.ofMillis(20),
-                    () -> store.locker().heartbeat(lock.id()))) {
+                    () -> store.lockTable().heartbeat(lock.id()))) {
                 clock.advance(Duration.ofMinutes(10)); // a long roll
                 await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                        assertThat(store.locker().current().orElseThrow().heartbeat()).isEqualTo(Instant.parse("2026-03-01T10:10:00Z")));
-                assertThat(store.locker().current().orElseThrow().isProbablyStale(clock)).isFalse();
+                        assertThat(store.lockTable().current().orElseThrow().heartbeat()).isEqualTo(Instant.parse("2026-03-01T10:10:00Z")));
+                assertThat(store.lockTable().current().orElseThrow().isProbablyStale(clock)).isFalse();
                 assertThat(heartbeat.failure()).isEmpty();
             }
         }
@@ -35,10 +35,10 @@ class LockHeartbeatTest {
     @MethodSource("dev.flowform.state.StatePlace#both")
     void reportsALockThatWasForceUnlocked(StatePlace place) {
         try (StateStore store = place.open("prod", clock)) {
-            LockInfo lock = store.locker().lock("apply", "alice@host", "0.1.0");
+            LockInfo lock = store.lockTable().lock("apply", "alice@host", "0.1.0");
             try (Renewal heartbeat = Renewal.start("test-heartbeat", Duration.ofMillis(20),
-                    () -> store.locker().heartbeat(lock.id()))) {
-                assertThat(store.locker().forceUnlock(lock.id())).isTrue();
+                    () -> store.lockTable().heartbeat(lock.id()))) {
+                assertThat(store.lockTable().forceUnlock(lock.id())).isTrue();
                 await().atMost(Duration.ofSeconds(10)).until(() -> heartbeat.failure().isPresent());
                 assertThat(heartbeat.failure().orElseThrow())
                         .isInstanceOf(IllegalStateException.class).hasMessageContaining("no longer held");
@@ -50,7 +50,7 @@ class LockHeartbeatTest {
     @MethodSource("dev.flowform.state.StatePlace#both")
     void rejectsANonPositiveInterval(StatePlace place) {
         try (StateStore store = place.open("prod", clock)) {
-            assertThatThrownBy(() -> Renewal.start("test-heartbeat", Duration.ZERO, () -> store.locker().heartbeat("id")))
+            assertThatThrownBy(() -> Renewal.start("test-heartbeat", Duration.ZERO, () -> store.lockTable().heartbeat("id")))
                     .isInstanceOf(IllegalArgumentException.class);
         }
     }

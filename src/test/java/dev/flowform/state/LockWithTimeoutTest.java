@@ -19,7 +19,7 @@ class LockWithTimeoutTest {
 
     private final MutableClock clock = MutableClock.at("2026-03-01T10:00:00Z");
     private final List<Duration> pauses = new ArrayList<>();
-    private final List<HeldLock> taken = new ArrayList<>();
+    private final List<HeldStateLock> taken = new ArrayList<>();
     private StateStore holder;
     private StateStore waiter;
 
@@ -37,22 +37,22 @@ class LockWithTimeoutTest {
 
     @AfterEach
     void tearDown() {
-        taken.forEach(HeldLock::close);
+        taken.forEach(HeldStateLock::close);
         holder.close();
     }
 
     /** Takes the lock the way every command does, keeping it to release after the test. */
     private LockInfo acquire(StateStore store, String operation, String who, String version, String info, Duration timeout,
                              Sleeper sleeper) throws InterruptedException {
-        HeldLock lock = store.locker().acquire(new StateLocker.Request(operation, who, version, info), timeout, sleeper,
-                StateLocker.Listener.NONE);
+        HeldStateLock lock = store.lockTable().acquire(new StateLockTable.Request(operation, who, version, info), timeout, sleeper,
+                StateLockTable.Listener.NONE);
         taken.add(lock);
         return lock.info();
     }
 
     @Test
     void backsOffFromOneSecondDoublingToSixteenUntilTheTimeout() {
-        LockInfo held = holder.locker().lock("apply", "alice@host", "0.1.0");
+        LockInfo held = holder.lockTable().lock("apply", "alice@host", "0.1.0");
 
         LockHeldException e = catchThrowableOfType(LockHeldException.class, () ->
                 acquire(waiter, "apply", "bob@laptop", "0.1.0", null, Duration.ofSeconds(60), fakeSleeper));
@@ -65,7 +65,7 @@ class LockWithTimeoutTest {
 
     @Test
     void theLastPauseIsCutSoTheFinalAttemptIsAtTheTimeout() {
-        holder.locker().lock("apply", "alice@host", "0.1.0");
+        holder.lockTable().lock("apply", "alice@host", "0.1.0");
         assertThatThrownBy(() ->
                 acquire(waiter, "apply", "bob@laptop", "0.1.0", null, Duration.ofSeconds(30), fakeSleeper))
                 .isInstanceOf(LockHeldException.class);
@@ -75,11 +75,11 @@ class LockWithTimeoutTest {
 
     @Test
     void succeedsAsSoonAsTheHolderLetsGo() throws Exception {
-        LockInfo held = holder.locker().lock("apply", "alice@host", "0.1.0");
+        LockInfo held = holder.lockTable().lock("apply", "alice@host", "0.1.0");
         Sleeper releasesDuringThirdPause = d -> {
             fakeSleeper.sleep(d);
             if (pauses.size() == 3) {
-                holder.locker().unlock(held.id());
+                holder.lockTable().unlock(held.id());
             }
         };
 
@@ -96,12 +96,12 @@ class LockWithTimeoutTest {
     void aFreeLockIsTakenWithoutPausing() throws Exception {
         LockInfo mine = acquire(waiter, "apply", "bob@laptop", "0.1.0", null, Duration.ofMinutes(1), fakeSleeper);
         assertThat(pauses).isEmpty();
-        assertThat(waiter.locker().current()).contains(mine);
+        assertThat(waiter.lockTable().current()).contains(mine);
     }
 
     @Test
     void zeroTimeoutMakesOneAttempt() {
-        holder.locker().lock("apply", "alice@host", "0.1.0");
+        holder.lockTable().lock("apply", "alice@host", "0.1.0");
         LockHeldException e = catchThrowableOfType(LockHeldException.class, () ->
                 acquire(waiter, "apply", "bob@laptop", "0.1.0", null, Duration.ZERO, fakeSleeper));
         assertThat(pauses).isEmpty();
@@ -113,7 +113,7 @@ class LockWithTimeoutTest {
     @Test
     void endsEvenWhenTheClockStandsStill() {
         try (StateStore frozen = StateStore.inMemory("prod", Clock.fixed(Instant.parse("2026-03-01T10:00:00Z"), ZoneOffset.UTC))) {
-            frozen.locker().lock("apply", "alice@host", "0.1.0");
+            frozen.lockTable().lock("apply", "alice@host", "0.1.0");
             List<Duration> seen = new ArrayList<>();
             assertThatThrownBy(() -> acquire(frozen, "apply", "bob@laptop", "0.1.0", null, Duration.ofSeconds(20), seen::add))
                     .isInstanceOf(LockHeldException.class);
@@ -123,7 +123,7 @@ class LockWithTimeoutTest {
 
     @Test
     void anInterruptedWaitStopsWaiting() {
-        holder.locker().lock("apply", "alice@host", "0.1.0");
+        holder.lockTable().lock("apply", "alice@host", "0.1.0");
         Sleeper interrupted = d -> {
             throw new InterruptedException("Ctrl-C");
         };

@@ -25,7 +25,7 @@ class PgStateLockTest {
     private final MutableClock clock = MutableClock.at("2026-03-01T10:00:00Z");
     private final StatePlace place = StatePlace.postgres();
     private final List<String> events = new ArrayList<>();
-    private final StateLocker.Listener recorder = new StateLocker.Listener() {
+    private final StateLockTable.Listener recorder = new StateLockTable.Listener() {
         @Override
         public void tookOver(LockInfo gone) {
             events.add("took over " + gone.id() + " of " + gone.who());
@@ -35,22 +35,22 @@ class PgStateLockTest {
     @Test
     void a_lock_whose_holders_session_ended_is_taken_over_without_force_unlock_and_reported() throws Exception {
         try (StateStore alice = place.open("prod", clock); StateStore bob = place.open("prod", clock)) {
-            LockInfo held = alice.locker().lock("apply", "alice@host", "0.1.0");
-            assertThatThrownBy(() -> bob.locker().lock("apply", "bob@laptop", "0.1.0"))
+            LockInfo held = alice.lockTable().lock("apply", "alice@host", "0.1.0");
+            assertThatThrownBy(() -> bob.lockTable().lock("apply", "bob@laptop", "0.1.0"))
                     .isInstanceOf(LockHeldException.class)
                     .hasMessageContaining("alice@host").hasMessageContaining("PostgreSQL server process " + held.session());
 
             terminate(held.session()); // what kill -9 of alice's process does to her lock session
 
-            try (HeldLock taken = bob.locker().acquire(new StateLocker.Request("apply", "bob@laptop", "0.1.0", null),
+            try (HeldStateLock taken = bob.lockTable().acquire(new StateLockTable.Request("apply", "bob@laptop", "0.1.0", null),
                     Duration.ZERO, d -> { }, recorder)) {
                 assertThat(taken.info().who()).isEqualTo("bob@laptop");
                 assertThat(taken.info().session()).isNotNull().isNotEqualTo(held.session());
                 assertThat(taken.releasedGone()).containsExactly(held.id());
                 assertThat(events).containsExactly("took over " + held.id() + " of alice@host");
-                assertThat(bob.locker().current()).contains(taken.info());
+                assertThat(bob.lockTable().current()).contains(taken.info());
             }
-            assertThat(bob.locker().current()).isEmpty();
+            assertThat(bob.lockTable().current()).isEmpty();
         }
     }
 
@@ -60,40 +60,40 @@ class PgStateLockTest {
              Connection otherProcess = connect()) {
             int pid = lockAsAnotherProcess(otherProcess, "prod");
             insertRow(operator, "other-lock-id", pid);
-            assertThatThrownBy(() -> operator.locker().lock("apply", "op@desk", "0.1.0"))
+            assertThatThrownBy(() -> operator.lockTable().lock("apply", "op@desk", "0.1.0"))
                     .isInstanceOf(LockHeldException.class).hasMessageContaining("other-lock-id");
 
-            assertThat(operator.locker().forceUnlock("other-lock-id")).isTrue();
+            assertThat(operator.lockTable().forceUnlock("other-lock-id")).isTrue();
 
             assertThatThrownBy(() -> otherProcess.createStatement().execute("SELECT 1"))
                     .as("the holder's session was terminated").isInstanceOf(SQLException.class);
-            assertThat(operator.locker().lock("apply", "op@desk", "0.1.0").who()).isEqualTo("op@desk");
+            assertThat(operator.lockTable().lock("apply", "op@desk", "0.1.0").who()).isEqualTo("op@desk");
         }
     }
 
     @Test
     void a_holder_whose_session_ended_takes_the_lock_again_unless_someone_took_it_in_between() throws Exception {
         try (StateStore alice = place.open("prod", clock); StateStore bob = place.open("prod", clock)) {
-            LockInfo held = alice.locker().lock("apply", "alice@host", "0.1.0");
+            LockInfo held = alice.lockTable().lock("apply", "alice@host", "0.1.0");
             terminate(held.session()); // a server restart ends the lock session; nobody took the lock meanwhile
 
-            alice.locker().heartbeat(held.id());
-            Integer again = alice.locker().current().orElseThrow().session();
+            alice.lockTable().heartbeat(held.id());
+            Integer again = alice.lockTable().current().orElseThrow().session();
             assertThat(again).isNotNull().isNotEqualTo(held.session());
 
             terminate(again);
-            LockInfo bobs = bob.locker().lock("apply", "bob@laptop", "0.1.0");
-            assertThatThrownBy(() -> alice.locker().heartbeat(held.id()))
+            LockInfo bobs = bob.lockTable().lock("apply", "bob@laptop", "0.1.0");
+            assertThatThrownBy(() -> alice.lockTable().heartbeat(held.id()))
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("was lost");
-            assertThat(bob.locker().current()).contains(bobs);
+            assertThat(bob.lockTable().current()).contains(bobs);
         }
     }
 
     @Test
     void two_environments_in_one_schema_lock_independently_and_keep_their_own_rows() {
         try (StateStore prod = place.open("prod", clock); StateStore staging = place.open("staging", clock)) {
-            LockInfo p = prod.locker().lock("apply", "alice@host", "0.1.0");
-            LockInfo s = staging.locker().lock("apply", "bob@laptop", "0.1.0");
+            LockInfo p = prod.lockTable().lock("apply", "alice@host", "0.1.0");
+            LockInfo s = staging.lockTable().lock("apply", "bob@laptop", "0.1.0");
             long run = prod.journal().startRun("apply", null, "alice@host", "0.1.0");
             prod.snapshots().save(ResourceSnapshot.of("kafka_connector.orders", "KafkaConnector", "kafka", "orders", "{}"));
             staging.snapshots().save(ResourceSnapshot.of("kafka_connector.orders", "KafkaConnector", "kafka", "orders",
@@ -104,8 +104,8 @@ class PgStateLockTest {
             assertThat(prod.journal().runs()).extracting(RunRecord::id).containsExactly(run);
             assertThat(staging.snapshots().get("kafka_connector.orders").orElseThrow().bodyJson()).isEqualTo("{\"x\":1}");
             assertThat(prod.environment().lineage()).isNotEqualTo(staging.environment().lineage());
-            prod.locker().unlock(p.id());
-            assertThat(staging.locker().current()).contains(s);
+            prod.lockTable().unlock(p.id());
+            assertThat(staging.lockTable().current()).contains(s);
         }
     }
 
@@ -156,7 +156,7 @@ class PgStateLockTest {
 
     private void insertRow(StateStore store, String lockId, int session) {
         store.inTransaction("test: another process's lock row", c -> {
-            store.locker().insertRow(c, new LockInfo(lockId, "prod", "apply", "carol@ci", "0.1.0", clock.instant(),
+            store.lockTable().insertRow(c, new LockInfo(lockId, "prod", "apply", "carol@ci", "0.1.0", clock.instant(),
                     clock.instant(), null, null, session));
             return null;
         });

@@ -60,10 +60,10 @@ class ProcessIdentityTest {
     @Test
     void a_lock_records_its_holder_process() {
         try (StateStore store = StateStore.inMemory("dev", Clock.systemUTC())) {
-            LockInfo lock = store.locker().lock("apply", "me@here", "test");
+            LockInfo lock = store.lockTable().lock("apply", "me@here", "test");
 
             assertThat(lock.holderProcess()).map(ProcessIdentity::pid).contains(ProcessHandle.current().pid());
-            assertThat(store.locker().current()).map(LockInfo::process).contains(lock.process());
+            assertThat(store.lockTable().current()).map(LockInfo::process).contains(lock.process());
             assertThat(lock.isHolderGone()).isFalse();
         }
     }

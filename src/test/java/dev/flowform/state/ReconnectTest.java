@@ -26,7 +26,7 @@ class ReconnectTest {
     void aStoreReconnectsAfterTheDatabaseWentAwayAndRepeatsTheUncommittedCall() throws Exception {
         try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
             long run = store.journal().startRun("apply", null, "alice@host", "0.1.0");
-            LockInfo lock = store.locker().lock("apply", "alice@host", "0.1.0");
+            LockInfo lock = store.lockTable().lock("apply", "alice@host", "0.1.0");
             String lineage = store.stateRef().lineage();
 
             shutDown();
@@ -35,7 +35,7 @@ class ReconnectTest {
             assertThat(store.journal().steps(run)).extracting(StepRecord::id).containsExactly(step);
             assertThat(store.stateRef().serial()).isEqualTo(2);
             assertThat(store.stateRef().lineage()).isEqualTo(lineage);
-            assertThat(store.locker().current()).contains(lock);
+            assertThat(store.lockTable().current()).contains(lock);
 
             shutDown();
             assertThat(store.journal().runs()).singleElement().extracting(RunRecord::id).isEqualTo(run);

@@ -31,7 +31,7 @@ class StateLockTest {
     @MethodSource("dev.flowform.state.StatePlace#both")
     void lockRecordsTerraformLockInfo(StatePlace place) {
         try (StateStore store = place.open("prod", clock)) {
-            LockInfo lock = store.locker().lock("apply", "alice@host", "0.1.0", "plan file prod.plan");
+            LockInfo lock = store.lockTable().lock("apply", "alice@host", "0.1.0", "plan file prod.plan");
             assertThat(lock.id()).matches("[0-9a-f-]{36}");
             assertThat(lock.environment()).isEqualTo("prod");
             assertThat(lock.operation()).isEqualTo("apply");
@@ -40,10 +40,10 @@ class StateLockTest {
             assertThat(lock.created()).isEqualTo(Instant.parse("2026-03-01T10:00:00Z"));
             assertThat(lock.heartbeat()).isEqualTo(lock.created());
             assertThat(lock.info()).isEqualTo("plan file prod.plan");
-            assertThat(store.locker().current()).contains(lock);
+            assertThat(store.lockTable().current()).contains(lock);
         }
         try (StateStore store = place.open("prod", clock)) {
-            assertThat(store.locker().current()).isPresent().get()
+            assertThat(store.lockTable().current()).isPresent().get()
                     .extracting(LockInfo::who).isEqualTo("alice@host");
         }
     }
@@ -53,11 +53,11 @@ class StateLockTest {
     void aHeldLockIsRefusedWithTheHoldersInfoAndAge(StatePlace place) {
         try (StateStore alice = place.open("prod", clock);
              StateStore bob = place.open("prod", clock)) {
-            LockInfo held = alice.locker().lock("apply", "alice@host", "0.1.0");
+            LockInfo held = alice.lockTable().lock("apply", "alice@host", "0.1.0");
             clock.advance(Duration.ofSeconds(90));
 
             LockHeldException e = catchThrowableOfType(LockHeldException.class,
-                    () -> bob.locker().lock("apply", "bob@laptop", "0.1.0"));
+                    () -> bob.lockTable().lock("apply", "bob@laptop", "0.1.0"));
             assertThat(e.holder()).isEqualTo(held);
             assertThat(e.age()).isEqualTo(Duration.ofSeconds(90));
             assertThat(e.sinceHeartbeat()).isEqualTo(Duration.ofSeconds(90));
@@ -78,24 +78,24 @@ class StateLockTest {
     void heartbeatKeepsALockFreshAndSilenceMakesItProbablyStale(StatePlace place) {
         try (StateStore alice = place.open("prod", clock);
              StateStore bob = place.open("prod", clock)) {
-            LockInfo held = alice.locker().lock("apply", "alice@host", "0.1.0");
+            LockInfo held = alice.lockTable().lock("apply", "alice@host", "0.1.0");
             clock.advance(Duration.ofMinutes(5));
-            alice.locker().heartbeat(held.id());
+            alice.lockTable().heartbeat(held.id());
             clock.advance(Duration.ofSeconds(30));
-            LockInfo fresh = bob.locker().current().orElseThrow();
+            LockInfo fresh = bob.lockTable().current().orElseThrow();
             assertThat(fresh.heartbeat()).isEqualTo(Instant.parse("2026-03-01T10:05:00Z"));
             assertThat(fresh.age(clock)).isEqualTo(Duration.ofSeconds(330));
             assertThat(fresh.isProbablyStale(clock)).isFalse();
 
             clock.advance(LockInfo.STALE_AFTER);
-            LockInfo silent = bob.locker().current().orElseThrow();
+            LockInfo silent = bob.lockTable().current().orElseThrow();
             assertThat(silent.isProbablyStale(clock)).isTrue();
             LockHeldException e = catchThrowableOfType(LockHeldException.class,
-                    () -> bob.locker().lock("apply", "bob@laptop", "0.1.0"));
+                    () -> bob.lockTable().lock("apply", "bob@laptop", "0.1.0"));
             assertThat(e.isProbablyStale()).isTrue();
             assertThat(e.getMessage()).contains("has probably stopped").contains("force-unlock");
             // staleness is advice only: the lock is still alice's
-            assertThat(bob.locker().current()).map(LockInfo::id).contains(held.id());
+            assertThat(bob.lockTable().current()).map(LockInfo::id).contains(held.id());
         }
     }
 
@@ -103,13 +103,13 @@ class StateLockTest {
     @MethodSource("dev.flowform.state.StatePlace#both")
     void unlockReleasesOnlyWithTheMatchingId(StatePlace place) {
         try (StateStore store = place.open("prod", clock)) {
-            LockInfo held = store.locker().lock("apply", "alice@host", "0.1.0");
-            assertThat(store.locker().unlock("00000000-0000-0000-0000-000000000000")).isFalse();
-            assertThat(store.locker().current()).contains(held);
-            assertThat(store.locker().unlock(held.id())).isTrue();
-            assertThat(store.locker().current()).isEmpty();
-            assertThat(store.locker().unlock(held.id())).isFalse();
-            assertThatThrownBy(() -> store.locker().heartbeat(held.id()))
+            LockInfo held = store.lockTable().lock("apply", "alice@host", "0.1.0");
+            assertThat(store.lockTable().unlock("00000000-0000-0000-0000-000000000000")).isFalse();
+            assertThat(store.lockTable().current()).contains(held);
+            assertThat(store.lockTable().unlock(held.id())).isTrue();
+            assertThat(store.lockTable().current()).isEmpty();
+            assertThat(store.lockTable().unlock(held.id())).isFalse();
+            assertThatThrownBy(() -> store.lockTable().heartbeat(held.id()))
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("no longer held");
         }
     }
@@ -119,22 +119,22 @@ class StateLockTest {
     void forceUnlockRefusesAWrongIdAndReleasesWithTheRightOne(StatePlace place) {
         try (StateStore crashed = place.open("prod", clock);
              StateStore operator = place.open("prod", clock)) {
-            LockInfo held = crashed.locker().lock("apply", "ci@runner-7", "0.1.0");
+            LockInfo held = crashed.lockTable().lock("apply", "ci@runner-7", "0.1.0");
 
-            assertThatThrownBy(() -> operator.locker().forceUnlock("not-the-id"))
+            assertThatThrownBy(() -> operator.lockTable().forceUnlock("not-the-id"))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("does not match")
                     .hasMessageContaining("ci@runner-7")
                     .hasMessageContaining("nothing was unlocked")
                     .message().doesNotContain(held.id());
-            assertThat(operator.locker().current()).contains(held);
+            assertThat(operator.lockTable().current()).contains(held);
 
-            assertThat(operator.locker().forceUnlock(held.id())).isTrue();
-            assertThat(operator.locker().current()).isEmpty();
-            assertThat(operator.locker().forceUnlock(held.id())).isFalse();
+            assertThat(operator.lockTable().forceUnlock(held.id())).isTrue();
+            assertThat(operator.lockTable().current()).isEmpty();
+            assertThat(operator.lockTable().forceUnlock(held.id())).isFalse();
             // the old holder learns it lost the lock at its next heartbeat
-            assertThatThrownBy(() -> crashed.locker().heartbeat(held.id())).isInstanceOf(IllegalStateException.class);
-            assertThat(operator.locker().lock("apply", "op@desk", "0.1.0").who()).isEqualTo("op@desk");
+            assertThatThrownBy(() -> crashed.lockTable().heartbeat(held.id())).isInstanceOf(IllegalStateException.class);
+            assertThat(operator.lockTable().lock("apply", "op@desk", "0.1.0").who()).isEqualTo("op@desk");
         }
     }
 
@@ -157,7 +157,7 @@ class StateLockTest {
                     Callable<Object> attempt = () -> {
                         start.await(10, TimeUnit.SECONDS);
                         try {
-                            return store.locker().lock("apply", who, "0.1.0");
+                            return store.lockTable().lock("apply", who, "0.1.0");
                         } catch (LockHeldException e) {
                             return e;
                         }
@@ -178,8 +178,8 @@ class StateLockTest {
                 LockInfo winner = winners.get(0);
                 assertThat(losers).hasSize(racers - 1)
                         .allSatisfy(e -> assertThat(e.holder()).isEqualTo(winner));
-                assertThat(stores.get(0).locker().current()).contains(winner);
-                assertThat(stores.get(0).locker().unlock(winner.id())).isTrue();
+                assertThat(stores.get(0).lockTable().current()).contains(winner);
+                assertThat(stores.get(0).lockTable().unlock(winner.id())).isTrue();
             }
         } finally {
             pool.shutdownNow();

@@ -69,12 +69,12 @@ class StateStoreEnvironmentTest {
             assertThat(StateStore.databaseFile(stateDir, "prod")).isNotEqualTo(StateStore.databaseFile(stateDir, "staging"));
             assertThat(prod.environment().lineage()).isNotEqualTo(staging.environment().lineage());
 
-            LockInfo prodLock = prod.locker().lock("apply", "alice@a", "0.1.0");
-            LockInfo stagingLock = staging.locker().lock("apply", "bob@b", "0.1.0");
+            LockInfo prodLock = prod.lockTable().lock("apply", "alice@a", "0.1.0");
+            LockInfo stagingLock = staging.lockTable().lock("apply", "bob@b", "0.1.0");
             assertThat(prodLock.environment()).isEqualTo("prod");
             assertThat(stagingLock.environment()).isEqualTo("staging");
-            assertThat(prod.locker().current()).contains(prodLock);
-            assertThat(staging.locker().current()).contains(stagingLock);
+            assertThat(prod.lockTable().current()).contains(prodLock);
+            assertThat(staging.lockTable().current()).contains(stagingLock);
 
             prod.journal().startRun("apply", null, "alice@a", "0.1.0");
             assertThat(prod.stateRef().serial()).isEqualTo(1);
@@ -87,8 +87,8 @@ class StateStoreEnvironmentTest {
         try (StateStore a = StateStore.inMemory("prod", clock);
              StateStore b = StateStore.inMemory("prod", clock)) {
             assertThat(a.environment().lineage()).isNotEqualTo(b.environment().lineage());
-            a.locker().lock("apply", "alice@a", "0.1.0");
-            assertThat(b.locker().current()).isEmpty();
+            a.lockTable().lock("apply", "alice@a", "0.1.0");
+            assertThat(b.lockTable().current()).isEmpty();
         }
     }
 

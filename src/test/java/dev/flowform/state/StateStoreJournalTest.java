@@ -66,7 +66,7 @@ class StateStoreJournalTest {
         long run;
         long openStep;
         try (StateStore store = place.open("prod", clock)) {
-            store.locker().lock("apply", "alice@host", "0.1.0");
+            store.lockTable().lock("apply", "alice@host", "0.1.0");
             run = store.journal().startRun("apply", "{}", "alice@host", "0.1.0");
             long s1 = store.journal().intent(run, 0, 1, "SET_WORKER_EOS", "connect_cluster.eu", "{\"mode\":\"preparing\"}");
             store.journal().done(s1, "generation 7");
@@ -75,7 +75,7 @@ class StateStoreJournalTest {
         }
         clock.advance(Duration.ofMinutes(10));
         try (StateStore store = place.open("prod", clock)) {
-            LockInfo left = store.locker().current().orElseThrow();
+            LockInfo left = store.lockTable().current().orElseThrow();
             assertThat(left.isProbablyStale(clock)).isTrue();
 
             Interrupted found = store.journal().interruptedRun().orElseThrow();
@@ -89,8 +89,8 @@ class StateStoreJournalTest {
             assertThat(open.finishedAt()).isNull();
             assertThat(open.durationMs()).isNull();
 
-            assertThat(store.locker().forceUnlock(left.id())).isTrue();
-            store.locker().lock("apply", "bob@host", "0.1.0");
+            assertThat(store.lockTable().forceUnlock(left.id())).isTrue();
+            store.lockTable().lock("apply", "bob@host", "0.1.0");
             store.journal().markInterrupted(run);
 
             assertThat(store.journal().interruptedRun()).isEmpty();

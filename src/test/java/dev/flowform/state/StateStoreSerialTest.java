@@ -46,12 +46,12 @@ class StateStoreSerialTest {
             store.journal().finishRun(run, RunOutcome.SUCCEEDED, null);
             long before = store.stateRef().serial();
 
-            LockInfo lock = store.locker().lock("apply", "alice@a", "0.1.0");
-            store.locker().heartbeat(lock.id());
-            store.locker().current();
-            store.locker().unlock(lock.id());
-            LockInfo again = store.locker().lock("apply", "alice@a", "0.1.0");
-            store.locker().forceUnlock(again.id());
+            LockInfo lock = store.lockTable().lock("apply", "alice@a", "0.1.0");
+            store.lockTable().heartbeat(lock.id());
+            store.lockTable().current();
+            store.lockTable().unlock(lock.id());
+            LockInfo again = store.lockTable().lock("apply", "alice@a", "0.1.0");
+            store.lockTable().forceUnlock(again.id());
             store.journal().runs();
             store.journal().runs(5);
             store.journal().steps(run);

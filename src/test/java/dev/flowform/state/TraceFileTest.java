@@ -33,7 +33,7 @@ class TraceFileTest {
     @Test
     void creating_using_and_reading_a_state_leaves_no_trace_file() throws Exception {
         try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
-            store.locker().lock("apply", "me@here", "test");
+            store.lockTable().lock("apply", "me@here", "test");
             failOneStatement(StateStore.jdbcUrl(stateDir, "prod"));
         }
         StateStore.openReadOnly(stateDir, "prod", clock).close();

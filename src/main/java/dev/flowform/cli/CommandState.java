@@ -1,15 +1,19 @@
 package dev.flowform.cli;
 
+import dev.flowform.config.ConfigLoader;
+import dev.flowform.config.LoadResult;
+import dev.flowform.diag.Diagnostics;
 import dev.flowform.locking.Sleeper;
 import dev.flowform.run.StateHome;
+import dev.flowform.run.Workspace;
 import dev.flowform.state.HolderNotAnsweringException;
 import dev.flowform.state.LocalProcess;
 import dev.flowform.state.NoStateException;
 import dev.flowform.state.StateBackups;
-import dev.flowform.state.pg.InvalidPgSettingsException;
-import dev.flowform.state.pg.PgConnection;
 import dev.flowform.state.StateFiles;
 import dev.flowform.state.StateStore;
+import dev.flowform.state.pg.InvalidPgSettingsException;
+import dev.flowform.state.pg.PgConnection;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -17,21 +21,114 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Opens an environment's state database for a command, with the two situations a user must be told about in plain
- * words rather than with H2's:
- *
- * <ul>
- *   <li><b>A read-only state</b> ({@link StateFiles#isReadOnly}): a command that only reads (plan, show, history,
- *   state list/show/pull, output) opens it read-only ({@link StateStore#openReadOnly}) and says so in a note; no lock
- *   is taken, and nothing is written next to the files. A command that writes is refused.</li>
- *   <li><b>A damaged database</b> ({@link StateFiles#damage}): an error naming the file and the problem in one line,
- *   and how to restore the newest backup, with {@code flowform state restore} or by hand.</li>
- * </ul>
+ * The state database as a command opens it, with what a user must be told in plain words rather than in the
+ * database's: a read-only state (opened read-only for a command that only reads, with a note; refused for one that
+ * writes), a damaged database (the file, the problem and how to restore the newest backup), a holder that does not
+ * answer, PostgreSQL connection settings. Commands that only look at or repair state ({@code history},
+ * {@code state list/show}, {@code force-unlock}) open it without the cluster through {@link #open}: the environment
+ * is {@code -e} when given (then the configuration is not read, so a broken one never stands between the user and
+ * their state), else the configuration's only one; a state that does not exist yet is reported, not created.
+ * Where the state lives is {@link Workspace}'s decision; what the files allow is {@link StateFiles}'.
  */
-final class StateOpen {
+final class CommandState {
 
-    private StateOpen() {
+    private CommandState() {
     }
+
+
+
+    /**
+     * @param opts the common options (environment, configuration and state folders)
+     * @param ctx  the process context
+     * @param term where errors go
+     * @return the open state; close it
+     * @throws CommandFailed after printing why when the environment is unknown or has no state
+     */
+    static StateStore open(CommonOptions opts, CliContext ctx, Terminal term) {
+        return open(opts, ctx, term, null);
+    }
+
+    /**
+     * @param opts    the common options (environment, configuration and state folders)
+     * @param ctx     the process context
+     * @param term    where errors go
+     * @param writing what writes the state (e.g. {@code force-unlock}), or null for a command that only reads (then a
+     *                read-only state opens read-only)
+     * @return the open state; close it
+     * @throws CommandFailed after printing why when the environment is unknown, has no state, or cannot be opened
+     */
+    static StateStore open(CommonOptions opts, CliContext ctx, Terminal term, String writing) {
+        String env = environment(opts, term);
+        StateHome home = home(opts.stateDirOption(), opts.dir(), term);
+        if (home.isPostgres()) {
+            try {
+                StateStore.validateEnvironmentName(env);
+            } catch (IllegalArgumentException e) {
+                term.error("Invalid environment name", e.getMessage());
+                throw new CommandFailed(1);
+            }
+            return postgres(home, env, ctx, term, false);
+        }
+        Path stateDir = home.stateDir();
+        Path db;
+        try {
+            db = StateStore.databaseFile(stateDir, env);
+        } catch (IllegalArgumentException e) {
+            term.error("Invalid environment name", e.getMessage());
+            throw new CommandFailed(1);
+        }
+        if (!Files.exists(db)) {
+            term.error("No state for environment \"" + env + "\"", "There is no state database at " + db
+                    + ": nothing has been planned or applied in this environment under " + stateDir + ".");
+            throw new CommandFailed(1);
+        }
+        List<String> select = CommandHint.selecting(opts, env);
+        return writing == null ? forReading(stateDir, env, ctx, term, select)
+                : forWriting(stateDir, env, ctx, term, select, writing);
+    }
+
+    /**
+     * Finds where the state is, folder or PostgreSQL, reading only the configuration's {@code backend} blocks
+     * ({@link Workspace#locateState}), and says why when they cannot be read.
+     *
+     * @param stateDirOption {@code --state-dir}, or null when not given
+     * @param dir            the configuration folder ({@code --dir})
+     * @param term           where problems go
+     * @return the state's home
+     * @throws CommandFailed after printing why, when the backend block is invalid or the files cannot be parsed
+     */
+    static StateHome home(Path stateDirOption, Path dir, Terminal term) {
+        Workspace.StateLookup found = Workspace.locateState(stateDirOption, dir);
+        if (found.blocks() != null) {
+            term.addSources(found.blocks().sources());
+            term.diagnostics(found.blocks().diagnostics());
+        }
+        if (found.home() == null) {
+            String shown = dir.toString().isEmpty() ? "." : dir.toString();
+            term.error("Cannot tell where the state is", "The configuration in " + shown + " says where its state lives "
+                    + "(its backend block), but it cannot be read. Fix it, or give the state folder with --state-dir DIR.");
+            throw new CommandFailed(1);
+        }
+        return found.home();
+    }
+
+    /** @return {@code -e}, or the one environment the configuration selects */
+    static String environment(CommonOptions opts, Terminal term) {
+        if (opts.environment != null) {
+            return opts.environment;
+        }
+        LoadResult loaded = new ConfigLoader().load(opts.dir(), null, opts.vars);
+        term.addSources(loaded.sources());
+        if (loaded.configuration() == null || loaded.diagnostics().hasErrors()) {
+            term.diagnostics(new Diagnostics().addAll(loaded.diagnostics()));
+            term.error("Which environment?", "Give the environment with -e NAME, or run in a configuration folder "
+                    + "(--dir) that selects one.");
+            throw new CommandFailed(1);
+        }
+        return loaded.configuration().environment().name();
+    }
+
+
 
     /**
      * Opens the state of a command that only reads, from a folder ({@link #forReading(Path, String, CliContext,

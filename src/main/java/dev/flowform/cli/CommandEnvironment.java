@@ -11,12 +11,12 @@ import java.util.List;
 
 /**
  * Opens the selected environment for {@code plan} and {@code apply}: the run layer's {@link Environment}, its
- * state opened the CLI's way ({@link StateOpen}: a read-only or damaged database explained; for {@code apply}
+ * state opened the CLI's way ({@link CommandState}: a read-only or damaged database explained; for {@code apply}
  * writable, and locked with the command's {@link CommandLock} before the cluster is touched).
  */
-final class EnvironmentAccess {
+final class CommandEnvironment {
 
-    private EnvironmentAccess() {
+    private CommandEnvironment() {
     }
 
     /**
@@ -43,8 +43,8 @@ final class EnvironmentAccess {
             public StateStore open(Path stateDir, String environment) {
                 List<String> select = CommandHint.selecting(opts, environment);
                 try {
-                    return lock == null ? StateOpen.forReading(home, environment, ctx, term, select)
-                            : lock.open(() -> StateOpen.forWriting(home, environment, ctx, term, select, "apply",
+                    return lock == null ? CommandState.forReading(home, environment, ctx, term, select)
+                            : lock.open(() -> CommandState.forWriting(home, environment, ctx, term, select, "apply",
                             lock.sleeper()));
                 } catch (CommandFailed e) {
                     throw e;

@@ -25,7 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>{@code deletedRuntimeConnectors}: connectors the operator deleted from Kafka Connect (not persisted).</li>
  * </ul>
  */
-final class SimBook {
+final class OperatorMemory {
     final Map<String, String> workerConfigs = new ConcurrentHashMap<>();
     final Map<String, Adoption> adoptions = new ConcurrentHashMap<>();
     final List<String> deletedRuntimeConnectors = Collections.synchronizedList(new ArrayList<>());

@@ -6,22 +6,22 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A state lock taken by {@link StateLocker#acquire}, held until {@link #close()}. It keeps the lock's heartbeat
- * going ({@link Renewal}: {@link StateLocker#heartbeat} every {@link LockInfo#HEARTBEAT_INTERVAL}), so an apply
+ * A state lock taken by {@link StateLockTable#acquire}, held until {@link #close()}. It keeps the lock's heartbeat
+ * going ({@link Renewal}: {@link StateLockTable#heartbeat} every {@link LockInfo#HEARTBEAT_INTERVAL}), so an apply
  * waiting minutes for a rolling restart does not look stale; if the lock is lost (force-unlocked by someone, the
  * database failed), {@link #lost()} says so and the holder stops writing.
  *
  * <p>{@link #close()} may run on any thread (an interrupt handler releases the lock with it) and more than once.
  */
-public final class HeldLock implements AutoCloseable {
+public final class HeldStateLock implements AutoCloseable {
 
-    private final StateLocker locker;
+    private final StateLockTable locker;
     private final LockInfo info;
     private final Set<String> releasedGone;
     private final Renewal heartbeat;
     private boolean released;
 
-    private HeldLock(StateLocker locker, LockInfo info, Set<String> releasedGone, Duration interval) {
+    private HeldStateLock(StateLockTable locker, LockInfo info, Set<String> releasedGone, Duration interval) {
         this.locker = locker;
         this.info = info;
         this.releasedGone = Set.copyOf(releasedGone);
@@ -29,8 +29,8 @@ public final class HeldLock implements AutoCloseable {
     }
 
     /** Starts the heartbeat of a lock just taken. */
-    static HeldLock start(StateLocker locker, LockInfo info, Set<String> releasedGone, Duration interval) {
-        return new HeldLock(locker, info, releasedGone, interval);
+    static HeldStateLock start(StateLockTable locker, LockInfo info, Set<String> releasedGone, Duration interval) {
+        return new HeldStateLock(locker, info, releasedGone, interval);
     }
 
     /** @return the lock as it was taken */
@@ -77,6 +77,6 @@ public final class HeldLock implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "HeldLock[" + info.id() + " of " + info.environment() + "]";
+        return "HeldStateLock[" + info.id() + " of " + info.environment() + "]";
     }
 }

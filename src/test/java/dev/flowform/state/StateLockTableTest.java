@@ -15,12 +15,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** What {@link StateLocker#acquire} reports while taking the lock, and what the {@link HeldLock} it returns does. */
-class StateLockerTest {
+/** What {@link StateLockTable#acquire} reports while taking the lock, and what the {@link HeldStateLock} it returns does. */
+class StateLockTableTest {
 
     private final MutableClock clock = MutableClock.at("2026-03-01T10:00:00Z");
     private final List<String> events = new ArrayList<>();
-    private final StateLocker.Listener recorder = new StateLocker.Listener() {
+    private final StateLockTable.Listener recorder = new StateLockTable.Listener() {
         @Override
         public void waiting(LockInfo holder) {
             events.add("waiting for " + holder.who());
@@ -32,23 +32,23 @@ class StateLockerTest {
         }
     };
 
-    private static StateLocker.Request request() {
-        return new StateLocker.Request("apply", "bob@laptop", "0.1.0", null);
+    private static StateLockTable.Request request() {
+        return new StateLockTable.Request("apply", "bob@laptop", "0.1.0", null);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.flowform.state.StatePlace#both")
     void aFreeLockIsTakenSilentlyAndReleasedOnClose(StatePlace place) throws Exception {
         try (StateStore store = place.open("prod", clock)) {
-            HeldLock held = store.locker().acquire(request(), Duration.ZERO, d -> { }, recorder);
-            assertThat(store.locker().current()).contains(held.info());
+            HeldStateLock held = store.lockTable().acquire(request(), Duration.ZERO, d -> { }, recorder);
+            assertThat(store.lockTable().current()).contains(held.info());
             assertThat(held.releasedGone()).isEmpty();
             assertThat(held.lost()).isEmpty();
 
             held.close();
             held.close();
             assertThat(held.isReleased()).isTrue();
-            assertThat(store.locker().current()).isEmpty();
+            assertThat(store.lockTable().current()).isEmpty();
             assertThat(events).isEmpty();
         }
     }
@@ -57,9 +57,9 @@ class StateLockerTest {
     @MethodSource("dev.flowform.state.StatePlace#both")
     void waitingIsReportedOnceBeforeTheFirstPause(StatePlace place) {
         try (StateStore store = place.open("prod", clock)) {
-            store.locker().lock("apply", "alice@host", "0.1.0");
+            store.lockTable().lock("apply", "alice@host", "0.1.0");
             List<Duration> pauses = new ArrayList<>();
-            catchThrowableOfType(LockHeldException.class, () -> store.locker().acquire(request(), Duration.ofSeconds(10),
+            catchThrowableOfType(LockHeldException.class, () -> store.lockTable().acquire(request(), Duration.ofSeconds(10),
                     d -> {
                         pauses.add(d);
                         clock.advance(d);
@@ -91,7 +91,7 @@ class StateLockerTest {
                 }
             });
 
-            try (HeldLock held = store.locker().acquire(request(), Duration.ZERO, d -> { }, recorder)) {
+            try (HeldStateLock held = store.lockTable().acquire(request(), Duration.ZERO, d -> { }, recorder)) {
                 assertThat(held.info().who()).isEqualTo("bob@laptop");
                 assertThat(held.releasedGone()).containsExactly("dead-lock-id");
                 assertThat(events).containsExactly("released dead-lock-id");
@@ -103,9 +103,9 @@ class StateLockerTest {
     @MethodSource("dev.flowform.state.StatePlace#both")
     void aHeldLockThatWasForceUnlockedReportsItIsLost(StatePlace place) {
         try (StateStore store = place.open("prod", clock)) {
-            LockInfo info = store.locker().lock("apply", "alice@host", "0.1.0");
-            try (HeldLock held = HeldLock.start(store.locker(), info, Set.of(), Duration.ofMillis(20))) {
-                assertThat(store.locker().forceUnlock(info.id())).isTrue();
+            LockInfo info = store.lockTable().lock("apply", "alice@host", "0.1.0");
+            try (HeldStateLock held = HeldStateLock.start(store.lockTable(), info, Set.of(), Duration.ofMillis(20))) {
+                assertThat(store.lockTable().forceUnlock(info.id())).isTrue();
                 await().atMost(Duration.ofSeconds(10)).until(() -> held.lost().isPresent());
                 assertThat(held.lost().orElseThrow()).hasMessageContaining("no longer held");
             }

@@ -19,14 +19,14 @@ import java.util.function.Supplier;
 /**
  * The environment's state lock, following Terraform's {@code statemgr.Locker} and {@code LockWithContext}
  * ({@code internal/states/statemgr/locker.go}): one row in {@code state_lock} per environment, taken by an INSERT
- * that the table's primary key lets only one racer win; released by the holder ({@link HeldLock#close()},
+ * that the table's primary key lets only one racer win; released by the holder ({@link HeldStateLock#close()},
  * {@link #unlock}) or by {@link #forceUnlock} with the lock's ID as nonce. The row carries a heartbeat; see
  * {@link LockInfo#STALE_AFTER}. Taking, refreshing and releasing the lock leave the serial alone.
  *
  * <p>{@link #acquire} is how every command takes it: it waits, releases a lock whose holder process is gone from
- * this machine, and hands back a {@link HeldLock} that keeps the heartbeat going. Plain SQL, shared by every backend.
+ * this machine, and hands back a {@link HeldStateLock} that keeps the heartbeat going. Plain SQL, shared by every backend.
  */
-public final class StateLocker {
+public final class StateLockTable {
 
     /** First pause of {@link #acquire}, as in Terraform's {@code LockWithContext}: 1 second. */
     public static final Duration RETRY_FIRST_DELAY = LockWait.FIRST_PAUSE;
@@ -44,7 +44,7 @@ public final class StateLocker {
     private final StateStore store;
     private final PgSessionLocks sessions;
 
-    StateLocker(StateStore store) {
+    StateLockTable(StateStore store) {
         this.store = store;
         this.sessions = new PgSessionLocks(store, this);
     }
@@ -190,13 +190,13 @@ public final class StateLocker {
      * @throws IllegalArgumentException when {@code timeout} is negative
      * @throws StateStoreException      when the database fails
      */
-    public HeldLock acquire(Request request, Duration timeout, Sleeper sleeper, Listener listener)
+    public HeldStateLock acquire(Request request, Duration timeout, Sleeper sleeper, Listener listener)
             throws InterruptedException {
         return acquire(() -> store, false, request, timeout, store.clock(), sleeper, listener).lock();
     }
 
     /** A state opened and locked by {@link #openLocked}. */
-    public record Locked(StateStore store, HeldLock lock) {
+    public record Locked(StateStore store, HeldStateLock lock) {
     }
 
     /**
@@ -233,7 +233,7 @@ public final class StateLocker {
             while (true) {
                 try {
                     store = store == null ? open.get() : store;
-                    return new Locked(store, store.locker().take(request, released, listener));
+                    return new Locked(store, store.lockTable().take(request, released, listener));
                 } catch (HolderNotAnsweringException e) {
                     if (!owned) {
                         throw e;
@@ -244,7 +244,7 @@ public final class StateLocker {
                 } catch (LockHeldException e) {
                     if (e.holder().isHolderGone() && goneReleases < GONE_RELEASES) {
                         goneReleases++;
-                        if (store.locker().forceUnlock(e.holder().id())) {
+                        if (store.lockTable().forceUnlock(e.holder().id())) {
                             released.add(e.holder().id());
                             listener.releasedGone(e.holder());
                         }
@@ -298,12 +298,12 @@ public final class StateLocker {
     }
 
     /** Takes the lock at once or throws {@link LockHeldException}; starts its heartbeat. */
-    private HeldLock take(Request request, Set<String> released, Listener listener) {
+    private HeldStateLock take(Request request, Set<String> released, Listener listener) {
         LockInfo taken = lock(request, gone -> {
             released.add(gone.id());
             listener.tookOver(gone);
         });
-        return HeldLock.start(this, taken, released, LockInfo.HEARTBEAT_INTERVAL);
+        return HeldStateLock.start(this, taken, released, LockInfo.HEARTBEAT_INTERVAL);
     }
 
     private static void closeQuietly(StateStore store) {
@@ -313,7 +313,7 @@ public final class StateLocker {
     }
 
     /**
-     * Shows the holder is alive: sets the lock's heartbeat to now. {@link HeldLock} calls it every
+     * Shows the holder is alive: sets the lock's heartbeat to now. {@link HeldStateLock} calls it every
      * {@link LockInfo#HEARTBEAT_INTERVAL}. Does not change the serial.
      *
      * @param lockId the id {@link #lock} returned
