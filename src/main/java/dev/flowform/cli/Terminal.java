@@ -71,11 +71,6 @@ public final class Terminal {
         return style;
     }
 
-    /** Registers secret values to mask in all later output (values shorter than 4 characters are ignored). */
-    public void addSecrets(Collection<String> values) {
-        secrets.add(values);
-    }
-
     /** @return the redactor every line printed here goes through; what is added to it is masked from then on */
     public Secrets secrets() {
         return secrets;

@@ -44,11 +44,6 @@ public record Diagnostic(Severity severity, String summary, String detail, Sourc
         return new Diagnostic(severity, summary, detail, range, address);
     }
 
-    /** @return a copy of this diagnostic located at {@code range} */
-    public Diagnostic withRange(SourceRange range) {
-        return new Diagnostic(severity, summary, detail, range, address);
-    }
-
     /** @return true for {@link Severity#ERROR} */
     public boolean isError() {
         return severity == Severity.ERROR;

@@ -51,16 +51,4 @@ public record DesiredConnector(
     public boolean isSensitive(String key) {
         return sensitiveKeys.contains(key) || SecretKeys.isSensitive(key);
     }
-
-    /** @return the state the connector should settle in: {@code RUNNING}, {@code PAUSED} or {@code STOPPED} */
-    public String expectedRuntimeState() {
-        if (state == null) {
-            return "RUNNING";
-        }
-        return switch (state) {
-            case "paused" -> "PAUSED";
-            case "stopped" -> "STOPPED";
-            default -> "RUNNING";
-        };
-    }
 }

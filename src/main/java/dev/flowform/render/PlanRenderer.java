@@ -210,15 +210,4 @@ public final class PlanRenderer {
     private static String pad(String s, int w) {
         return s.length() >= w ? s : s + " ".repeat(w - s.length());
     }
-
-    /** @return the warnings of the plan rendered Terraform-style (empty when none) */
-    public static String renderWarnings(Plan plan, Style style) {
-        StringBuilder sb = new StringBuilder();
-        for (Diagnostic d : plan.diagnostics()) {
-            if (!d.isError()) {
-                sb.append(DiagnosticRenderer.render(d, Map.of(), style));
-            }
-        }
-        return sb.toString();
-    }
 }

@@ -95,11 +95,6 @@ public final class StrimziSimulator implements AutoCloseable {
         return connects.reconcileCount();
     }
 
-    /** @return KafkaConnector reconciles that wrote or checked a status */
-    public long connectorReconcileCount() {
-        return connectors.reconcileCount();
-    }
-
     /** @return worker pods the simulator created (rolls, scale-ups and PodSet re-creations) */
     public long podsCreated() {
         return podSets.podsCreated();
