@@ -325,7 +325,6 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
      * The wait: evaluates the caches at each event, confirms a finished evaluation with a direct read, and reads
      * directly after a progress interval without events.
      *
-     * @param signal      the informers' events
      * @param fromCache   the check on the informers' caches
      * @param direct      the check on a direct read
      * @param timeout     how long to wait at most

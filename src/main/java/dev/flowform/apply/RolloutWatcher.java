@@ -21,7 +21,6 @@ public interface RolloutWatcher {
     /**
      * Waits until rule 7 holds for the KafkaConnect at {@code generation} (see {@link dev.flowform.plan.rules.RollCheck}).
      *
-     * @param ref          the KafkaConnect
      * @param generation   the generation the awaited patch produced
      * @param expectedMode the EOS mode the workers must run with
      * @param timeout      give up after this long
@@ -51,7 +50,6 @@ public interface RolloutWatcher {
     /**
      * Waits until rule 8 holds for the KafkaConnector at {@code generation} (see {@link dev.flowform.plan.rules.ConnectorCheck}).
      *
-     * @param ref           the KafkaConnector
      * @param generation    the generation the awaited change produced
      * @param expectedState {@code RUNNING}, {@code PAUSED} or {@code STOPPED}
      * @param timeout       give up after this long

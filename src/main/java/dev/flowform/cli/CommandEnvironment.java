@@ -20,10 +20,7 @@ final class CommandEnvironment {
     }
 
     /**
-     * @param opts  the common options
-     * @param ctx   the process context
      * @param term  where the state's notes and errors go; its redactor is the command's
-     * @param hooks the command's view
      * @param lock  the state lock to take right after the state opens, or null for a command that only reads
      * @return the open environment; closing it releases the lock
      * @throws CommandFailed after printing why the state cannot be opened or locked

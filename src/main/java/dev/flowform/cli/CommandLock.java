@@ -101,7 +101,6 @@ final class CommandLock {
     /**
      * Takes the lock of a state already open with {@link StateLockTable#acquire}, printing its events.
      *
-     * @param store the environment's state
      * @throws CommandFailed exit 1 after printing the holder when the lock stays held, exit 130 when interrupted
      */
     void acquire(StateStore store) {

@@ -39,7 +39,6 @@ final class CommandState {
 
     /**
      * @param opts the common options (environment, configuration and state folders)
-     * @param ctx  the process context
      * @param term where errors go
      * @return the open state; close it
      * @throws CommandFailed after printing why when the environment is unknown or has no state
@@ -50,7 +49,6 @@ final class CommandState {
 
     /**
      * @param opts    the common options (environment, configuration and state folders)
-     * @param ctx     the process context
      * @param term    where errors go
      * @param writing what writes the state (e.g. {@code force-unlock}), or null for a command that only reads (then a
      *                read-only state opens read-only)
@@ -136,8 +134,6 @@ final class CommandState {
      * folder's first open does).
      *
      * @param home   where the state is
-     * @param env    the environment
-     * @param ctx    the process context
      * @param term   where notes and errors go
      * @param select the options that select this state again, for hints
      * @return the open store
@@ -151,8 +147,6 @@ final class CommandState {
      * Opens the state of a command that writes it, from a folder or PostgreSQL.
      *
      * @param home    where the state is
-     * @param env     the environment
-     * @param ctx     the process context
      * @param term    where errors go
      * @param select  the options that select this state again, for hints
      * @param command what would write, for messages
@@ -186,8 +180,6 @@ final class CommandState {
      * {@code FLOWFORM_PG_CONN_STR}, with libpq's {@code PG*} variables filling the gaps ({@link PgConnection}). No
      * message repeats the connection string or its password.
      *
-     * @param home   a PostgreSQL home
-     * @param env    the environment
      * @param ctx    the process context (its environment variables)
      * @param term   where errors go
      * @param create false to report "No state for environment" instead of creating an empty state
@@ -238,9 +230,6 @@ final class CommandState {
     /**
      * Opens the state of a command that only reads.
      *
-     * @param stateDir the state folder
-     * @param env      the environment
-     * @param ctx      the process context
      * @param term     where notes and errors go
      * @param select   the options that select this state again, for the restore hint (e.g. {@code --dir X -e demo})
      * @return the open store: read-only when its files are
@@ -269,9 +258,6 @@ final class CommandState {
     /**
      * Opens the state of a command that writes it (apply, state push, force-unlock): refused when it is read-only.
      *
-     * @param stateDir the state folder
-     * @param env      the environment
-     * @param ctx      the process context
      * @param term     where errors go
      * @param select   the options that select this state again, for the restore hint
      * @param command  what would write, for the message (e.g. {@code apply})
@@ -328,7 +314,6 @@ final class CommandState {
     }
 
     /**
-     * @param e     the refusal
      * @param clock the clock to age the holder's lock with
      * @return who holds the state open, the lock it holds when known, and how to get it going again or end it
      */

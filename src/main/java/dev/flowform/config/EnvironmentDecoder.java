@@ -69,7 +69,6 @@ final class EnvironmentDecoder {
     /**
      * Decodes one environment block.
      *
-     * @param b         the block
      * @param variables the root module's variables, for the environment's {@code variables}
      * @return the decoded environment (with null members where arguments were wrong, reported)
      */

@@ -3,9 +3,7 @@ package dev.flowform.config;
 import java.nio.file.Path;
 import java.util.List;
 
-/**
- * Where an environment's Kubernetes API is: the user's kubeconfig, or the embedded demo cluster.
- */
+/** Where an environment's Kubernetes API is: the user's kubeconfig, or the embedded demo cluster. */
 public sealed interface KubernetesTarget {
 
     /**

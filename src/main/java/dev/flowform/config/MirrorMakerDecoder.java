@@ -66,7 +66,6 @@ final class MirrorMakerDecoder {
     }
 
     /**
-     * @param b    the block
      * @param sink receives the errors, located
      * @return the block as declared (mode and namespace maybe unset)
      */

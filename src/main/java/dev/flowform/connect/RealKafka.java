@@ -81,8 +81,6 @@ public interface RealKafka extends AutoCloseable {
     /**
      * Like {@link #write(String, String, String, int, int, int, IntConsumer)}, with the pause between transactions.
      *
-     * @param alias          the source cluster
-     * @param topic          the topic
      * @param phase          a prefix that tells this batch from others
      * @param transactions   how many transactions
      * @param perTransaction records per transaction

@@ -260,7 +260,6 @@ public final class KafkaConnectRuntime implements ConnectRuntime {
     /**
      * The properties a worker process gets: see the class comment.
      *
-     * @param rendered the operator's rendering
      * @param port     the worker's REST port
      * @return the complete worker configuration
      */
@@ -346,7 +345,6 @@ public final class KafkaConnectRuntime implements ConnectRuntime {
      * trying to forward REST request" ({@code RestClient.httpRequest}): a follower forwarded the call to a leader
      * URL that stopped answering, which happens when the leader's pod is rolled, until the group has a new leader.
      *
-     * @param r an answer
      * @return true when the call should be sent again
      */
     static boolean transientFailure(RestResult r) {

@@ -9,9 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 
-/**
- * Resource definitions of the Strimzi kinds flowform uses, and discovery of the served versions.
- */
+/** Resource definitions of the Strimzi kinds flowform uses, and discovery of the served versions. */
 public final class StrimziResources {
 
     private StrimziResources() {

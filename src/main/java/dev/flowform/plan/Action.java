@@ -2,9 +2,7 @@ package dev.flowform.plan;
 
 import java.util.Locale;
 
-/**
- * What a plan does to one object, with the symbol the human rendering prints (Terraform's actions).
- */
+/** What a plan does to one object, with the symbol the human rendering prints (Terraform's actions). */
 public enum Action {
     /** Nothing to do. */
     NO_OP(' '),

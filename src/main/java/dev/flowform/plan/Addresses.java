@@ -2,9 +2,7 @@ package dev.flowform.plan;
 
 import java.util.Map;
 
-/**
- * How an address given to a flag ({@code --target}, {@code --transfer-ownership}) names resources. Pure.
- */
+/** How an address given to a flag ({@code --target}, {@code --transfer-ownership}) names resources. Pure. */
 public final class Addresses {
 
     private Addresses() {

@@ -1,8 +1,6 @@
 package dev.flowform.plan;
 
-/**
- * The outcome of checking whether a roll or a connector change has settled.
- */
+/** The outcome of checking whether a roll or a connector change has settled. */
 public sealed interface Readiness {
 
     /** @return one human line describing the state, used in progress output */

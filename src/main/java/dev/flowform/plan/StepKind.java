@@ -1,8 +1,6 @@
 package dev.flowform.plan;
 
-/**
- * The kinds of steps an apply executes (docs/architecture.md).
- */
+/** The kinds of steps an apply executes (docs/architecture.md). */
 public enum StepKind {
     /** Create a KafkaConnect (new clusters start at {@code enabled} directly, KIP-618). */
     CREATE_CONNECT_CLUSTER,

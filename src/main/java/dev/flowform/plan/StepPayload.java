@@ -5,9 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/**
- * The data a step needs to execute, one record per kind of work, so executors switch exhaustively.
- */
+/** The data a step needs to execute, one record per kind of work, so executors switch exhaustively. */
 public sealed interface StepPayload {
 
     /**

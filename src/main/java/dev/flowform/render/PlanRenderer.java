@@ -79,7 +79,6 @@ public final class PlanRenderer {
     }
 
     /**
-     * @param steps a plan's steps
      * @return one sentence per fork into connector lanes ({@link StepGraph#forks}), saying which steps run
      *         concurrently and why that is safe; empty when every connector step runs one at a time
      */
@@ -92,7 +91,6 @@ public final class PlanRenderer {
     }
 
     /**
-     * @param steps a plan's steps
      * @return one sentence per run of connector steps of several connectors that run one at a time
      *         ({@link StepGraph#serialConnectorRuns}), saying why
      */

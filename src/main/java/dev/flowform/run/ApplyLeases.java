@@ -64,7 +64,6 @@ final class ApplyLeases {
      * waited), the plan is made again from the live cluster (its new Connect clusters leased too), and a saved
      * plan is refused as stale. A plan that writes nothing takes no lease.
      *
-     * @param plan   the plan
      * @param live   the cluster it was made from
      * @param saved  true for a saved plan (refused, never made again)
      * @param replan makes the plan again from the cluster now; null when that plan cannot be applied (reported)

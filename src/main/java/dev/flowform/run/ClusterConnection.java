@@ -144,8 +144,6 @@ public final class ClusterConnection implements AutoCloseable {
     /**
      * Connects to the environment's cluster and announces it ({@link RunHooks#connecting}).
      *
-     * @param workspace the environment's configuration
-     * @param ctx       the process context
      * @param writes    true for a command holding the state lock (an embedded cluster may then write its file)
      * @param early     the embedded cluster {@link #startEarly} is starting, or null
      * @param secrets   where the kubeconfig's credentials go

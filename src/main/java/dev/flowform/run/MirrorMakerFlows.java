@@ -19,11 +19,7 @@ final class MirrorMakerFlows {
     private MirrorMakerFlows() {
     }
 
-    /**
-     * @param cluster the embedded cluster
-     * @param ns      the namespace
-     * @return its KafkaMirrorMaker2 resources, read with the Strimzi API version the cluster serves
-     */
+    /** @return its KafkaMirrorMaker2 resources, read with the Strimzi API version the cluster serves */
     static List<GenericKubernetesResource> list(EmbeddedCluster cluster, String ns) {
         return cluster.client().genericKubernetesResources(cluster.api().kafkaApiVersion(), KIND).inNamespace(ns)
                 .list().getItems();
@@ -86,7 +82,6 @@ final class MirrorMakerFlows {
     /**
      * The first mirror whose topics pattern is one literal topic name, as the flow to prove.
      *
-     * @param ns    the namespace
      * @param mm2s  its KafkaMirrorMaker2 resources
      * @return the flow: Connect cluster {@code ns/<name>}, the mirror's source connector, aliases and topic
      */

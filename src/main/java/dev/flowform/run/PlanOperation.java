@@ -103,7 +103,6 @@ public final class PlanOperation {
      * Plans the desired state against {@code live}, continuing {@code resume} when given, and dry-runs its writes when
      * dry runs are on. Does not run the {@link IdentityGuard}: its caller did, once.
      *
-     * @param live    the cluster now
      * @param options the user's planning flags
      * @param resume  what an unfinished prior run left, or empty
      * @return the plan

@@ -85,7 +85,6 @@ final class PriorRunReader {
     /**
      * Records what resuming found; call while holding the lock (then no other process runs that run).
      *
-     * @param prior    the run
      * @param analysis what {@link Resume#analyze} found against the live cluster
      */
     void settle(Prior prior, Resume.Analysis analysis) {
@@ -104,8 +103,6 @@ final class PriorRunReader {
     /**
      * For a read-only command (plan): is the unfinished run still running in another process?
      *
-     * @param prior the unfinished run
-     * @param clock the current time
      * @return a warning that an apply is in progress (then the run must not be resumed), or empty when
      *         the run is over: not marked running, or its lock is free, stale or left by a dead process
      */

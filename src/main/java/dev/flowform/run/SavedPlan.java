@@ -61,10 +61,8 @@ public final class SavedPlan {
      * lineage, when the state's serial moved, or when any live object it read changed since ({@link Staleness}),
      * or when it has errors; then reveals its secrets and reports its diagnostics.
      *
-     * @param file        the plan file
      * @param environment the environment being applied
      * @param state       its state (lineage, serial, the key that decrypts the plan's secrets)
-     * @param live        the cluster now
      * @param hooks       where problems go
      * @return the plan, or null after reporting why it cannot be applied
      */

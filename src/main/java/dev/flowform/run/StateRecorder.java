@@ -54,7 +54,6 @@ record StateRecorder(Environment env) {
     /**
      * Records every drifted object of a refresh-only plan as it is live now; one deleted since is forgotten.
      *
-     * @param plan the refresh-only plan
      * @return the summary of the run, for its record and the view
      * @throws OperationFailed after reporting that the cluster cannot be read
      */

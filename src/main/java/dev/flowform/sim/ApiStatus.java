@@ -35,9 +35,7 @@ final class ApiStatus {
     }
 
     /**
-     * @param code    the HTTP status
      * @param reason  the {@code reason}, e.g. {@code Invalid}
-     * @param message the whole message
      * @param details {@code details} (name, group, kind, causes), or null for none
      * @return the answer, {@code Content-Type: application/json}
      */
@@ -59,7 +57,6 @@ final class ApiStatus {
 
     /**
      * @param name   the object's name, or null
-     * @param group  its API group
      * @param kind   its kind (or resource, as the API server gives it for some errors)
      * @param causes the causes as maps ({@code reason}, {@code message}, {@code field}), or an empty list
      * @return {@code details} of a {@code Status}

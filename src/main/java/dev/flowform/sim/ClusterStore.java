@@ -57,7 +57,6 @@ final class ClusterStore {
      * Reads every {@code *.yaml} / {@code *.yml} file of {@code dir}, in file-name order, each possibly
      * holding several documents; empty documents are skipped, {@code kind: List} is flattened.
      *
-     * @param dir the seed folder
      * @return the objects as JSON-like maps, in file order
      * @throws UncheckedIOException     when a file cannot be read
      * @throws IllegalArgumentException when a document is not a Kubernetes object

@@ -23,10 +23,7 @@ final class CrdReads {
     private final Map<String, Object> versionsByName = new LinkedHashMap<>();
     private final Function<RecordedRequest, MockResponse> store;
 
-    /**
-     * @param api   the served version
-     * @param store the mock's CRUD handling of a request
-     */
+    /** @param store the mock's CRUD handling of a request */
     CrdReads(StrimziApi api, Function<RecordedRequest, MockResponse> store) {
         this.store = store;
         for (Map<String, Object> crd : StrimziCrds.documents(api)) {
@@ -45,7 +42,6 @@ final class CrdReads {
     }
 
     /**
-     * @param request a request
      * @return the CRD or CRD list with Strimzi's schemas when {@code request} is a GET of one (not a watch), else null
      */
     MockResponse answer(RecordedRequest request) {

@@ -53,10 +53,7 @@ final class KubectlCompat {
         this.crds = new CrdReads(api, store);
     }
 
-    /**
-     * @param request a request
-     * @return the answer when the request is for discovery or OpenAPI, else null (the CRUD dispatcher answers)
-     */
+    /** @return the answer when the request is for discovery or OpenAPI, else null (the CRUD dispatcher answers) */
     MockResponse answer(RecordedRequest request) {
         String path = bare(request.getPath());
         if (request.method() == HttpMethod.GET) {

@@ -92,7 +92,6 @@ final class Kubelet {
      * The status of a pod the scheduler just placed: {@code Pending}, not Ready, with a fresh pod IP.
      *
      * @param key           {@code ns/pod} of the pod about to be created
-     * @param containerName its container
      * @return the status to create the pod with
      */
     PodStatus pendingStatus(String key, String containerName) {
@@ -143,8 +142,6 @@ final class Kubelet {
      * be fenced) and the kubelet restarts it, as for a container with {@code restartPolicy: Always}: the pod is
      * NotReady, with one more restart counted, until its new worker answers its health check.
      *
-     * @param ns      the pod's namespace
-     * @param podName the pod
      * @throws IllegalStateException when no worker runs in that pod
      */
     void crash(String ns, String podName) {

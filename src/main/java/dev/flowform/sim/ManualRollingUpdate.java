@@ -21,8 +21,6 @@ final class ManualRollingUpdate {
     }
 
     /**
-     * @param ctx  the simulator
-     * @param ns   the namespace
      * @param name the KafkaMirrorMaker2
      * @return true when its PodSet carries the annotation with value {@code "true"}
      */
@@ -44,8 +42,6 @@ final class ManualRollingUpdate {
     /**
      * Every pod was replaced: removes the annotation from the PodSet, as the operator does.
      *
-     * @param ctx  the simulator
-     * @param ns   the namespace
      * @param name the KafkaMirrorMaker2
      */
     static void end(SimContext ctx, String ns, String name) {

@@ -18,9 +18,7 @@ final class MirrorMakerConfigMap {
      * Records the worker configuration by its hash (for the kubelet) and writes it into ConfigMap
      * {@code <name>-mirrormaker2-config} unless it already holds it.
      *
-     * @param ctx the simulator
      * @param mm2 the KafkaMirrorMaker2
-     * @param m   its model
      */
     static void write(SimContext ctx, GenericKubernetesResource mm2, MirrorMakerModel m) {
         String ns = mm2.getMetadata().getNamespace();

@@ -29,7 +29,6 @@ final class MirrorMakerPodSet {
     /**
      * Creates the PodSet of {@code mm2}, or updates its templates when they changed.
      *
-     * @param ctx    the simulator's context
      * @param mm2    the KafkaMirrorMaker2
      * @param m      what it renders
      * @param noHash true for Strimzi 0.46-0.48, whose pods carry no configuration hash
@@ -69,9 +68,7 @@ final class MirrorMakerPodSet {
      * comment): each is replaced by that operator's pod, with its name and status (a Ready pod stays Ready), and the
      * PodSet's templates are rewritten to match, its status then observing them.
      *
-     * @param ctx  the simulator's context
      * @param mm2  the KafkaMirrorMaker2
-     * @param pods its pods now
      * @return its pods afterwards
      */
     static List<Pod> replaceHashedPods(SimContext ctx, GenericKubernetesResource mm2, List<Pod> pods) {
@@ -104,10 +101,7 @@ final class MirrorMakerPodSet {
     /**
      * Writes the PodSet's {@code status} (pods, readyPods, currentPods) when it changed.
      *
-     * @param ctx     the simulator's context
-     * @param ns      the namespace
      * @param name    the KafkaMirrorMaker2's name
-     * @param pods    its pods
      * @param current true for a pod that runs the current template
      */
     static void writeStatus(SimContext ctx, String ns, String name, List<Pod> pods, java.util.function.Predicate<Pod> current) {
@@ -129,10 +123,7 @@ final class MirrorMakerPodSet {
     /**
      * Creates a pod from one of the PodSet's templates, Pending until the kubelet starts it.
      *
-     * @param ctx      the simulator's context
      * @param kubelet  the kubelet, for the pod's first status
-     * @param ns       the namespace
-     * @param template the pod template
      * @param name     the KafkaMirrorMaker2's name
      * @return the created pod
      */

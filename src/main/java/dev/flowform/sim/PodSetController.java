@@ -149,11 +149,7 @@ final class PodSetController {
         updateStatus(kc.getMetadata().getNamespace(), kc.getMetadata().getName());
     }
 
-    /**
-     * Re-creates a deleted worker pod from its PodSet template, as the StrimziPodSet controller does.
-     *
-     * @param pod the deleted pod
-     */
+    /** Re-creates a deleted worker pod from its PodSet template, as the StrimziPodSet controller does. */
     void recreate(Pod pod) {
         String ns = pod.getMetadata().getNamespace();
         String podName = pod.getMetadata().getName();

@@ -51,10 +51,7 @@ final class PrinterColumns {
         }
     }
 
-    /**
-     * @param request a request
-     * @return the {@code Table} when {@code request} is a GET of Strimzi objects asking for one, else null
-     */
+    /** @return the {@code Table} when {@code request} is a GET of Strimzi objects asking for one, else null */
     MockResponse answer(RecordedRequest request) {
         String accept = request.getHeader("Accept");
         String raw = request.getPath() == null ? "" : request.getPath();
@@ -134,7 +131,6 @@ final class PrinterColumns {
     }
 
     /**
-     * @param object   a JSON-like object
      * @param jsonPath e.g. {@code .status.conditions[?(@.type=="Ready")].status} or {@code .metadata.labels.strimzi\.io/cluster}
      * @return the first value the path finds, or null
      */

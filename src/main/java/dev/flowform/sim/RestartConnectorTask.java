@@ -46,7 +46,6 @@ final class RestartConnectorTask {
      * sends no new configuration. A value that is not a task id is left as it is (Strimzi reads it as no task); a
      * failed restart keeps the annotation for the next reconcile. {@code c} gets the new resource version.
      *
-     * @param ctx            the simulator's context
      * @param c              the KafkaConnector as read for this reconcile
      * @param connectCluster {@code namespace/name} of its KafkaConnect
      */

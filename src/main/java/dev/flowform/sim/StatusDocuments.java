@@ -59,7 +59,6 @@ final class StatusDocuments {
      * @param kc      the KafkaConnect as read
      * @param g       the generation the reconcile started with
      * @param reason  the exception's simple class name, as Strimzi reports it
-     * @param message the exception's message
      * @param now     the current time, formatted
      * @return the status document
      */
@@ -92,7 +91,6 @@ final class StatusDocuments {
      * and {@code connectorStatus} as {@code GET /connectors/{name}/status} returned it.
      *
      * @param c        the KafkaConnector as read
-     * @param g        its generation
      * @param tasksMax {@code spec.tasksMax} as sent to Kafka Connect
      * @param topics   {@code GET /connectors/{name}/topics}; left out when empty
      * @param runtime  the connector's status, or null when no worker answered
@@ -119,9 +117,7 @@ final class StatusDocuments {
      * {@code spec.tasksMax} when set.
      *
      * @param c       the KafkaConnector as read
-     * @param g       its generation
      * @param reason  the exception's simple class name, as Strimzi reports it
-     * @param message the exception's message
      * @param now     the current time, formatted
      * @return the status document
      */
@@ -169,7 +165,6 @@ final class StatusDocuments {
 
     /**
      * @param object a resource's top-level properties ({@code status} among them)
-     * @param type   a condition type
      * @return true when {@code status.conditions} has {@code type} with status {@code True}
      */
     static boolean hasTrueCondition(Map<String, Object> object, String type) {

@@ -51,7 +51,6 @@ public final class StrimziCrds {
      * Strimzi's CRDs as the embedded API server stores them, read once per JVM from the class path: each with the one
      * version the cluster serves.
      *
-     * @param api the served version
      * @return the KafkaConnect, KafkaConnector, StrimziPodSet, KafkaMirrorMaker2 and KafkaUser CRDs for {@code api}, in that order,
      *         as JSON-like maps shared by every caller: read them, never change them
      * @throws IllegalStateException when the class path lacks them (a build that skipped {@code generate-resources})
@@ -76,7 +75,6 @@ public final class StrimziCrds {
     /**
      * The schema the API server applies to writes of one Strimzi resource, shared by every cluster of this JVM.
      *
-     * @param api    the served version
      * @param plural e.g. {@code kafkaconnects}
      * @return the served version's schema, or null when {@code plural} is not one of the five Strimzi resources
      */
@@ -106,7 +104,6 @@ public final class StrimziCrds {
      * so that the first write a client sends (a plan's dry runs, right after start-up) does not wait for the validator's
      * classes and schemas; a kind the cluster does not hold is built when it is first written.
      *
-     * @param api   the served version
      * @param kinds the kinds of the objects the cluster starts with
      */
     static void warmUp(StrimziApi api, java.util.Set<String> kinds) {

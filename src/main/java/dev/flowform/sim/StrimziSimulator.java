@@ -232,10 +232,7 @@ public final class StrimziSimulator implements AutoCloseable {
         loop.close(() -> informers.forEach(SharedIndexInformer::stop));
     }
 
-    /**
-     * @param p a pod
-     * @return true when it is not terminating and its {@code Ready} condition is {@code True}
-     */
+    /** @return true when it is not terminating and its {@code Ready} condition is {@code True} */
     static boolean ready(Pod p) {
         return SimContext.ready(p);
     }

@@ -126,7 +126,6 @@ final class WorkerConfig {
      * over the pod definition. Here: over the spec without {@code replicas} and the rendered configuration.
      *
      * @param spec     the KafkaConnect {@code spec}
-     * @param rendered its rendered configuration
      * @return 8 lowercase hex characters
      */
     static String revision(Map<String, Object> spec, Rendered rendered) {

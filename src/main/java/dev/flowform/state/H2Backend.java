@@ -390,7 +390,6 @@ final class H2Backend implements Backend {
     }
 
     /**
-     * @param db a database file
      * @return true when it exists and it or its folder may not be written: either the process may not write it
      *         ({@link Files#isWritable}, which covers read-only mounts and other users' files) or its owner-write
      *         permission bit is off (root may write any file whatever its mode bits, so {@code chmod -w}, or a copy made

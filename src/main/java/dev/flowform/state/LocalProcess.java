@@ -38,7 +38,6 @@ public record LocalProcess(long pid, char state, String command) {
     }
 
     /**
-     * @param port a TCP port
      * @return the process with a socket listening on {@code port}, or empty when none is found (no {@code /proc}, or
      *         the socket belongs to a process this user may not look into)
      */

@@ -84,9 +84,7 @@ public final class LockHeldException extends RuntimeException {
         return sb.toString();
     }
 
-    /**
-     * @return the holder's {@code Lock Info:} block, one line per field, each line ending in a line break
-     */
+    /** @return the holder's {@code Lock Info:} block, one line per field, each line ending in a line break */
     static String details(LockInfo h, Duration age, Duration sinceHeartbeat) {
         StringBuilder sb = new StringBuilder("Lock Info:\n");
         sb.append("  ID:        ").append(h.id()).append('\n');

@@ -142,9 +142,7 @@ public record LockInfo(String id, String environment, String operation, String w
         return user + "@" + host;
     }
 
-    /**
-     * @return the holder's process, when recorded in a form this flowform understands
-     */
+    /** @return the holder's process, when recorded in a form this flowform understands */
     public Optional<ProcessIdentity> holderProcess() {
         return ProcessIdentity.decode(process);
     }

@@ -134,7 +134,6 @@ final class PgSessionLocks {
     /**
      * Ends the session of a live holder before its row is deleted by a force-unlock.
      *
-     * @param c      the force-unlock's connection
      * @param holder the row being removed
      * @throws SQLException when the session cannot be ended (nothing is unlocked then)
      */

@@ -55,9 +55,7 @@ public record ProcessIdentity(long pid, String machine, Instant started) {
         return new ProcessIdentity(self.pid(), thisMachine(), self.info().startInstant().orElse(null));
     }
 
-    /**
-     * @return the stored form, {@code pid|startEpochMillis|machine} ({@code -} for an unknown start)
-     */
+    /** @return the stored form, {@code pid|startEpochMillis|machine} ({@code -} for an unknown start) */
     public String encode() {
         return pid + SEPARATOR + (started == null ? "-" : Long.toString(started.toEpochMilli())) + SEPARATOR + machine;
     }

@@ -355,7 +355,6 @@ public final class RunJournal {
      * version 4, or by {@code state pull}, which shows stopped steps as FAILED. Migration V4 does the same to the
      * rows of an existing database.
      *
-     * @param c the caller's connection
      * @return how many rows changed
      */
     static int recordStopsAsStopped(Connection c, String environment) throws SQLException {

@@ -1,8 +1,6 @@
 package dev.flowform.state;
 
-/**
- * How a run ended, as recorded in the {@code run} table.
- */
+/** How a run ended, as recorded in the {@code run} table. */
 public enum RunOutcome {
     /** Started and not finished yet, or the process died before finishing it. */
     RUNNING,

@@ -1,8 +1,6 @@
 package dev.flowform.state;
 
-/**
- * Where one step of a run stands in the journal.
- */
+/** Where one step of a run stands in the journal. */
 public enum StepStatus {
     /** The intent is recorded; the step may or may not have acted on the cluster. */
     STARTED,

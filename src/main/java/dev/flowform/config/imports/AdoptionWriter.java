@@ -201,11 +201,7 @@ public final class AdoptionWriter {
         return literalCredential(key, value);
     }
 
-    /**
-     * @param key   a configuration key
-     * @param value its value
-     * @return why the value is not written (a literal credential under a credential key), or null when it may be
-     */
+    /** @return why the value is not written (a literal credential under a credential key), or null when it may be */
     static String literalCredential(String key, String value) {
         if (key.endsWith(".class")) {
             return null; // a class name, e.g. config.providers.secrets.class, never a credential

@@ -201,9 +201,7 @@ public final class Blocks {
         return !word.isEmpty() && "aeiou".indexOf(Character.toLowerCase(word.charAt(0))) >= 0 ? "An" : "A";
     }
 
-    /**
-     * @return the only nested block of {@code type}, or null; further ones are reported as duplicates
-     */
+    /** @return the only nested block of {@code type}, or null; further ones are reported as duplicates */
     public static Block single(Content content, String type, Sink sink) {
         List<Block> found = content.nested(type);
         for (int i = 1; i < found.size(); i++) {

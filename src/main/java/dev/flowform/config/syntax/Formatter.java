@@ -50,7 +50,6 @@ public final class Formatter {
     }
 
     /**
-     * @param node   the value
      * @param indent the indentation of the line the value starts on, in levels
      * @param column the column the value starts at (for the width of one-line arrays)
      */

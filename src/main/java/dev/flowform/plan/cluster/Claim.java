@@ -49,8 +49,6 @@ record Claim(String address, ObjectRef ref, Map<String, String> labels, Map<Stri
      * Reads the claims of one cluster's plan: the KafkaConnect first when it exists, then the existing
      * connectors of its flows in order.
      *
-     * @param scope  the plan's scope
-     * @param dc     the cluster
      * @param live   the KafkaConnect, or null when it does not exist
      * @param flows  the flows on it
      * @param flowOf address of each desired connector to its flow's
@@ -74,12 +72,8 @@ record Claim(String address, ObjectRef ref, Map<String, String> labels, Map<Stri
     /**
      * Reads the claim of one existing object.
      *
-     * @param scope       the plan's scope
      * @param flowOf      address of each desired connector to its flow's (a flow's address names its connectors)
      * @param address     the object's resource address
-     * @param ref         the object
-     * @param labels      its labels now
-     * @param annotations its annotations now
      * @return the claim
      */
     static Claim of(PlanScope scope, Map<String, String> flowOf, String address, ObjectRef ref,

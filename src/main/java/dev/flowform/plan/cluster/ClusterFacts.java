@@ -58,8 +58,6 @@ record ClusterFacts(PlanScope scope, ResourceKind kind, Existing existing, List<
         }
 
         /**
-         * @param c        the live workers
-         * @param target   the desired mode
          * @param spec     the worker edits apart from the mode
          * @param places   where the identity is kept
          * @param annotate true when the connector-resources annotation is to be added
@@ -127,7 +125,6 @@ record ClusterFacts(PlanScope scope, ResourceKind kind, Existing existing, List<
     }
 
     /**
-     * @param scope the plan's scope
      * @param dm    a {@code mirrormaker2} block, derived
      * @return its facts
      */

@@ -44,10 +44,7 @@ final class ClusterGuards {
     private ClusterGuards() {
     }
 
-    /**
-     * @param f a resource's facts
-     * @return the guards for it: {@link #NEW_CLUSTER} or {@link #EXISTING_CLUSTER}
-     */
+    /** @return the guards for it: {@link #NEW_CLUSTER} or {@link #EXISTING_CLUSTER} */
     static List<Guard> of(ClusterFacts f) {
         return f.existing() == null ? NEW_CLUSTER : EXISTING_CLUSTER;
     }

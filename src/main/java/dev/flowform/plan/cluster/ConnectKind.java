@@ -49,8 +49,6 @@ record ConnectKind(DesiredConnectCluster desired, List<DesiredFlow> flows, Map<S
     }
 
     /**
-     * @param scope       the plan's scope
-     * @param dc          the cluster
      * @param c           the live KafkaConnect, or null
      * @param restartable true when a FAILED task of a connector the plan does not change is restarted
      * @return the kind's facts

@@ -55,8 +55,6 @@ record ConnectorFacts(List<ConnectorWork> work, List<Diagnostic> findings, List<
     }
 
     /**
-     * @param scope the plan's scope
-     * @param dc    the cluster
      * @param flows the flows on it
      * @param live  the KafkaConnect, or null when it does not exist (then nothing is deleted)
      * @param restartable true when the operator acts on the cluster's connectors and the plan restarts no worker:
@@ -89,8 +87,6 @@ record ConnectorFacts(List<ConnectorWork> work, List<Diagnostic> findings, List<
     /**
      * Removing a flow deletes only what flowform created in this environment, and never what another lineage marked.
      *
-     * @param scope the plan's scope
-     * @param l     a live connector
      * @return true when this plan may delete it
      */
     static boolean deletable(PlanScope scope, LiveConnector l) {

@@ -10,9 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/**
- * Guards on the connectors of a cluster. Pure.
- */
+/** Guards on the connectors of a cluster. Pure. */
 final class ConnectorGuards {
 
     private ConnectorGuards() {

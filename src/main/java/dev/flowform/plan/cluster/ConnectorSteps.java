@@ -32,11 +32,7 @@ final class ConnectorSteps {
     private ConnectorSteps() {
     }
 
-    /**
-     * @param s    the sequencer
-     * @param kind the cluster
-     * @param mode the workers' mode when the steps run
-     */
+    /** @param mode the workers' mode when the steps run */
     static void add(StepSequencer s, ConnectKind kind, EosMode mode) {
         for (ConnectorWork w : kind.work()) {
             switch (w.action()) {

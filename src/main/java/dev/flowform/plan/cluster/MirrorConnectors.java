@@ -32,7 +32,6 @@ final class MirrorConnectors {
      * ({@code MirrorHeartbeatConnector.taskConfigs}). A declared mirror without a live entry gets the connectors flowform
      * writes for a new mirror (source and checkpoint); under {@code adopt} the undeclared live mirrors stay and count too.
      *
-     * @param dm   the block, derived
      * @param live the live resource, or null when it is to be created
      * @return the tasks per connector, by name
      */

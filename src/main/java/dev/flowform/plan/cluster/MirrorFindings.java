@@ -34,8 +34,6 @@ final class MirrorFindings {
     }
 
     /**
-     * @param f the facts
-     * @param k the resource
      * @return the first refusal of: an exactly-once mirror on workers that are not to run {@code enabled} (rule 3), a
      *         source connector that requires exactly-once under workers whose mode is to rise, a renamed target alias
      *         that cannot be planned ({@link MirrorTargetRename}), a mirror to add without bootstrap servers; or nothing
@@ -87,11 +85,7 @@ final class MirrorFindings {
         return List.of();
     }
 
-    /**
-     * @param live the live resource
-     * @param dm   the block
-     * @return the warnings, clusters first, then mirrors, in spec order
-     */
+    /** @return the warnings, clusters first, then mirrors, in spec order */
     static List<Diagnostic> of(LiveMirrorMaker2 live, DesiredMirrorMaker2 dm) {
         List<Diagnostic> out = new ArrayList<>();
         String who = "KafkaMirrorMaker2 " + live.namespace() + "/" + live.name();
@@ -129,8 +123,6 @@ final class MirrorFindings {
      * topics {@code <new alias>.<topic>} under the DefaultReplicationPolicy, as duplicates under the
      * IdentityReplicationPolicy. Checkpoints start again, and exactly-once tasks get new transactional IDs.
      *
-     * @param live    the live resource
-     * @param dm      the block
      * @param renamed old source alias to new
      * @return one warning per rename
      */
@@ -157,7 +149,6 @@ final class MirrorFindings {
 
     /**
      * @param live the live resource (its pods show the behaviour, {@link ForcedRoll#affected})
-     * @param dm   the block
      * @return the warning that says why the plan forces rolls: Strimzi 0.46-0.48 never roll the pods on a worker
      *         configuration change, so the mode would not reach the workers although the resource says Ready
      */

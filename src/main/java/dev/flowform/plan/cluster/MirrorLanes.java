@@ -32,8 +32,6 @@ record MirrorLanes(List<String> stopFirst, List<String> marked, List<MirrorWork>
     }
 
     /**
-     * @param facts the resource's facts
-     * @param f     the resource
      * @param mode  the workers' mode when the mirrors patch is written
      * @return the mirrors to stop first and those stopped already
      */

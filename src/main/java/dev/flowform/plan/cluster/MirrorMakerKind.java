@@ -52,8 +52,6 @@ record MirrorMakerKind(DesiredMirrorMaker2 desired, LiveMirrorMaker2 live, Objec
     }
 
     /**
-     * @param scope the plan's scope
-     * @param dm    the block, derived
      * @param live  the live resource, or null
      * @return the kind's facts
      */

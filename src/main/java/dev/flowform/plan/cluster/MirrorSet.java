@@ -66,7 +66,6 @@ record MirrorSet(List<FieldEdit> edits, List<AttributeChange> attrs, List<Change
     }
 
     /**
-     * @param dm   the block, derived
      * @param live the live resource, whose target alias the block names
      * @param ref  the object the connectors' changes are made through
      * @return the work; empty when the declared and live source aliases agree (or adopt leaves undeclared ones)
@@ -155,9 +154,7 @@ record MirrorSet(List<FieldEdit> edits, List<AttributeChange> attrs, List<Change
     /**
      * @param owner     the KafkaMirrorMaker2's address
      * @param ref       the KafkaMirrorMaker2
-     * @param connector the connector's name
      * @param action    create or delete
-     * @param why       the reason
      * @return the change of one connector the operator creates or deletes, at {@code <owner>.connector["<name>"]}
      */
     static Change connectorChange(String owner, ObjectRef ref, String connector, Action action, Change.Reason why) {

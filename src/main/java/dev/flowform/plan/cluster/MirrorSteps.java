@@ -23,11 +23,7 @@ final class MirrorSteps {
     private MirrorSteps() {
     }
 
-    /**
-     * @param s    the sequencer
-     * @param k    the resource
-     * @param mode the workers' mode when the steps run
-     */
+    /** @param mode the workers' mode when the steps run */
     static void add(StepSequencer s, MirrorMakerKind k, EosMode mode) {
         if (k.live() == null) {
             connectorWait(s, k);
@@ -93,11 +89,6 @@ final class MirrorSteps {
     /**
      * Adds what the resource's change shows of its mirrors: their edits and why (exactly-once on or off, stopped first,
      * started again, other settings), then the mirrors added, removed or renamed.
-     *
-     * @param f       the facts
-     * @param k       the resource
-     * @param attrs   the change's attributes
-     * @param reasons the change's reasons
      */
     static void change(ClusterFacts f, MirrorMakerKind k, List<AttributeChange> attrs, List<Change.Reason> reasons) {
         List<String> on = new ArrayList<>();

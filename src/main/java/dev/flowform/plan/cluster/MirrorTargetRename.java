@@ -30,16 +30,12 @@ final class MirrorTargetRename {
     private MirrorTargetRename() {
     }
 
-    /**
-     * @param f the facts
-     * @return true when the block names another target alias than the resource
-     */
+    /** @return true when the block names another target alias than the resource */
     static boolean renamed(MirrorMakerKind f) {
         return f.live() != null && f.desired().targetAlias() != null && !f.desired().targetAlias().equals(f.live().target());
     }
 
     /**
-     * @param facts the facts
      * @param f     the resource, with a renamed target
      * @param who   the resource, for messages
      * @return the refusal when the rename cannot be planned: another change in the same plan, or a new alias that names
@@ -86,8 +82,6 @@ final class MirrorTargetRename {
      * Adds what the rename shows on the resource's change: the alias fields, old to new, and the reason.
      *
      * @param f       the resource, with a renamed target
-     * @param attrs   the change's attributes
-     * @param reasons the change's reasons
      */
     static void change(MirrorMakerKind f, List<AttributeChange> attrs, List<Change.Reason> reasons) {
         String from = f.live().target();

@@ -53,7 +53,6 @@ record MirrorWork(String source, List<FieldEdit> edits, List<AttributeChange> at
     }
 
     /**
-     * @param dm   the block
      * @param want the mirror as declared
      * @param live the live entry with the same source alias
      * @param v1   true when the live resource uses the {@code v1} layout (the mirror is selected by {@code source.alias})
@@ -168,7 +167,6 @@ record MirrorWork(String source, List<FieldEdit> edits, List<AttributeChange> at
 
     /**
      * @param v1     true for the {@code v1} layout
-     * @param source the source alias
      * @return the path segment selecting the mirror: {@code [source.alias=<alias>]} in {@code v1},
      *         {@code [sourceCluster=<alias>]} in {@code v1beta2}
      */

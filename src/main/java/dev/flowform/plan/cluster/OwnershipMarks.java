@@ -27,10 +27,7 @@ final class OwnershipMarks {
     private OwnershipMarks() {
     }
 
-    /**
-     * @param scope the plan's scope
-     * @return the labels of an object flowform creates: managed by flowform, in this environment
-     */
+    /** @return the labels of an object flowform creates: managed by flowform, in this environment */
     static Map<String, String> labels(PlanScope scope) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(Strimzi.MANAGED_BY_LABEL, LiveConnector.MANAGED_BY_VALUE);
@@ -38,10 +35,7 @@ final class OwnershipMarks {
         return labels;
     }
 
-    /**
-     * @param scope the plan's scope
-     * @return the ownership annotations of an object flowform creates; empty without a lineage
-     */
+    /** @return the ownership annotations of an object flowform creates; empty without a lineage */
     static Map<String, String> annotations(PlanScope scope) {
         Map<String, String> m = new LinkedHashMap<>();
         if (scope.lineage() != null) {

@@ -40,8 +40,6 @@ record SpecDiff(List<FieldEdit> edits, List<AttributeChange> attrs) {
     /**
      * The spec edits of a KafkaConnect apart from its exactly-once mode, which the planner sequences itself.
      *
-     * @param dc the desired cluster
-     * @param c  the live KafkaConnect
      * @return its {@code spec.config} entries, declared spec fields and, under own, removals
      */
     static SpecDiff cluster(DesiredConnectCluster dc, LiveConnectCluster c) {
@@ -79,8 +77,6 @@ record SpecDiff(List<FieldEdit> edits, List<AttributeChange> attrs) {
     /**
      * The spec edits of a KafkaConnector. {@code exactly.once.support=requested} counts as unset (Kafka's default).
      *
-     * @param d the desired connector
-     * @param l the live one
      * @return its {@code spec.config} entries and removals, then {@code tasksMax}, {@code state} and {@code class}
      */
     static SpecDiff connector(DesiredConnector d, LiveConnector l) {

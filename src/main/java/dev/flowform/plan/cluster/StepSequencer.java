@@ -48,7 +48,6 @@ final class StepSequencer {
     }
 
     /**
-     * @param facts a resource's facts
      * @return true when its connectors may be written concurrently: its Kafka version is known and 3.6 or newer
      *         (KAFKA-15059, fixed in 3.6.0)
      */
@@ -89,10 +88,7 @@ final class StepSequencer {
         changes.add(c);
     }
 
-    /**
-     * @param address a connector's address
-     * @return its lane when the connectors run concurrently, else null (the chain)
-     */
+    /** @return its lane when the connectors run concurrently, else null (the chain) */
     String lane(String address) {
         return concurrentConnectors ? address : null;
     }

@@ -28,7 +28,6 @@ final class TransactionalIds {
     }
 
     /**
-     * @param f     the resource's facts
      * @param chain the steps the sequencer emitted for it (before ownership marks)
      * @return the IDs, the leader's first, then per connector (by name) per task; empty when the chain is empty (only
      *         resources this plan changes are listed) or the workers end at {@code disabled}

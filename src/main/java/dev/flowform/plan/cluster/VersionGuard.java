@@ -28,7 +28,6 @@ final class VersionGuard {
     /**
      * Checks the version of a new cluster: the one the configuration declares.
      *
-     * @param f the cluster's facts
      * @return the verdict
      */
     static Verdict declared(ClusterFacts f) {
@@ -41,7 +40,6 @@ final class VersionGuard {
      * report in {@code status.connectorPlugins}. A spec without a version and a status without one is the
      * operator's default, which is not checked; a KafkaConnect without any spec has an unknown version.
      *
-     * @param f the cluster's facts
      * @return the verdict
      */
     static Verdict live(ClusterFacts f) {

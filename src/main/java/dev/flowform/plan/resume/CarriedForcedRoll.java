@@ -41,7 +41,6 @@ final class CarriedForcedRoll {
      * @param byId      the same by id
      * @param prior     where each step got to
      * @param confirmed open mutations the live cluster shows
-     * @param live      the cluster now
      * @param runId     the prior run's id, for the summaries
      * @return the steps to carry (annotate and wait, or the wait alone), at most one forced roll per resource
      */

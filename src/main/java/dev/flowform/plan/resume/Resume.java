@@ -210,9 +210,7 @@ public final class Resume {
         return Optional.empty();
     }
 
-    /**
-     * @return true when the live cluster shows the mutation's effect (see {@link LiveEffect#shows})
-     */
+    /** @return true when the live cluster shows the mutation's effect (see {@link LiveEffect#shows}) */
     static boolean inCluster(Step s, LiveState live, UnaryOperator<String> hash) {
         return LiveEffect.shows(s, live, hash);
     }

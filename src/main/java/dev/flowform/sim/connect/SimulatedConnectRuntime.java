@@ -270,9 +270,7 @@ public final class SimulatedConnectRuntime implements ConnectRuntime {
         workers.clear();
     }
 
-    /**
-     * @return every connector, by cluster ({@code namespace/KafkaConnect name}) and name, both sorted
-     */
+    /** @return every connector, by cluster ({@code namespace/KafkaConnect name}) and name, both sorted */
     public Map<String, Map<String, Connector>> exportConnectors() {
         Map<String, Map<String, Connector>> out = new TreeMap<>();
         connectors.forEach((cluster, table) -> {

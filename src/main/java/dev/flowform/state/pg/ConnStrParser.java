@@ -37,7 +37,6 @@ final class ConnStrParser {
     }
 
     /**
-     * @param text a connection string
      * @return the keywords given, in the order first given, with non-empty values
      * @throws InvalidPgSettingsException when the string cannot be read or uses an unknown keyword
      */
