@@ -11,13 +11,6 @@ import java.util.List;
  */
 public record ApplyResult(List<StepResult> results, boolean interrupted, String stopReason) {
 
-    /**
-     * Copies the results.
-     *
-     * @param results     one entry per step, in plan order
-     * @param interrupted true when the run stopped early because it was asked to
-     * @param stopReason  why it stopped, or null
-     */
     public ApplyResult {
         results = List.copyOf(results);
     }

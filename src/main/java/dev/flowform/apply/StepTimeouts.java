@@ -21,13 +21,7 @@ public record StepTimeouts(Duration roll, Duration connector) {
     /** 20 minutes per rolling restart, 5 minutes per connector. */
     public static final StepTimeouts DEFAULTS = new StepTimeouts(Duration.ofMinutes(20), Duration.ofMinutes(5));
 
-    /**
-     * Checks the durations.
-     *
-     * @param roll      limit of a {@code WAIT_FOR_ROLL} step, positive
-     * @param connector limit of a {@code WAIT_FOR_CONNECTOR_READY} step, positive
-     * @throws IllegalArgumentException when a duration is zero or negative
-     */
+    /** @throws IllegalArgumentException when a duration is zero or negative */
     public StepTimeouts {
         Objects.requireNonNull(roll, "roll");
         Objects.requireNonNull(connector, "connector");

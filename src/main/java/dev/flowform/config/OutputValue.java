@@ -17,16 +17,6 @@ import java.util.Objects;
  * @param range       where the output block is written
  */
 public record OutputValue(String name, Object value, String type, boolean sensitive, String description, SourceRange range) {
-    /**
-     * Checks the required components.
-     *
-     * @param name        the label
-     * @param value       the value as plain Java data
-     * @param type        the kind of the value
-     * @param sensitive   declared {@code sensitive = true}
-     * @param description the {@code description}, or null
-     * @param range       where the output block is written
-     */
     public OutputValue {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(type, "type");

@@ -15,13 +15,6 @@ import java.util.Objects;
  * @param environments the environments checked, in name order (empty when none could be)
  */
 public record ValidationResult(Diagnostics diagnostics, Map<String, String> sources, List<String> environments) {
-    /**
-     * Copies the collections.
-     *
-     * @param diagnostics  errors and warnings, sorted
-     * @param sources      file name to the file's text
-     * @param environments the environments checked
-     */
     public ValidationResult {
         Objects.requireNonNull(diagnostics, "diagnostics");
         sources = Map.copyOf(sources);

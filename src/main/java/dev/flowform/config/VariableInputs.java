@@ -20,13 +20,6 @@ public record VariableInputs(Map<String, String> processEnvironment, List<Path> 
     /** No values from outside the files. */
     public static final VariableInputs NONE = new VariableInputs(Map.of(), List.of(), Map.of());
 
-    /**
-     * Copies the collections; null means empty.
-     *
-     * @param processEnvironment the process environment
-     * @param varFiles           {@code --var-file} paths as given
-     * @param vars               {@code --var} values by variable name
-     */
     public VariableInputs {
         processEnvironment = processEnvironment == null ? Map.of() : Map.copyOf(withoutNulls(processEnvironment));
         varFiles = varFiles == null ? List.of() : List.copyOf(varFiles);

@@ -31,19 +31,7 @@ public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi 
                                      boolean persistReadOnly, Supplier<ConnectRuntime> connectRuntime, boolean https,
                                      int port) {
 
-    /**
-     * Replaces a null {@code settings} with {@link SimSettings#fast()}.
-     *
-     * @param persistFile the persist file, or null
-     * @param seedDir     the seed folder, or null
-     * @param api         the served Strimzi API version, or null to detect it
-     * @param settings    simulator timing, or null for {@link SimSettings#fast()}
-     * @param persistReadOnly true to never write {@code persistFile}
-     * @param connectRuntime  makes the Connect runtime, or null for {@link SimulatedConnectRuntime}
-     * @param https           true to serve HTTPS
-     * @param port            the port to serve on, or 0 for any free one
-     * @throws IllegalArgumentException when {@code port} is outside 0 to 65535
-     */
+    /** @throws IllegalArgumentException when {@code port} is outside 0 to 65535 */
     public EmbeddedClusterOptions {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be from 1 to 65535 (0: any free port), got " + port);

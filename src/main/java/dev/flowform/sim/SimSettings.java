@@ -41,13 +41,6 @@ public record SimSettings(Duration reconcileDelay, Duration podReadyDelay, Durat
     }
 
     /**
-     * Validates the durations.
-     *
-     * @param reconcileDelay see {@link #reconcileDelay()}
-     * @param podReadyDelay  see {@link #podReadyDelay()}
-     * @param connectorDelay see {@link #connectorDelay()}
-     * @param stuckTimeout   see {@link #stuckTimeout()}
-     * @param strimziVersion see {@link #strimziVersion()}; null means {@value #DEFAULT_STRIMZI_VERSION}
      * @throws NullPointerException     when a duration is null
      * @throws IllegalArgumentException when a duration is negative, or the version is not {@code major.minor.patch}
      */

@@ -21,17 +21,7 @@ import java.util.Objects;
 public record EnvironmentRecord(String name, String lineage, long serial, String kubeServer,
                                 String kubeNamespace, Instant createdAt) {
 
-    /**
-     * Checks that the components that are never absent are present.
-     *
-     * @param name          the environment name, e.g. {@code prod}
-     * @param lineage       UUID chosen when the database was created; never changes
-     * @param serial        0 for a new environment, +1 on every change to the state
-     * @param kubeServer    Kubernetes API server URL last applied to, or null before the first apply
-     * @param kubeNamespace namespace last applied to, or null
-     * @param createdAt     when the environment's state was created
-     * @throws NullPointerException when a required component is null
-     */
+    /** @throws NullPointerException when a required component is null */
     public EnvironmentRecord {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(lineage, "lineage");

@@ -16,13 +16,7 @@ import java.util.Optional;
  */
 public record Interrupted(RunRecord run, Optional<StepRecord> openStep) {
 
-    /**
-     * Checks that the components that are never absent are present.
-     *
-     * @param run      the run
-     * @param openStep its newest step still {@link StepStatus#STARTED}, if any
-     * @throws NullPointerException when a required component is null
-     */
+    /** @throws NullPointerException when a required component is null */
     public Interrupted {
         Objects.requireNonNull(run, "run");
         Objects.requireNonNull(openStep, "openStep");

@@ -67,21 +67,7 @@ public record LockInfo(String id, String environment, String operation, String w
         this(id, environment, operation, who, version, created, heartbeat, info, process, null);
     }
 
-    /**
-     * Checks that the components that are never absent are present.
-     *
-     * @param id          random UUID; the nonce {@code force-unlock} asks for
-     * @param environment the environment locked (Terraform's Path)
-     * @param operation   what the holder is doing, e.g. {@code apply}
-     * @param who         {@code user@host} of the holder
-     * @param version     flowform version of the holder
-     * @param created     when the lock was taken
-     * @param heartbeat   when the holder last showed it is alive
-     * @param info        free text from the holder (e.g. the plan file), or null
-     * @param process     the holder's {@link ProcessIdentity} in its stored form, or null
-     * @param session     the PostgreSQL session holding the advisory lock, or null
-     * @throws NullPointerException when a required component is null
-     */
+    /** @throws NullPointerException when a required component is null */
     public LockInfo {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(environment, "environment");

@@ -22,19 +22,7 @@ import java.util.Objects;
 public record OutputRecord(String name, String valueJson, String valueHash, String valueType, boolean sensitive,
                            String description, long updatedSerial, Instant updatedAt) {
 
-    /**
-     * Checks the components that are never absent.
-     *
-     * @param name          the output name; the key
-     * @param valueJson     the value as JSON text, or null for a sensitive output
-     * @param valueHash     {@code sha256:...} of the value's JSON text for a sensitive output, else null
-     * @param valueType     the kind of the value
-     * @param sensitive     declared {@code sensitive = true}
-     * @param description   the output's description, or null
-     * @param updatedSerial the environment serial produced by the save that wrote it; 0 before saving
-     * @param updatedAt     when it was saved; null before saving
-     * @throws NullPointerException when the name or type is null
-     */
+    /** @throws NullPointerException when the name or type is null */
     public OutputRecord {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(valueType, "valueType");

@@ -37,14 +37,7 @@ public record ProcessIdentity(long pid, String machine, Instant started) {
 
     private static final String SEPARATOR = "|";
 
-    /**
-     * Checks the components.
-     *
-     * @param pid     the process id
-     * @param machine host name, boot id and PID namespace
-     * @param started when the process started, or null
-     * @throws NullPointerException when {@code machine} is null
-     */
+    /** @throws NullPointerException when {@code machine} is null */
     public ProcessIdentity {
         Objects.requireNonNull(machine, "machine");
     }

@@ -20,18 +20,7 @@ import java.util.Objects;
 public record ResourceSnapshot(String address, String kind, String namespace, String name, String bodyJson,
                                long updatedSerial, Instant updatedAt) {
 
-    /**
-     * Checks that the components that are never absent are present.
-     *
-     * @param address       resource address, e.g. {@code kafka_connector.orders-source}; the key
-     * @param kind          Kubernetes kind, e.g. {@code KafkaConnector}
-     * @param namespace     Kubernetes namespace
-     * @param name          {@code metadata.name}
-     * @param bodyJson      the object as JSON
-     * @param updatedSerial the environment serial produced by the save; 0 on a snapshot not saved yet
-     * @param updatedAt     when it was saved; null on a snapshot not saved yet
-     * @throws NullPointerException when a required component is null
-     */
+    /** @throws NullPointerException when a required component is null */
     public ResourceSnapshot {
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(kind, "kind");

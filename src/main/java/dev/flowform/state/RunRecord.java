@@ -21,20 +21,7 @@ import java.util.Objects;
 public record RunRecord(long id, long number, String kind, String who, String flowformVersion, Instant startedAt,
                         Instant finishedAt, RunOutcome outcome, String summary) {
 
-    /**
-     * Checks that the components that are never absent are present.
-     *
-     * @param id              generated id, increasing with start order
-     * @param number          the run's place in its environment's history, from 1
-     * @param kind            what ran, e.g. {@code apply} or {@code refresh}
-     * @param who             {@code user@host} of the process that started it
-     * @param flowformVersion version of flowform that started it
-     * @param startedAt       when it started
-     * @param finishedAt      when it finished or was marked interrupted; null while {@link RunOutcome#RUNNING}
-     * @param outcome         how it ended
-     * @param summary         one paragraph written when it finished, or null
-     * @throws NullPointerException when a required component is null
-     */
+    /** @throws NullPointerException when a required component is null */
     public RunRecord {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(startedAt, "startedAt");

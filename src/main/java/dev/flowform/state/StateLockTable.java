@@ -58,15 +58,7 @@ public final class StateLockTable {
      * @param info      free text shown to others who find the lock held (e.g. the plan file), or null
      */
     public record Request(String operation, String who, String version, String info) {
-        /**
-         * Checks the required components.
-         *
-         * @param operation what the caller will do; not blank
-         * @param who       {@code user@host}; not blank
-         * @param version   flowform version; not blank
-         * @param info      free text, or null
-         * @throws IllegalArgumentException when a required component is blank
-         */
+        /** @throws IllegalArgumentException when a required component is blank */
         public Request {
             Sql.requireText(operation, "operation");
             Sql.requireText(who, "who");

@@ -26,23 +26,7 @@ public record StepRecord(long id, long runId, int stepIndex, int stepId, String 
                          String intentJson, StepStatus status, Instant startedAt, Instant finishedAt,
                          String detail, Long durationMs) {
 
-    /**
-     * Checks that the components that are never absent are present.
-     *
-     * @param id         generated row id (what {@link RunJournal#done} and {@link RunJournal#failed} take)
-     * @param runId      the run it belongs to
-     * @param stepIndex  0-based position of the step in the run's execution order
-     * @param stepId     the plan's step id ({@code Step.id()}, 1-based)
-     * @param kind       the step kind, e.g. {@code SET_WORKER_EOS} (a string, so rows written by other flowform versions stay readable)
-     * @param address    the resource address it acts on, or null
-     * @param intentJson what the step is about to do, as JSON (free of secrets), or null
-     * @param status     where it stands
-     * @param startedAt  when the intent was written
-     * @param finishedAt when it finished; null while {@link StepStatus#STARTED}
-     * @param detail     outcome detail (error message, what was observed), or null
-     * @param durationMs milliseconds from {@code startedAt} to {@code finishedAt}; null while STARTED
-     * @throws NullPointerException when a required component is null
-     */
+    /** @throws NullPointerException when a required component is null */
     public StepRecord {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(status, "status");

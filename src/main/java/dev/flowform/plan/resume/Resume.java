@@ -71,16 +71,6 @@ public final class Resume {
     public record PriorRun(long runId, boolean crashed, String who, Instant startedAt, Plan plan,
                            Map<Integer, StepState> states) {
 
-        /**
-         * Copies the states.
-         *
-         * @param runId     its number in the environment's history
-         * @param crashed   true when its process died while it ran
-         * @param who       {@code user@host} that ran it
-         * @param startedAt when it started
-         * @param plan      the plan it executed
-         * @param states    step id to where that step got to
-         */
         public PriorRun {
             Objects.requireNonNull(plan, "plan");
             states = Map.copyOf(states);
@@ -105,15 +95,6 @@ public final class Resume {
      */
     public record Analysis(PriorRun run, List<Step> open, List<Step> confirmed, List<Step> carried, Diagnostic notice) {
 
-        /**
-         * Copies the lists.
-         *
-         * @param run       the prior run
-         * @param open      steps that were running when it stopped
-         * @param confirmed open mutations the live cluster shows
-         * @param carried   waits to run first
-         * @param notice    the warning for the user
-         */
         public Analysis {
             open = List.copyOf(open);
             confirmed = List.copyOf(confirmed);
