@@ -7,14 +7,9 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * The waiting of one attempt to take something another holder may have (the state lock, a cluster lease): Terraform's
- * {@code LockWithContext} ({@code internal/states/statemgr/locker.go}). After each refused attempt the caller asks
- * {@link #remaining} how long it may still wait (none left: the refusal is thrown, saying how long was waited), then
- * {@link #pause}s before trying again: 1 s, doubling up to 16 s, never past the timeout, so that a last attempt
- * happens when the timeout ends. A zero timeout makes a single attempt.
- *
- * <p>Time waited is the larger of the clock's elapsed time and the pauses requested, so the wait ends even with a
- * fixed clock and a sleeper that does not sleep (tests).
+ * The wait of one attempt to take what another holder may have (the state lock, a cluster lease), Terraform's
+ * {@code LockWithContext}: after each refusal ask {@link #remaining}, then {@link #pause}: 1 s doubling to 16 s, never
+ * past the timeout. Time waited is the larger of the clock's and the pauses', so a fake clock and sleeper still end it.
  */
 public final class LockWait {
 

@@ -5,11 +5,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * The environment row of a state database (the secret salt is deliberately not part of it).
- *
- * <p>{@code lineage} and {@code serial} follow Terraform's state file ({@code statefile/file.go}):
- * the lineage "is set when a new, blank state is created and then never updated", and the serial
- * "is incremented on any operation that modifies the State".
+ * The environment row of a state database (without the secret salt); lineage and serial as in Terraform's state file.
  *
  * @param name          the environment name, e.g. {@code prod}
  * @param lineage       UUID chosen when the database was created; never changes

@@ -18,42 +18,18 @@ import org.h2.jdbcx.JdbcDataSource;
 
 /**
  * The H2 backend of {@link StateStore}: a file database at {@code <stateDir>/<env>/flowform.mv.db} shared by several
- * processes through H2's auto-server mode, a read-only view of such a file, or a private in-memory database for
- * tests. Everything here is H2-specific: URLs and their options, the loopback bind address, the retries while
- * another process opens the same file, H2's error codes, {@code BACKUP TO}.
- *
- * <p><b>Loopback only.</b> Several processes share one state file through H2's auto-server mode: the
- * process that opens the file first serves it over TCP and the others connect to it. H2 2.5.252 opens two
- * listening sockets per open file database, both through {@code org.h2.util.NetUtils.createServerSocket}:
- * the auto-server's TCP server (started with {@code -tcpAllowOthers}) and, with {@code FILE_LOCK=SOCKET},
- * the lock socket. Both bind to {@code org.h2.engine.SysProperties.BIND_ADDRESS}, read once from the
- * system property {@code h2.bindAddress} when H2 first loads that class; unset, H2 binds to the wildcard
- * address (every interface) and writes {@code InetAddress.getLocalHost()} into the lock file as the address
- * to connect to. This class sets {@code h2.bindAddress} to {@value #LOOPBACK} before H2 is first used, so
- * both sockets listen on loopback and the lock file points the other processes at loopback. Measured with
- * {@code /proc/net/tcp6} while a state file is open: before, two listeners on {@code [::]} (all interfaces,
- * IPv4 included); after, two on {@code ::ffff:127.0.0.1}. A mode without a server ({@code FILE_LOCK=FS},
- * no {@code AUTO_SERVER}) opens no socket at all, but then a second process cannot open the file while the
- * first has it open (H2 error 90020, "Database may be already in use"), so a second apply could not even read
- * who holds the lock; it is not used. If H2 was loaded with another bind address before this class could set
- * it (another library in the same JVM), opening a file database fails rather than listen on every
- * interface.
+ * processes through H2's auto-server mode, a read-only view of such a file, or an in-memory database for tests. Holds
+ * everything H2-specific: URLs and options, the retries while another process opens the file, H2's error codes,
+ * {@code BACKUP TO}, and the loopback-only bind address of H2's two sockets ({@code h2.bindAddress}, set before H2
+ * loads; docs/state-backends.md, "H2").
  */
 final class H2Backend implements Backend {
 
     /**
-     * H2 options for file databases: {@code AUTO_SERVER} lets several processes share the file;
-     * {@code WRITE_DELAY=0} writes every commit to the file before the commit returns (H2 otherwise writes
-     * commits up to a second later, and a {@code kill -9} in that window loses committed rows, measured with
-     * H2 2.5.252); {@code FILE_LOCK=SOCKET} makes the serving process hold the database through a listening socket
-     * rather than a lock file it touches every second, so after that process is killed the next one
-     * sees at once that nobody listens and takes over (with the default file method it waits until the
-     * lock file is 2 s old and then 2 s more); {@code NETWORK_TIMEOUT} limits every wait of a process connected to
-     * the serving one for an answer to {@value #NETWORK_TIMEOUT_MS} ms, after which the connection counts as lost and
-     * {@link StateStore} reconnects, asking {@link H2FileHolder} first whether the server answers;
-     * {@code TRACE_LEVEL_FILE=0} keeps H2 from writing {@code flowform.trace.db} beside the state (at its default level
-     * it logs the stack trace of every failed statement there, those Flyway's first look at a new file expects
-     * included; flowform reports its own errors).
+     * H2 options for file databases: {@code AUTO_SERVER} shares the file between processes; {@code WRITE_DELAY=0}
+     * writes each commit before it returns (a {@code kill -9} loses nothing committed); {@code FILE_LOCK=SOCKET} lets
+     * the next process take over at once from a killed one; {@code NETWORK_TIMEOUT} bounds every wait for the serving
+     * process; {@code TRACE_LEVEL_FILE=0} writes no trace file beside the state (docs/state-backends.md, "H2").
      */
     static final String H2_FILE_OPTIONS = ";AUTO_SERVER=TRUE;WRITE_DELAY=0;FILE_LOCK=SOCKET;NETWORK_TIMEOUT="
             + H2Backend.NETWORK_TIMEOUT_MS + ";TRACE_LEVEL_FILE=0";

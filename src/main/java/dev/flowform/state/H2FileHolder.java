@@ -18,19 +18,11 @@ import java.util.Properties;
 import java.util.stream.Stream;
 
 /**
- * Asks the process that holds an H2 state file open whether it answers, before H2 is let near the file.
- *
- * <p>In auto-server mode the first process to open the file serves it to the others: its lock file
- * ({@code flowform.lock.db}, a properties file) names the server's address ({@code server=host:port}) and a key
- * ({@code id}). Every other opener first asks that server whether it runs (H2's {@code FileLock.checkServer}) and
- * then connects to it; H2 reads the answer without a time limit, and a socket read cannot be interrupted, so a holder
- * that is stopped (SIGSTOP, Ctrl-Z, a debugger) makes every other command wait for ever, deaf to Ctrl-C. This class
- * asks the same question with a limit, on a channel polled through the injected {@link Sleeper} (so a stop signal
- * interrupts it): the session check of {@code FileLock.checkServer}, whose every reply, and a closed connection, mean
- * the holder runs. A refused connection means nobody serves the file any more, which H2 handles itself.
- *
- * <p>When the holder does not answer, the file cannot be opened (the holder keeps its OS lock), so the state lock is
- * read from a copy of the file as last written, and the holder's process is looked up in {@code /proc}.
+ * Asks the process that holds an H2 state file open whether it answers, before H2 is let near the file: H2's own
+ * check ({@code FileLock.checkServer}) reads without a time limit, so a stopped holder would make every other command
+ * wait for ever, deaf to Ctrl-C. Here the same question is asked with a limit, polled through the {@link Sleeper}; when
+ * the holder does not answer, its lock is read from a copy of the file and its process looked up in {@code /proc}
+ * (docs/state-backends.md, "A holder that does not answer").
  */
 final class H2FileHolder {
 

@@ -4,12 +4,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A run left {@link RunOutcome#RUNNING} by a process that is gone, found by
- * {@link RunJournal#interruptedRun()}.
- *
- * <p>{@code openStep} is the step whose intent was written but whose outcome never was: it may or
- * may not have reached the cluster, so a resume must re-read live state before deciding (the plan is
- * re-derived, never trusted from memory).
+ * A run left {@link RunOutcome#RUNNING} by a process that is gone ({@link RunJournal#interruptedRun()}); its open step
+ * may or may not have reached the cluster, so a resume re-reads live state.
  *
  * @param run      the run
  * @param openStep its newest step still {@link StepStatus#STARTED}, if any

@@ -10,16 +10,12 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * A process on this machine found through Linux's {@code /proc} (proc(5)): the one listening on a loopback TCP port,
- * with its run state and what it runs, so that a message can name the process that holds a state database open and
- * say whether it is stopped. Elsewhere (no {@code /proc}) nothing is found and the caller says less.
- *
- * <p>What a process runs is shown as {@code flowform} and its sub-command only (e.g. {@code flowform apply}), never
- * its other arguments, which may hold secrets ({@code --var password=...}).
+ * A process on this machine found through {@code /proc} (proc(5)): the one listening on a loopback port, so that a
+ * message can name the process holding a state database open. Its command is shown as {@code flowform <sub-command>}
+ * only, never other arguments (they may hold secrets). Without {@code /proc} nothing is found.
  *
  * @param pid     the process id
- * @param state   the state letter of {@code /proc/<pid>/stat}: {@code T} stopped, {@code t} traced, {@code R}, {@code S}
- *                or {@code D} running or waiting; {@code ?} when unreadable
+ * @param state   the state letter of {@code /proc/<pid>/stat} ({@code T} stopped, {@code t} traced); {@code ?} when unreadable
  * @param command what it runs, e.g. {@code flowform apply}, or its executable's name (e.g. {@code java})
  */
 public record LocalProcess(long pid, char state, String command) {

@@ -9,18 +9,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Who holds an environment's state lock, and since when: Terraform's {@code LockInfo}
- * ({@code internal/states/statemgr/locker.go}: ID, Operation, Who, Version, Created, Info, Path)
- * plus a heartbeat.
- *
- * <p>Terraform's pg backend relies on session advisory locks that vanish with the holder's
- * connection; a lock row in H2 outlives a killed process, so the holder refreshes
- * {@code heartbeat} (see {@link StateLockTable#heartbeat(String)}) and a heartbeat older than
- * {@link #STALE_AFTER} marks the lock as probably abandoned. Staleness is advice shown to the user,
- * never a reason to take the lock over: only the holder ({@link StateLockTable#unlock(String)}) or a
- * force-unlock naming the {@code id} ({@link StateLockTable#forceUnlock(String)}) releases it. The one
- * certainty is {@link #isHolderGone()}: the holder was a process on this machine that no longer runs;
- * {@link StateLockTable#acquire} then force-unlocks with the ID and reports it, as an OS file lock would have vanished.
+ * Who holds an environment's state lock and since when: Terraform's {@code LockInfo} plus a heartbeat. A heartbeat
+ * older than {@link #STALE_AFTER} is advice to the user, never a reason to take the lock over; only a holder known gone
+ * from this machine ({@link #isHolderGone()}) is released by {@link StateLockTable#acquire} (docs/state-backends.md,
+ * "Locking").
  *
  * @param id          random UUID; the nonce {@code force-unlock} asks for
  * @param environment the environment locked (Terraform's Path)
@@ -30,11 +22,8 @@ import java.util.Optional;
  * @param created     when the lock was taken
  * @param heartbeat   when the holder last showed it is alive
  * @param info        free text from the holder (e.g. the plan file), or null
- * @param process     the holder's {@link ProcessIdentity} in its stored form, or null (locks written
- *                    before schema version 3); lets a process on the same machine see the holder is gone
- * @param session     on PostgreSQL, the server process id ({@code pg_backend_pid()}) of the session that holds the
- *                    environment's advisory lock; null on H2. While that session holds the advisory lock the holder
- *                    is alive; a row whose session is gone is taken over by the next {@link StateLockTable#lock}
+ * @param process     the holder's {@link ProcessIdentity} in its stored form, or null (locks before schema version 3)
+ * @param session     on PostgreSQL, {@code pg_backend_pid()} of the session holding the advisory lock; null on H2
  */
 public record LockInfo(String id, String environment, String operation, String who, String version,
                        Instant created, Instant heartbeat, String info, String process, Integer session) {
@@ -49,19 +38,7 @@ public record LockInfo(String id, String environment, String operation, String w
     /** How often a lock holder should call {@link StateLockTable#heartbeat(String)}: every 15 seconds. */
     public static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(15);
 
-    /**
-     * A lock without a database session (H2).
-     *
-     * @param id          random UUID
-     * @param environment the environment locked
-     * @param operation   what the holder is doing
-     * @param who         {@code user@host} of the holder
-     * @param version     flowform version of the holder
-     * @param created     when the lock was taken
-     * @param heartbeat   when the holder last showed it is alive
-     * @param info        free text from the holder, or null
-     * @param process     the holder's {@link ProcessIdentity} in its stored form, or null
-     */
+    /** A lock without a database session (H2); the components are the record's. */
     public LockInfo(String id, String environment, String operation, String who, String version, Instant created,
                     Instant heartbeat, String info, String process) {
         this(id, environment, operation, who, version, created, heartbeat, info, process, null);

@@ -4,11 +4,8 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * One output of the root module as the state keeps it.
- *
- * <p>A sensitive output's value is never stored: {@link OutputTable#replace} keeps only
- * {@link SecretCipher#hash(String)} of its JSON text, so {@code valueJson} is null and
- * {@code valueHash} set; for other outputs it is the other way round.
+ * One output of the root module as the state keeps it; a sensitive output's value is stored only as its hash
+ * ({@link OutputTable#replace}).
  *
  * @param name          the output name; the key
  * @param valueJson     the value as JSON text, or null for a sensitive output

@@ -18,22 +18,11 @@ import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * The PostgreSQL backend of {@link StateStore} (Terraform's {@code pg} backend is the model): every environment of a
- * configuration in one schema ({@code schema_name}, default {@code flowform}) of a database, every row keyed by its
- * environment (migration V5). Connections come from {@link PgConnection} (the block's {@code conn_str}, then
- * {@code FLOWFORM_PG_CONN_STR} and libpq's {@code PG*} variables) with the schema as the session's search path; Flyway
- * creates the schema and migrates it with its PostgreSQL module. The lock row is guarded by a session advisory lock
- * ({@link PgAdvisoryLock}) on a connection of its own, so a holder whose session ends leaves nothing behind.
- *
- * <p><b>Errors</b> (PostgreSQL docs, Appendix A "PostgreSQL Error Codes"): class {@code 08} (connection exception)
- * and {@code 57P01} admin shutdown, {@code 57P02} crash shutdown, {@code 57P03} cannot connect now ("the database
- * system is starting up") mean the connection is gone; the store then reconnects, retrying while the server is
- * unavailable for at most {@link #RECONNECT_BUDGET}. Contention (unique violation, serialization failure, deadlock)
- * is in {@link Sql#isContention}. Backups are H2's {@code BACKUP TO} and do not exist here: a PostgreSQL database is
- * backed up with its own tools ({@code pg_dump}), and {@code flowform state pull} writes the environment's state as a
- * document.
- *
- * <p>No password is kept in a message: {@link #location()} is {@link PgConnection#display()} plus the schema.
+ * The PostgreSQL backend of {@link StateStore}, after Terraform's {@code pg} backend: every environment in one schema,
+ * each row keyed by its environment; connections from {@link PgConnection} with the schema as search path; the lock row
+ * guarded by a session advisory lock ({@link PgAdvisoryLock}). Connection-loss SQL states (class {@code 08},
+ * {@code 57P01}-{@code 57P03}) reconnect within {@link #RECONNECT_BUDGET}; there are no backups (use {@code pg_dump}).
+ * No message holds a password (docs/state-backends.md, "PostgreSQL restarts mid-apply").
  */
 final class PgBackend implements Backend {
 

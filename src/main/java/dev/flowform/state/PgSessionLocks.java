@@ -9,20 +9,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * The PostgreSQL half of {@link StateLockTable}: what a server database adds (docs/state-backends.md, "Locking"): the lock row is
- * written only by the session that holds the environment's session lock ({@link Backend#trySessionLock}, PostgreSQL's
- * advisory lock), which the holder keeps on a connection of its own until it unlocks. So:
- *
- * <ul>
- *   <li>whoever gets the session lock while a row is still there knows its holder's session has ended (killed,
- *       terminated, server restarted): the row is replaced in one transaction and reported as taken over, without a
- *       force-unlock;</li>
- *   <li>whoever is refused reads the row (who, since when, the holder's session) for its error;</li>
- *   <li>a heartbeat ({@link #confirm}) checks that the session still holds the lock; after a server restart it takes
- *       it again if the row still names this holder's lock, and otherwise reports the lock lost;</li>
- *   <li>a force-unlock of a live holder ends the holder's session ({@link Backend#terminateSession}), which ends its
- *       session lock, then deletes the row.</li>
- * </ul>
+ * The PostgreSQL half of {@link StateLockTable}: the lock row is written only by the session holding the environment's
+ * advisory lock, so a row found while taking that lock was left by an ended session and is taken over, a heartbeat
+ * checks the session still holds it, and a force-unlock of a live holder ends its session (docs/state-backends.md,
+ * "Locking").
  */
 final class PgSessionLocks {
 

@@ -11,20 +11,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Which operating-system process holds a state lock, precisely enough to tell, from another process
- * on the same machine, that the holder is gone.
- *
- * <p>A lock row in the state database outlives a process killed with {@code kill -9}, unlike
- * Terraform's local file lock (released by the OS) or its pg backend's session lock (released with the
- * connection). Recording the holder's process lets a later flowform on the same machine see that the
- * holder no longer exists and release the lock itself, with certainty rather than the guess a stale
- * heartbeat gives. Holders on other machines are never judged this way: only their heartbeat age
- * ({@link LockInfo#isProbablyStale}) is shown, and a person decides.
- *
- * <p>"Same machine" means the same host name, boot and PID namespace (on Linux, from
- * {@code /proc/sys/kernel/random/boot_id} and {@code /proc/self/ns/pid}), so two containers sharing a
- * state folder never mistake each other's processes for their own. A process counts as gone when no
- * process with its PID exists, or one exists that started at another time (the PID was reused).
+ * Which process holds a state lock, precisely enough for another process on the same machine (same host, boot and PID
+ * namespace) to tell the holder is gone: no process with its PID, or one started at another time. A lock row outlives
+ * {@code kill -9}; this makes its release certain where a stale heartbeat is only a guess (docs/state-backends.md,
+ * "Locking").
  *
  * @param pid     the process id
  * @param machine host name, boot id and PID namespace, e.g. {@code ci-7/5f1c.../pid:[4026531836]}

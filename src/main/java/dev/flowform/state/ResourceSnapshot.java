@@ -4,10 +4,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * The last applied body of one object flowform manages.
- *
- * <p>{@code bodyJson} must already have its secret values replaced by
- * {@link SecretCipher#hash(String)} hashes: the store saves what it is given.
+ * The last applied body of one managed object; {@code bodyJson} already has its secrets hashed.
  *
  * @param address       resource address, e.g. {@code kafka_connector.orders-source}; the key
  * @param kind          Kubernetes kind, e.g. {@code KafkaConnector}

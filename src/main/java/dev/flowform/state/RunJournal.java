@@ -239,13 +239,8 @@ public final class RunJournal {
     }
 
     /**
-     * Marks a run that was left {@link RunOutcome#RUNNING} by a process that is gone as
-     * {@link RunOutcome#INTERRUPTED}, with the time of marking as its finish time. Its open steps
-     * stay {@link StepStatus#STARTED}: whether they reached the cluster is unknown, and the history
-     * should say so. Marking an already interrupted run does nothing. Serial +1 when it changes.
-     *
-     * <p>Only call this for a run whose process is known to be gone, typically after taking the
-     * lock (which proves no other flowform process is applying).
+     * Marks a run left {@link RunOutcome#RUNNING} by a gone process (call it holding the lock) as
+     * {@link RunOutcome#INTERRUPTED}; its open steps stay STARTED, their outcome unknown. Serial +1 when it changes.
      *
      * @param runId the run
      * @throws IllegalArgumentException when the run does not exist
@@ -268,12 +263,8 @@ public final class RunJournal {
     }
 
     /**
-     * Finds the newest run still {@link RunOutcome#RUNNING}, with its newest step still
-     * {@link StepStatus#STARTED}.
-     *
-     * <p>The store cannot tell a running run from one whose process died: the caller decides,
-     * typically by holding the lock first (then no other process can be running one). After
-     * handling it, call {@link #markInterrupted(long)}.
+     * Finds the newest run still {@link RunOutcome#RUNNING} with its newest STARTED step; whether its process is gone
+     * is the caller's to know (by holding the lock), then {@link #markInterrupted(long)}.
      *
      * @return the run and its open step, or empty when no run is RUNNING
      * @throws StateStoreException when the database fails

@@ -19,14 +19,9 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
 /**
- * Backups of an environment's state database, taken before every apply: {@code <stateDir>/<env>/backups/
- * <serial>-<UTC time>.zip}, each a consistent copy made with H2's {@code BACKUP TO} while the database is open
- * (a zip holding {@code flowform.mv.db}). The newest {@value #KEEP} are kept. A serial is backed up once: an apply
- * that changed nothing leaves the serial alone, so the next apply finds its backup already there.
- *
- * <p>Restoring ({@link #restore}) puts a backup's database file in place of the current one, which is kept next to it
- * as {@code flowform.mv.db.replaced-<UTC time>} (nothing is deleted). It must run while no process has the
- * database open.
+ * Backups of an environment's H2 state, taken before every apply: {@code <stateDir>/<env>/backups/<serial>-<UTC
+ * time>.zip} ({@code BACKUP TO}), once per serial, the newest {@value #KEEP} kept. {@link #restore} puts one in place,
+ * keeping the current file as {@code flowform.mv.db.replaced-<UTC time>}, with no process holding the database.
  */
 public final class StateBackups {
 

@@ -86,12 +86,9 @@ final class StateDatabase {
     }
 
     /**
-     * Tells, with plain JDBC and without loading Flyway, whether the database's schema history holds exactly the
-     * migrations of {@link #MIGRATION_SCRIPTS}, each applied successfully with the checksum Flyway computes for the
-     * script on the class path. Then {@link #migrate} would find nothing to do, and a state that is already
-     * current opens without Flyway's start-up cost (about a thousand classes, most of a second in a new JVM).
-     * Anything else (no history yet, a pending, failed, changed or newer migration) answers false, and
-     * {@link #migrate} does what it always did, errors included.
+     * Tells, with plain JDBC and without loading Flyway, whether the schema history holds exactly the migrations of
+     * {@link #MIGRATION_SCRIPTS} with their checksums, so a current state opens without Flyway's start-up
+     * (docs/performance.md). Anything else answers false and {@link #migrate} runs.
      *
      * @param c an open connection (auto-commit off); its read transaction is ended
      * @return true when migrating would change nothing

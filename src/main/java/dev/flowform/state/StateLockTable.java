@@ -17,14 +17,10 @@ import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
- * The environment's state lock, following Terraform's {@code statemgr.Locker} and {@code LockWithContext}
- * ({@code internal/states/statemgr/locker.go}): one row in {@code state_lock} per environment, taken by an INSERT
- * that the table's primary key lets only one racer win; released by the holder ({@link HeldStateLock#close()},
- * {@link #unlock}) or by {@link #forceUnlock} with the lock's ID as nonce. The row carries a heartbeat; see
- * {@link LockInfo#STALE_AFTER}. Taking, refreshing and releasing the lock leave the serial alone.
- *
- * <p>{@link #acquire} is how every command takes it: it waits, releases a lock whose holder process is gone from
- * this machine, and hands back a {@link HeldStateLock} that keeps the heartbeat going. Plain SQL, shared by every backend.
+ * The environment's state lock (Terraform's {@code Locker} and {@code LockWithContext}): one row in {@code state_lock},
+ * taken by an INSERT the primary key lets one racer win, released by the holder or by {@link #forceUnlock} naming the
+ * lock's ID. {@link #acquire} waits and returns a {@link HeldStateLock} that heartbeats. The serial is left alone
+ * (docs/state-backends.md, "Locking").
  */
 public final class StateLockTable {
 
@@ -102,7 +98,6 @@ public final class StateLockTable {
     }
 
     /**
-     * Takes the lock, or fails at once if it is held (Terraform's {@code Locker.Lock}); same as
      * {@link #lock(String, String, String, String)} without info.
      *
      * @param operation what the caller will do, e.g. {@code apply}; not blank
@@ -159,25 +154,16 @@ public final class StateLockTable {
     }
 
     /**
-     * Takes the lock for a command, retrying while it is held until {@code timeout} has passed: Terraform's
-     * {@code LockWithContext}. The pause between attempts starts at {@link #RETRY_FIRST_DELAY} and doubles up to
-     * {@link #RETRY_MAX_DELAY} (1, 2, 4, 8, 16, 16, ... seconds); the last pause is cut short so a final attempt
-     * happens when the timeout ends. A zero timeout makes a single attempt. Time waited is the larger of the clock's
-     * elapsed time and the total of requested pauses, so the loop ends even with a fixed clock and a sleeper that does
-     * not sleep.
-     *
-     * <p>A lock whose holder was a process on this machine that no longer runs ({@link LockInfo#isHolderGone()}, e.g.
-     * an apply killed with {@code kill -9}) is released and taken, up to {@value #GONE_RELEASES} times: that is what
-     * an OS file lock would do. Its release is reported to {@code listener}.
+     * Takes the lock for a command, retrying while it is held until {@code timeout} (Terraform's
+     * {@code LockWithContext}, pauses by {@link LockWait}); a lock whose holder process on this machine is gone is
+     * released and taken, up to {@value #GONE_RELEASES} times, and reported to {@code listener}.
      *
      * @param request  what the lock is for
      * @param timeout  how long to keep trying; zero or positive (Terraform's {@code -lock-timeout})
      * @param sleeper  how to pause between attempts
      * @param listener told when waiting starts and when a gone holder's lock is released
      * @return the lock, held until it is closed, with its heartbeat running
-     * @throws LockHeldException        when the lock is still held after {@code timeout}; its
-     *                                  {@link LockHeldException#waited()} says how long was waited (zero when
-     *                                  {@code timeout} is zero)
+     * @throws LockHeldException        when the lock is still held after {@code timeout} (with the time waited)
      * @throws InterruptedException     when the sleeper is interrupted
      * @throws IllegalArgumentException when {@code timeout} is negative
      * @throws StateStoreException      when the database fails

@@ -15,32 +15,13 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
- * One environment's state database: lineage and serial, and the components that keep the rest (docs/architecture.md,
- * "State"): {@link #journal()} (runs and their step journal), {@link #snapshots()} (resource snapshots),
- * {@link #outputs()} (root module outputs), {@link #lockTable()} (the state lock) and {@link #cipher()} (secret hashing
- * and saved-plan encryption).
- *
- * <p><b>Storage.</b> {@link #open(Path, String, Clock)} uses an H2 file per environment,
- * {@code <stateDir>/<env>/flowform.mv.db} ({@link H2Backend}); {@link #openPostgres} one PostgreSQL schema holding every
- * environment ({@link PgBackend}). A lost connection (the process serving the H2 file exited, the server restarted) is
- * replaced and the interrupted call repeated if nothing of it had been committed. The schema comes from the Flyway
- * migrations under {@code db/migration}, applied on open; a database migrated by a newer flowform is refused. The
- * components hold only SQL that every {@link Backend} runs, every statement naming its environment.
- *
- * <p><b>Lineage and serial</b> follow Terraform ({@code internal/states/statefile/file.go}): the lineage is a UUID
- * created exactly once, when the environment's database is first opened, and never changed; the serial starts at 0 and
- * every state-changing call adds 1 in the same transaction as its change (each component says which of its calls do);
- * every such call is its own committed transaction, on disk when the call returns. A saved plan records
- * {@link #stateRef()}; if the serial moved, the plan is stale. Taking, refreshing and releasing the lock do not change
- * the state and leave the serial alone, as in Terraform.
- *
- * <p><b>Threads.</b> One JDBC connection per store; every transaction holds the store's monitor, so one store
- * may be shared by an apply thread and a heartbeat thread. Times come from the injected
- * {@link Clock}, truncated to microseconds (what the database keeps).
- *
- * <p><b>Errors.</b> Database failures throw {@link StateStoreException}; bad arguments throw
- * {@link IllegalArgumentException}; calls that do not fit the recorded state (finishing a finished run, using a
- * closed store) throw {@link IllegalStateException}.
+ * One environment's state database: lineage and serial, and the components that keep the rest: {@link #journal()},
+ * {@link #snapshots()}, {@link #outputs()}, {@link #lockTable()}, {@link #cipher()}. An H2 file per environment
+ * ({@link #open}) or a PostgreSQL schema ({@link #openPostgres}); a lost connection is replaced and an uncommitted call
+ * repeated. Every state-changing call is one committed transaction that adds 1 to the serial (Terraform's lineage and
+ * serial). One connection per store, every transaction under the store's monitor, times from the injected
+ * {@link Clock}. Failures: {@link StateStoreException} (database), {@link IllegalArgumentException} (arguments),
+ * {@link IllegalStateException} (calls that do not fit the state). See docs/architecture.md, "State".
  */
 public final class StateStore implements AutoCloseable {
 
@@ -85,20 +66,15 @@ public final class StateStore implements AutoCloseable {
     // Opening
 
     /**
-     * Opens (creating on first use) the state database of {@code environment} under
-     * {@code stateDir}, and migrates its schema.
-     *
-     * <p>On first open this creates {@code <stateDir>/<environment>/}, the database file, the
-     * environment row with a new lineage, serial 0 and a new secret salt. Several processes may open
-     * the same environment at once (H2 auto-server mode); exactly one of them creates the row.
+     * Opens (creating on first use: folder, file, environment row with a new lineage, serial 0 and salt) the state of
+     * {@code environment} under {@code stateDir}, and migrates its schema; several processes may open it at once.
      *
      * @param stateDir    folder holding one sub-folder per environment, e.g. {@code ./state}
      * @param environment environment name, matching {@link #ENVIRONMENT_NAME}
      * @param clock       source of every time written
      * @return the open store; close it when done
      * @throws IllegalArgumentException when the name is invalid or the path cannot be put in an H2 URL
-     * @throws IllegalStateException    when the database belongs to another environment or was
-     *                                  migrated by a newer flowform
+     * @throws IllegalStateException    when the database belongs to another environment or a newer flowform
      * @throws StateStoreException      when the folder or database cannot be created or opened
      */
     public static StateStore open(Path stateDir, String environment, Clock clock) {
@@ -164,11 +140,8 @@ public final class StateStore implements AutoCloseable {
     }
 
     /**
-     * Opens an existing state database for reading only, for a state whose files may not be written (a read-only
-     * copy, a read-only mount, files without write permission): H2 opens the file with {@code ACCESS_MODE_DATA=r},
-     * without the auto-server and without a lock file, so nothing under the folder is created or changed. The schema
-     * is not migrated, so a database that needs a migration is refused; every write method then fails, and no state
-     * lock can be taken (nor is one needed: nothing can change the files through this store).
+     * Opens an existing state read-only (H2 {@code ACCESS_MODE_DATA=r}, no auto-server, no lock file), for files that
+     * may not be written: nothing is migrated or created, writes fail, no lock is taken.
      *
      * @param stateDir    folder holding one sub-folder per environment
      * @param environment environment name, matching {@link #ENVIRONMENT_NAME}

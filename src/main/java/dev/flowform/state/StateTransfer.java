@@ -16,18 +16,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An environment's whole state as one JSON document, for {@code flowform state pull} and {@code state push}
- * (Terraform's): the environment row (lineage, serial, the secret salt, the recorded cluster), every run with its
- * plan, the step journal, the resource snapshots and the outputs, each row with all its columns. Secrets stay as the
- * state stores them (salted hashes, no clear text); the salt is part of the document because the hashes and the
- * saved-plan key derive from it, so a pushed state still recognises its secrets. The state lock is not part of it.
- * The document keeps the shape of format version 1: a {@link StepStatus#STOPPED} step is written as FAILED (its detail
- * says it was stopped), and importing turns such rows back into STOPPED.
- *
- * <p>Importing follows Terraform's {@code state push}: a document of another lineage, or with a lower serial than
- * the environment's state, is refused unless forced; an environment whose state is still empty (serial 0, no runs,
- * no resources) takes any lineage. A forced import that does not move the serial forward gets the current serial
- * plus one, so every plan saved against the replaced state is stale.
+ * An environment's whole state as one JSON document, for {@code state pull} and {@code state push} (Terraform's):
+ * every row of the environment, secrets as stored (hashes) and the salt they derive from; not the lock. A STOPPED
+ * step is written as FAILED (format version 1) and read back as STOPPED. Importing refuses another lineage or a lower
+ * serial unless forced, and a forced import moves the serial forward so saved plans go stale
+ * (docs/state.md).
  */
 public final class StateTransfer {
 

@@ -4,16 +4,13 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * One journal row: a step of a run, written as {@link StepStatus#STARTED} before the step acts and
- * finished as {@link StepStatus#DONE} or {@link StepStatus#FAILED} after.
+ * One journal row: a step of a run, {@link StepStatus#STARTED} before it acts, then DONE, FAILED or STOPPED.
  *
- * @param id         generated row id (what {@link RunJournal#done} and
- *                   {@link RunJournal#failed} take)
+ * @param id         generated row id (what {@link RunJournal#done} and {@link RunJournal#failed} take)
  * @param runId      the run it belongs to
  * @param stepIndex  0-based position of the step in the run's execution order
  * @param stepId     the plan's step id ({@code Step.id()}, 1-based)
- * @param kind       the step kind, e.g. {@code SET_WORKER_EOS} (a string, so rows written by other
- *                   flowform versions stay readable)
+ * @param kind       the step kind, e.g. {@code SET_WORKER_EOS} (a string: rows of other versions stay readable)
  * @param address    the resource address it acts on, or null
  * @param intentJson what the step is about to do, as JSON (free of secrets), or null
  * @param status     where it stands

@@ -7,23 +7,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads a PostgreSQL connection string in either of libpq's two forms (PostgreSQL documentation, libpq, "Connection
- * Strings") into keyword/value pairs:
- *
- * <ul>
- *   <li>keyword/value: {@code host=db.example port=5432 user=ff password='a b' dbname=state sslmode=require}. Spaces
- *       around {@code =} are allowed; a value with spaces is written in single quotes; a backslash escapes the next
- *       character (so {@code \'} and {@code \\}) in quoted and unquoted values alike. A keyword given twice keeps the
- *       last value, as in libpq.</li>
- *   <li>URI: {@code postgresql://[user[:password]@][host][:port][/dbname][?keyword=value&...]}, scheme
- *       {@code postgresql} or {@code postgres}; every part is percent-decoded ({@code %40} for {@code @}; a {@code +}
- *       stays a plus, as in libpq); an IPv6 host is written in brackets; {@code ssl=true} in the query means
- *       {@code sslmode=require} (libpq keeps it for JDBC compatibility).</li>
- * </ul>
- *
- * <p>Only the keywords in {@link #KEYWORDS} are accepted; others are refused, as libpq refuses keywords it does not
- * know. An empty value counts as not given. Error messages never repeat the string, which may hold a password: they
- * name the keyword or the character position.
+ * Reads a PostgreSQL connection string in either of libpq's forms (keyword/value with quoting and backslash escapes,
+ * or a {@code postgresql://} URI, percent-decoded, {@code ssl=true} as {@code sslmode=require}) into keyword/value
+ * pairs (PostgreSQL documentation, libpq, "Connection Strings"). Only {@link #KEYWORDS} are accepted; an empty value
+ * counts as not given. Messages name the keyword or position, never the string (it may hold a password).
  */
 final class ConnStrParser {
 

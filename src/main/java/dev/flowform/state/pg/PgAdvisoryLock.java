@@ -13,25 +13,10 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * An environment's state lock on PostgreSQL: a session-level advisory lock held on a connection of its own.
- *
- * <p>PostgreSQL releases a session-level advisory lock when its holder unlocks it or when the holder's session ends,
- * whatever ends it: the client closing the connection, the client process dying (its operating system closes the
- * socket), {@code pg_terminate_backend}, or a server restart (PostgreSQL documentation, section 13.3.5 "Advisory
- * Locks": "Once acquired at session level, an advisory lock is held until explicitly released or the session ends").
- * So a holder that is gone never leaves the lock behind, which is what Terraform's pg backend relies on too. One case
- * takes longer: a client machine that vanishes without closing its socket (power loss, network cut) leaves an idle
- * session that the server ends only when TCP keepalive gives up on it (server settings {@code tcp_keepalives_idle},
- * {@code tcp_keepalives_interval}, {@code tcp_keepalives_count}; with the Linux defaults about two hours). The lock is
- * taken with {@code pg_try_advisory_lock(bigint)}, which answers at once instead of queueing behind the holder, and
- * released with {@code pg_advisory_unlock(bigint)} (PostgreSQL documentation, "Advisory Lock Functions").
- *
- * <p>The connection must serve nothing else: a session lock belongs to the session, and a pooled or shared connection
- * would keep it after the caller thinks it gave it up, or lose it when another user closes the connection. This class
- * takes ownership of the connection and closes it on {@link #close()}.
- *
- * <p>Advisory locks live in one database's lock space, shared by every schema in it; the {@linkplain #key key}
- * therefore mixes the schema into the environment's key, so two flowform schemas in one database never contend.
+ * An environment's state lock on PostgreSQL: a session-level advisory lock ({@code pg_try_advisory_lock}) on a
+ * connection of its own, which PostgreSQL releases when the holder's session ends, however it ends (PostgreSQL
+ * documentation, 13.3.5 "Advisory Locks"). The connection serves nothing else and is closed by {@link #close()}; the
+ * {@linkplain #key key} mixes in the schema so two schemas of one database never contend (docs/state-backends.md).
  */
 public final class PgAdvisoryLock implements AutoCloseable {
 
@@ -50,12 +35,9 @@ public final class PgAdvisoryLock implements AutoCloseable {
     }
 
     /**
-     * The advisory lock key of an environment: the first 8 bytes, read as a big-endian signed 64-bit integer, of
-     * SHA-256 over the UTF-8 bytes of {@code "flowform-state-lock" NUL schema NUL environment}. Stable across flowform
-     * versions, machines and JVMs (it depends on nothing else), and the NUL separators keep ({@code "a"},
-     * {@code "bc"}) and ({@code "ab"}, {@code "c"}) apart. Two different pairs share a key with probability about
-     * 2^-64 per pair; if they ever did, they would only wait for each other, never corrupt each other's state, since
-     * every write also names its environment.
+     * The advisory lock key of an environment: the first 8 bytes (big-endian) of SHA-256 over
+     * {@code "flowform-state-lock" NUL schema NUL environment}; stable everywhere. A collision would only make two
+     * environments wait for each other.
      *
      * @param schema      the schema that holds the state tables (the backend's {@code schema_name})
      * @param environment the environment's name
@@ -105,10 +87,8 @@ public final class PgAdvisoryLock implements AutoCloseable {
     }
 
     /**
-     * Finds the session that holds a key, from any connection to the same database, through {@code pg_locks}: "a
-     * bigint key is displayed with its high-order half in the classid column, its low-order half in the objid column,
-     * and objsubid equal to 1" (PostgreSQL documentation, the {@code pg_locks} view). Seeing another session's pid
-     * there needs no privilege.
+     * Finds the session that holds a key, through {@code pg_locks} (high half in {@code classid}, low half in
+     * {@code objid}, {@code objsubid} 1; PostgreSQL documentation, "pg_locks").
      *
      * @param any a connection to the database the lock lives in
      * @param key the lock key

@@ -9,29 +9,11 @@ import java.util.Objects;
 import java.util.Properties;
 
 /**
- * Where the PostgreSQL that holds flowform's state is and how to log in: the backend's connection string merged with
- * the process environment, as Terraform's {@code pg} backend and libpq do, turned into a JDBC URL and properties for
- * the PostgreSQL JDBC driver.
- *
- * <p>Precedence, per setting (first that gives a non-empty value wins):
- * <ol>
- *   <li>the {@code conn_str} of the {@code backend "pg"} block;</li>
- *   <li>when the block gives no {@code conn_str}, {@value #CONN_STR_VARIABLE} (Terraform's pg backend reads
- *       {@code PG_CONN_STR} the same way);</li>
- *   <li>libpq's environment variables for what the string leaves out (PostgreSQL documentation, libpq, "Environment
- *       Variables"): {@code PGHOST}, {@code PGPORT}, {@code PGUSER}, {@code PGPASSWORD},
- *       {@code PGDATABASE}, {@code PGSSLMODE}, {@code PGSSLROOTCERT}, {@code PGCONNECT_TIMEOUT}, {@code PGAPPNAME};</li>
- *   <li>defaults: host {@value #DEFAULT_HOST}, port {@value #DEFAULT_PORT}, database = the user name, SSL mode
- *       {@value #DEFAULT_SSL_MODE}, application name {@value #DEFAULT_APPLICATION_NAME}.</li>
- * </ol>
- *
- * <p>Two departures from libpq, both because the JDBC driver cannot follow it: without a host libpq uses a Unix-domain
- * socket, flowform uses {@value #DEFAULT_HOST} (as Go's lib/pq under Terraform does), and a host that is a socket
- * folder ({@code /run/postgresql}) is refused; libpq's default user is the operating-system user, flowform needs the
- * user written down (conn_str or {@code PGUSER}). When no password is given the JDBC driver itself reads the password
- * file ({@code PGPASSFILE}, default {@code ~/.pgpass}), as libpq does.
- *
- * <p>The password is kept only to hand to the driver: {@link #toString()} and {@link #display()} never show it.
+ * Where the PostgreSQL holding flowform's state is and how to log in, resolved as Terraform's {@code pg} backend and
+ * libpq do: per setting, the block's {@code conn_str}, else {@value #CONN_STR_VARIABLE}, then libpq's {@code PG*}
+ * variables, then defaults (host {@value #DEFAULT_HOST}, port {@value #DEFAULT_PORT}, SSL {@value #DEFAULT_SSL_MODE}).
+ * No Unix sockets and no implicit OS user (the JDBC driver cannot follow libpq there). The password goes only to the
+ * driver: {@link #toString()} and {@link #display()} never show it (docs/state-backends.md, "Connection settings and their precedence").
  */
 public final class PgConnection {
 
