@@ -6,20 +6,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Everything the simulated Strimzi operator and kubelet ask of Kafka Connect: the port between the
- * Kubernetes side of the embedded cluster (pods, PodSets, KafkaConnect and KafkaConnector resources) and
- * the Connect workers behind it.
- *
- * <p>Two implementations: {@code sim.connect.SimulatedConnectRuntime} (fast, in memory, Kafka Connect's exactly-once
- * validation re-implemented) and the real one (Apache Kafka brokers and one Connect distributed worker
- * process per worker pod), which answers with Kafka's own behaviour and messages. The operator calls it the
- * way Strimzi's {@code AbstractConnectOperator} calls the Connect REST API
- * ({@code KafkaConnectApiImpl}): {@code PUT /connectors/{name}/config}, {@code PUT .../pause},
- * {@code .../resume}, {@code .../stop}, {@code DELETE /connectors/{name}},
- * {@code GET /connectors/{name}/status} and {@code GET /connectors}.
- *
- * <p>Workers are identified by pod ({@code namespace/podName}); connectors by their Connect cluster
- * ({@code namespace/KafkaConnect name}) and name. Implementations are thread-safe.
+ * The port between the embedded cluster's operator and kubelet and the Kafka Connect behind the worker pods, shaped
+ * after the REST calls Strimzi's {@code AbstractConnectOperator} makes. Implemented in memory
+ * ({@code sim.connect.SimulatedConnectRuntime}) and on real Kafka ({@code dev.flowform.kafka}). Workers are named by pod
+ * ({@code namespace/podName}), connectors by cluster ({@code namespace/name}) and name. Implementations are thread-safe.
  */
 public interface ConnectRuntime extends AutoCloseable {
 
@@ -62,16 +52,13 @@ public interface ConnectRuntime extends AutoCloseable {
     RestResult putConnectorConfig(String cluster, String name, Map<String, String> config);
 
     /**
-     * {@code GET /connectors/{name}/config} compared with a configuration the operator would send: Strimzi's
-     * {@code AbstractConnectOperator} sends {@code PUT /connectors/{name}/config} only when they differ
-     * ({@code maybeCreateOrUpdateConnector}), so a change of the connector's state alone reaches Connect without a
-     * new configuration, and without Connect validating the stored one again.
+     * {@code GET /connectors/{name}/config} compared with what the operator would send; Strimzi PUTs only when they
+     * differ ({@code maybeCreateOrUpdateConnector}).
      *
      * @param cluster {@code namespace/KafkaConnect name}
      * @param name    the connector name
      * @param config  the full configuration, {@code connector.class} (and {@code tasks.max}, when set) included
-     * @return true when Kafka Connect stores exactly this configuration for the connector; false when it stores another,
-     *         none, or no worker answers
+     * @return true when Kafka Connect stores exactly this configuration; false when another, none, or no worker answers
      */
     boolean holdsConfig(String cluster, String name, Map<String, String> config);
 

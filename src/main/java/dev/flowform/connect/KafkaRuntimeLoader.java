@@ -15,19 +15,9 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * Finds the real Kafka runtime (Apache Kafka, Connect, MirrorMaker 2 and the {@code dev.flowform.kafka} classes
- * that implement {@link ConnectRuntime} on top of them) for an embedded environment that asks for real Kafka.
- *
- * <p>Kafka is not in {@code flowform.jar}, so that commands that never start it (validate, plan, apply against
- * Kubernetes) do not load or carry it. {@code mvn package} puts it in {@code target/kafka/}, next to
- * {@code target/flowform.jar}: {@code flowform-kafka.jar} plus every library it needs. When those classes are
- * already on the class path (tests, an IDE), {@link #kafkaClassLoader()} returns flowform's own class loader;
- * otherwise it opens the Kafka folder in a {@link URLClassLoader} whose parent is flowform's loader. Parent-first
- * is intended: the interfaces of this package and the libraries both sides share (jackson-annotations 2.22,
- * jackson-core, slf4j-api), which the folder deliberately leaves out, come from flowform's jar.
- *
- * <p>The Kafka folder is {@value #ENV_KAFKA_LIB} when that environment variable is set, else {@code kafka/}
- * beside the jar (or class folder) flowform runs from.
+ * Finds the real Kafka runtime (Kafka's jars and {@code dev.flowform.kafka}), which is not in {@code flowform.jar}:
+ * from the class path when it is there (tests), else from {@value #ENV_KAFKA_LIB} or {@code kafka/} beside the jar, in
+ * a parent-first {@link URLClassLoader} over flowform's own (docs/real-kafka.md).
  */
 public final class KafkaRuntimeLoader {
     /** Environment variable naming the folder of Kafka jars; overrides {@code kafka/} beside flowform's jar. */
@@ -58,22 +48,17 @@ public final class KafkaRuntimeLoader {
     }
 
     /**
-     * Loads {@code className} through {@link #kafkaClassLoader()} and calls its public constructor taking
-     * {@code paramTypes}, with that loader as the thread's context class loader for the duration of the call
-     * (Kafka resolves configured class names through the context loader; code that calls into Kafka later, on
-     * other threads, must switch it itself, as {@code dev.flowform.kafka.KafkaClusters} does).
+     * Loads {@code className} through {@link #kafkaClassLoader()} and calls its public constructor, with that loader as
+     * the thread's context class loader meanwhile (Kafka resolves configured class names through it).
      *
-     * @param <T>        the type the instance is used as (an interface flowform's loader sees, such as
-     *                   {@link ConnectRuntime})
+     * @param <T>        the type the instance is used as, e.g. {@link ConnectRuntime}
      * @param className  the class to instantiate, e.g. {@code dev.flowform.kafka.KafkaConnectRuntime}
      * @param type       what the class must be assignable to
      * @param paramTypes the constructor's parameter types
      * @param args       the constructor's arguments
      * @return the new instance
-     * @throws ConnectRuntimeException when the Kafka libraries are missing, or the class or constructor cannot be
-     *                                 found or used
-     * @throws RuntimeException        (or Error) whatever the constructor threw, unwrapped; a checked exception
-     *                                 it threw comes wrapped in a {@link ConnectRuntimeException}
+     * @throws ConnectRuntimeException when the Kafka libraries are missing or the class cannot be made; also wraps a
+     *                                 checked exception of the constructor (unchecked ones are rethrown as they are)
      */
     public static <T> T newInstance(String className, Class<T> type, Class<?>[] paramTypes, Object... args) {
         return newInstance(kafkaClassLoader(), className, type, paramTypes, args);

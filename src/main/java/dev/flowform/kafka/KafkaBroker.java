@@ -16,14 +16,8 @@ import org.apache.kafka.metadata.storage.Formatter;
 import org.apache.kafka.server.common.MetadataVersion;
 
 /**
- * One single-node Apache Kafka cluster (KRaft, combined broker and controller) running in this JVM, bound to
- * 127.0.0.1 on free ports, formatted fresh in its own folder.
- *
- * <p>Started with the production entry points that {@code kafka-storage format} and {@code kafka-server-start}
- * use ({@code Formatter}, {@code KafkaRaftServer}), sized for one node: replication factor 1 and one partition
- * for the internal topics ({@code __consumer_offsets}, {@code __transaction_state}), a 2 MiB log-cleaner buffer
- * instead of 128 MiB of heap, two network and I/O threads. Transactions, idempotence and consumer groups work
- * as on any Kafka 4.3 cluster.
+ * One single-node Kafka cluster (KRaft, combined roles) in this JVM on 127.0.0.1, formatted fresh, started with the
+ * entry points of {@code kafka-storage format} and {@code kafka-server-start}, sized for one node.
  */
 public final class KafkaBroker implements AutoCloseable {
     private final String name;

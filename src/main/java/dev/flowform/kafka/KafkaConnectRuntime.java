@@ -22,19 +22,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Real Kafka Connect behind the embedded cluster: one Connect distributed worker process per worker pod,
- * against the embedded Kafka clusters of {@link KafkaClusters}; every connector call is a call to the Connect
- * REST API of a live worker of the cluster, so validation errors, task states and transactional behaviour
- * come from Kafka itself.
- *
- * <p>What a worker gets: the properties the operator rendered (group id, storage topics,
- * {@code exactly.once.source.support}, every other {@code spec.config} key), with the bootstrap addresses
- * mapped to the embedded clusters and these substitutions, none of which touches exactly-once behaviour:
- * REST on {@code 127.0.0.1:<port of the pod>} (kept across restarts, so the worker id stays), no
- * {@code plugin.path} and {@code plugin.discovery=service_load} (the plugins are on the class path), storage
- * topics with replication factor 1 and one partition (single-node clusters), and faster group mechanics
- * ({@code session.timeout.ms=4000}, {@code scheduled.rebalance.max.delay.ms=0}, offsets of at-least-once
- * tasks committed every 10 s instead of 60 s). Connectors get their bootstrap addresses mapped and their topic replication factors set to 1.
+ * Real Kafka Connect behind the embedded cluster: one distributed worker process per worker pod against
+ * {@link KafkaClusters}, every call a REST call to a live worker, so errors, task states and transactions are
+ * Kafka's own. Workers get the operator's properties with only what a single-node, in-process setup needs changed
+ * (REST port, plugins on the class path, replication factor 1, faster group timings); none touches exactly-once
+ * (docs/real-kafka.md).
  */
 public final class KafkaConnectRuntime implements ConnectRuntime {
     /** Connector keys naming a replication factor of a topic MirrorMaker 2 creates; single-node clusters need 1. */
@@ -338,12 +330,8 @@ public final class KafkaConnectRuntime implements ConnectRuntime {
     }
 
     /**
-     * Tells a failure that another worker answers differently a moment later, which Strimzi's operator meets as a
-     * failed reconcile and retries: 409 while the group rebalances or the leader is not known ("Cannot complete
-     * request momentarily due to ..." and "... because of a conflicting operation (e.g. worker rebalance)", Kafka
-     * Connect's {@code HerderRequestHandler.completeOrForwardRequest}), 503 while a worker starts, and 500 "IO Error
-     * trying to forward REST request" ({@code RestClient.httpRequest}): a follower forwarded the call to a leader
-     * URL that stopped answering, which happens when the leader's pod is rolled, until the group has a new leader.
+     * Tells a failure that another try answers differently, as Strimzi retries a failed reconcile: 409 while the group
+     * rebalances, 503 while a worker starts, 500 "IO Error trying to forward REST request" while the leader is rolled.
      *
      * @return true when the call should be sent again
      */

@@ -3,14 +3,9 @@ package dev.flowform.kafka;
 import java.util.function.Supplier;
 
 /**
- * Runs in-process Kafka code with this package's class loader as the thread context class loader.
- *
- * <p>Kafka resolves class names from configuration (including the string defaults of its own {@code ConfigDef}s,
- * e.g. {@code sasl.oauthbearer.jwt.retriever.class}) through the context class loader. Run from
- * {@code flowform.jar}, this package and Kafka live in the {@code target/kafka/} loader of
- * {@link dev.flowform.connect.KafkaRuntimeLoader}, while the caller's context loader is the application loader,
- * which sees neither: without the switch the first broker or admin client fails with "Class ... could not be
- * found". Threads Kafka starts inherit the context loader of the thread that starts them.
+ * Runs in-process Kafka code with this package's class loader as the thread's context class loader: Kafka resolves
+ * configured class names through it, and from {@code flowform.jar} Kafka lives in
+ * {@link dev.flowform.connect.KafkaRuntimeLoader}'s loader, which the caller's context loader does not see.
  */
 final class KafkaContext {
     private KafkaContext() {

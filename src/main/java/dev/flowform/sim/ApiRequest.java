@@ -7,25 +7,18 @@ import java.util.HexFormat;
 import java.util.Locale;
 
 /**
- * One request to the API server as Kubernetes authorization sees it: the verb, API group, resource (with its
- * subresource, as RBAC names it: {@code kafkaconnects/status}) and namespace, or for a path outside the resource
- * API ({@code /version}, {@code /apis}, {@code /apis/<group>/<version>}) the non-resource URL.
+ * One request to the API server as Kubernetes authorization sees it: verb (derived as the API server's
+ * {@code RequestInfoFactory} does; Kubernetes docs, "Authorization: Determine the Request Verb"), group, resource and
+ * namespace, or for a path outside the resource API the non-resource URL.
  *
- * <p>The verb is derived from method and path the way the API server's {@code RequestInfoFactory} does
- * (Kubernetes docs, "Authorization: Determine the Request Verb"): GET of an item {@code get}, of a collection
- * {@code list}, with {@code watch=true} (or {@code watch=1}) {@code watch}; POST {@code create}; PUT {@code update};
- * PATCH {@code patch}; DELETE of an item {@code delete}, of a collection {@code deletecollection}. A non-resource
- * request's verb is the lower-case method.
- *
- * @param verb        the Kubernetes verb
+ * @param verb        the Kubernetes verb; for a non-resource request the lower-case method
  * @param group       API group, {@code ""} for the core group; null for a non-resource request
  * @param resource    plural resource, {@code /subresource} appended when there is one; null for a non-resource request
  * @param namespace   the namespace in the path, or null (cluster-scoped, all namespaces, or non-resource)
  * @param name        the object's name, or null for a collection
  * @param path        the path without the query string
  * @param userAgent   the client's {@code User-Agent}, or null
- * @param bearer      SHA-256 of the bearer token (first 16 hex digits), or null when none was sent; the token
- *                    itself is never kept
+ * @param bearer      SHA-256 of the bearer token (first 16 hex digits), or null; the token itself is never kept
  * @param dryRun      true for a write sent with {@code dryRun} (authorized as the write itself; stores nothing)
  */
 public record ApiRequest(String verb, String group, String resource, String namespace, String name, String path,

@@ -14,19 +14,10 @@ import java.util.Map;
 import java.util.logging.Logger;
 
 /**
- * Strimzi's automatic restart of the FAILED tasks of a KafkaMirrorMaker2's connectors ({@code autoRestart} of
- * {@code spec.mirrors[].sourceConnector} / {@code checkpointConnector}, Strimzi "AutoRestart schema reference"): on a
- * reconcile that finds a FAILED task, the operator restarts it if {@code n * n + n} minutes (at most 60) have passed
- * since its last automatic restart, {@code n} being the number of automatic restarts so far, and at most
- * {@code maxRestarts} times when set; the count is kept in {@code status.autoRestartStatuses[]} and dropped once the
- * connector has run as long as the next back-off without a FAILED task. Strimzi restarts with
- * {@code POST /connectors/{name}/restart?includeTasks=true&onlyFailed=true}; here every FAILED task is restarted with
- * {@code POST /connectors/{name}/tasks/{id}/restart}, which is the same for tasks. A FAILED connector (not task) is not
- * restarted.
- *
- * <p>Why it matters on real Kafka: an exactly-once source task asks the leader to fence zombies before it starts; a
- * leader that has just joined answers 503 until it has read the session key, and the task is then FAILED "until
- * manually restarted" ({@code DistributedHerder.fenceZombieSourceTasks}). Not thread-safe: used on the operator thread.
+ * Strimzi's automatic restart of the FAILED tasks of a KafkaMirrorMaker2's connectors ({@code autoRestart}, Strimzi
+ * "AutoRestart schema reference"): a FAILED task is restarted once {@code n * n + n} minutes (at most 60) have passed
+ * since the n-th automatic restart, up to {@code maxRestarts}; the count lives in {@code status.autoRestartStatuses[]}.
+ * A FAILED connector is not restarted. Used on the operator thread.
  */
 final class AutoRestart {
     private static final Logger LOG = Logger.getLogger(AutoRestart.class.getName());

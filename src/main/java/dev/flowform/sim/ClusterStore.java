@@ -25,17 +25,9 @@ import tools.jackson.databind.ObjectReader;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
- * Moves objects between files and the embedded API server: reads seed manifests, creates objects with their
- * stored generation and status, and dumps the persisted kinds. Objects are created straight in the server's
- * store, through the same CRUD handling an HTTP request gets but without a client or a socket: a cluster
- * starts before anyone connects, and creating a few dozen objects over HTTP in a fresh JVM (client,
- * serialization and server warm-up included) cost a {@code plan} with the embedded cluster 0.2 s (quiet
- * machine) to 0.5 s (loaded).
- *
- * <p>The mock resets {@code metadata.generation} to 1 and drops {@code status} on create. Generations are
- * restored by {@code generation - 1} spec-changing updates (a temporary marker field in {@code spec}, removed
- * by the last update), then the status is written through the status subresource. {@code resourceVersion},
- * {@code uid} and {@code creationTimestamp} are assigned anew by the server.
+ * Moves objects between files and the embedded API server: reads seed manifests, creates objects straight in the
+ * server's store (no client, no socket: the cluster loads before anyone connects) with their stored generation
+ * (restored by {@code generation - 1} spec updates, as the mock resets it) and status, and dumps the persisted kinds.
  */
 final class ClusterStore {
     /** Kinds the cluster persists, in the order they are created. */
@@ -325,10 +317,8 @@ final class ClusterStore {
     }
 
     /**
-     * Lists every persisted kind through {@code lister} instead of a client: the path of each
-     * cluster-wide list ({@code /api/v1/pods}, {@code /apis/kafka.strimzi.io/v1/kafkaconnects}, ...)
-     * goes in, the items come out. Used to persist from inside the API server's own request handling,
-     * where a client request would wait for the very thread that sends it.
+     * Lists every persisted kind through {@code lister} (path of a cluster-wide list to its items) instead of a
+     * client, so the API server can persist from inside its own request handling.
      *
      * @param api    the served Strimzi version
      * @param lister path of a list to its items as JSON-like maps

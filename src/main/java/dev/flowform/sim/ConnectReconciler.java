@@ -20,19 +20,12 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Reconciles KafkaConnect resources as Strimzi's {@code KafkaConnectAssemblyOperator} does.
- *
- * <p>A KafkaConnect whose {@code metadata.generation} exceeds {@code status.observedGeneration} (or which has no
- * status, or whose annotations or labels changed) is reconciled after {@link SimSettings#reconcileDelay()}.
- * {@code strimzi.io/pause-reconciliation: "true"} only writes condition {@code ReconciliationPaused}. Otherwise
- * the {@link PodSetController} writes the worker configuration, PodSet and surplus-pod removal, and the pods are
- * rolled strictly one at a time in {@link RollOrder}. Only when every pod runs the new revision and is Ready is
- * {@code status} written with {@code observedGeneration} = the generation read at the start and {@code Ready=True};
- * a pod that does not become Ready within the patience ends the reconcile with {@code NotReady}/{@code TimeoutException}.
- * A newer generation that arrives meanwhile is reconciled afterwards (Strimzi holds a per-resource lock, under which
- * it also reconciles the cluster's KafkaConnectors). With {@code strimzi.io/use-connector-resources} a successful
- * reconcile deletes connectors Kafka Connect runs without a KafkaConnector and re-reconciles every KafkaConnector of
- * the cluster ({@code AbstractConnectOperator.reconcileConnectors}). Runs on the operator thread.
+ * Reconciles KafkaConnect resources as Strimzi's {@code KafkaConnectAssemblyOperator} does: after
+ * {@link SimSettings#reconcileDelay()}, a paused resource only gets {@code ReconciliationPaused}; otherwise the
+ * {@link PodSetController} writes the workers' configuration and PodSet, the pods roll one at a time in
+ * {@link RollOrder}, and only when all are Ready is {@code status} written for the generation read at the start (a pod
+ * not Ready in time ends it {@code NotReady}). With {@code strimzi.io/use-connector-resources} a successful reconcile
+ * also reconciles the cluster's connectors. Runs on the operator thread.
  */
 final class ConnectReconciler {
     private static final Logger LOG = Logger.getLogger(ConnectReconciler.class.getName());

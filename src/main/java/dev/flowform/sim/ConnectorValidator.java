@@ -8,14 +8,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Validates a MirrorMaker 2 connector configuration the way a Kafka Connect worker does before it accepts
- * {@code PUT /connectors/{name}/config}, limited to the exactly-once rules (KIP-618).
- *
- * <p>Sources, all apache/kafka: {@code DistributedHerder.validateSourceConnectorExactlyOnceSupport} and
- * {@code validateSourceConnectorTransactionBoundary}, {@code MirrorSourceConnector.validateExactlyOnceConfigs},
- * {@code exactlyOnceSupport} and {@code consumerUsesReadCommitted}, {@code MirrorSourceConfig.sourceConsumerConfig},
- * and {@code AbstractHerder.maybeAddConfigErrors} for the error text. Errors come in Kafka's order: the
- * framework's {@code exactly.once.support} errors, then {@code transaction.boundary}, then the connector's own.
+ * Validates a MirrorMaker 2 connector configuration as a Kafka Connect worker does before it accepts
+ * {@code PUT /connectors/{name}/config}, limited to the exactly-once rules (KIP-618), with Kafka's messages in Kafka's
+ * order (apache/kafka {@code DistributedHerder}, {@code MirrorSourceConnector}, {@code AbstractHerder}).
  */
 public final class ConnectorValidator {
     /** Framework error when {@code required} is set but the validating worker is {@code disabled} or {@code preparing}. */
@@ -97,10 +92,8 @@ public final class ConnectorValidator {
 
     /**
      * The effective {@code isolation.level} of MirrorSourceConnector's source consumer
-     * ({@code MirrorSourceConfig.sourceConsumerConfig}: {@code consumer.*}, then {@code source.consumer.*}; later
-     * wins). {@code source.cluster.*} keys reach it only when they are common client settings, which
-     * {@code isolation.level} is not, and {@code consumer.override.isolation.level} does not reach it at all
-     * (both measured on Kafka 4.3.1: MirrorSourceConnector rejects {@code required} with either).
+     * ({@code MirrorSourceConfig.sourceConsumerConfig}: {@code consumer.*}, then {@code source.consumer.*}); neither
+     * {@code source.cluster.*} nor {@code consumer.override.*} reaches it (docs/domain-rules.md, 4).
      *
      * @param config the connector configuration
      * @return the value, or null when none is set (Kafka's default is read_uncommitted)

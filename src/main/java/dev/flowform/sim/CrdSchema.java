@@ -15,22 +15,10 @@ import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 
 /**
- * One served version of a CustomResourceDefinition as the Kubernetes API server applies its
- * {@code openAPIV3Schema} to a write (Kubernetes docs, "Extend the Kubernetes API with CustomResourceDefinitions":
- * structural schemas, pruning, validation):
- * <ol>
- *   <li><b>pruning</b>: a field the schema does not specify is dropped, unless its object says
- *       {@code x-kubernetes-preserve-unknown-fields: true} or gives {@code additionalProperties}; the root's
- *       {@code apiVersion}, {@code kind} and {@code metadata} belong to the API server, not the schema; a
- *       {@code null} where the schema does not say {@code nullable} is dropped too (apiextensions-apiserver's
- *       {@code PruneNonNullableNullsWithoutDefaults});</li>
- *   <li><b>validation</b> of what is left with networknt's JSON-schema validator in its OpenAPI 3.0 dialect (types,
- *       {@code required}, {@code enum}, {@code pattern}, {@code minimum}, {@code oneOf}, ...), each finding turned
- *       into the API server's cause (reason, message and field path as {@code spec.mirrors[0].source.alias}).</li>
- * </ol>
- * The schema has no {@code default}s and no {@code nullable}s, so neither is applied; the CEL rules
- * ({@code x-kubernetes-validations}) are not run (docs/strimzi-crds.md lists them). The networknt schema is built on
- * first use and shared (validation holds a lock: its validators are created lazily).
+ * One served version of a CustomResourceDefinition applied to a write as the API server applies its
+ * {@code openAPIV3Schema}: pruning of unknown fields (and of non-nullable nulls), then validation with networknt's
+ * JSON-schema validator, each finding turned into the API server's cause (Kubernetes docs, "Extend the Kubernetes
+ * API with CustomResourceDefinitions"). No defaults, no CEL rules (docs/strimzi-crds.md).
  */
 final class CrdSchema {
     /** Kubernetes' RFC 1123 subdomain, the rule for a custom resource's {@code metadata.name}. */

@@ -33,30 +33,11 @@ import java.util.logging.Logger;
 import java.util.stream.Collectors;
 
 /**
- * An in-process Kubernetes API server with the Strimzi CRDs and a simulated Strimzi operator: the cluster
- * that tests, benchmarks and the demo environment run flowform against.
- *
- * <p>It is the fabric8 {@code KubernetesMockServer} in CRUD mode (its store indexed by resource, namespace and
- * name: {@link IndexedCrudDispatcher}), plain HTTP (or HTTPS with a self-signed certificate) on 127.0.0.1
- * (never another interface) and a given or random port, with the discovery kubectl needs ({@link KubectlCompat}) and an
- * audit of every client request ({@link #audit()}), serving KafkaConnect, KafkaConnector and StrimziPodSet for exactly one
- * Strimzi API version, with Kafka Connect behind the worker pods played by the
- * {@link EmbeddedClusterOptions#connectRuntime() Connect runtime} (closed with the cluster). Objects come from a persist file (when it exists) or a seed folder. With a persist
- * file every successful write is written back before the API server answers it (atomically, via a
- * temporary file and a rename), as etcd makes a write durable before the API server acknowledges it: a
- * process killed right after a write was acknowledged finds that write after a restart. The file is
- * written once more on {@link #close()}. With {@link EmbeddedClusterOptions#persistReadOnly()} the file
- * is read but never written; a read-only cluster loaded from its file then serves the objects as saved, without the
- * simulated operator (nothing it did would be kept, and a reader sees the saved objects before its first
- * reconcile anyway), so a read-only command such as {@code plan} does not start it.
- *
- * <pre>{@code
- * try (EmbeddedCluster cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(seed).build())) {
- *     KubernetesClient client = cluster.client();
- *     ...
- *     cluster.simulator().awaitIdle(Duration.ofSeconds(10));
- * }
- * }</pre>
+ * An in-process Kubernetes API server with the Strimzi CRDs and a simulated Strimzi operator, the cluster tests,
+ * benchmarks and the demo run against: fabric8's CRUD mock on 127.0.0.1 (HTTP or HTTPS), serving one Strimzi API
+ * version, with kubectl's discovery, an audit of every request and Kafka Connect behind the worker pods. Objects come
+ * from a persist file, written before each write is answered (as etcd makes a write durable first), or a seed
+ * folder; a read-only cluster never writes the file and runs no operator (docs/architecture.md).
  */
 public final class EmbeddedCluster implements AutoCloseable {
     /** Name of the cluster, user and context in {@link #writeKubeconfig(Path)}. */

@@ -9,22 +9,16 @@ import java.util.function.Supplier;
 /**
  * How to start an {@link EmbeddedCluster}.
  *
- * @param persistFile JSON file holding every object of the cluster; reloaded on start when it exists and
- *                    rewritten (atomically) after each successful write, before the write is answered, and
- *                    on close; null keeps the cluster in memory only
- * @param seedDir     folder whose {@code *.yaml} / {@code *.yml} files (name order, multi-document) are
- *                    loaded when {@code persistFile} is null or does not exist yet; null for an empty cluster
- * @param api         the single Strimzi API version to serve; null detects it from the seed objects'
- *                    {@code apiVersion} (or the persist file), falling back to {@link StrimziApi#V1BETA2}
+ * @param persistFile JSON file of every object, reloaded on start and rewritten atomically after each write before it
+ *                    is answered, and on close; null keeps the cluster in memory only
+ * @param seedDir     folder of {@code *.yaml} / {@code *.yml} loaded when there is no persist file yet; null for none
+ * @param api         the Strimzi API version to serve; null detects it from the objects, else {@link StrimziApi#V1BETA2}
  * @param settings    simulator timing; null means {@link SimSettings#fast()}
- * @param persistReadOnly true to load {@code persistFile} (or the seed) but never overwrite it: for commands
- *                    that only read, so they cannot overwrite what a concurrent writer persisted (a missing
- *                    file is still created from the seed, once)
- * @param connectRuntime makes the Kafka Connect behind the worker pods, once per cluster start; the cluster
- *                    closes it on close; null means a {@link SimulatedConnectRuntime}
- * @param https       true to serve HTTPS with the mock server's self-signed certificate (CN and SANs
- *                    {@code localhost}, {@code 127.0.0.1}; {@link EmbeddedCluster#certificateFile()}), as a pod's
- *                    in-cluster configuration requires; false for plain HTTP
+ * @param persistReadOnly true to load {@code persistFile} but never overwrite it (commands that only read)
+ * @param connectRuntime makes the Kafka Connect behind the worker pods, closed with the cluster; null means a
+ *                    {@link SimulatedConnectRuntime}
+ * @param https       true to serve HTTPS with the mock's self-signed certificate
+ *                    ({@link EmbeddedCluster#certificateFile()}); false for plain HTTP
  * @param port        the TCP port on 127.0.0.1 to serve on, from 1 to 65535; 0 for any free port
  */
 public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi api, SimSettings settings,

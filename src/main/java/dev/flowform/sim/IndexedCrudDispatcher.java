@@ -18,16 +18,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * fabric8's CRUD mock API server with its object store indexed ({@link IndexedObjectMap}): a GET of one object
- * or of one namespace's list, and the lookup of the object a write replaces, test only the objects of that
- * resource (and namespace, and name) instead of every stored object. Answers are the mock's own: same bodies,
- * same order, same status codes, same list {@code resourceVersion}; an empty list is answered as the mock does,
- * with the API group's resource list when the path is a discovery request for a custom resource group. Watches,
- * deletes and anything the index cannot narrow go to the mock unchanged.
- *
- * <p>The store is swapped in through reflection (the mock keeps it in a final field and its lock and resource
- * version private); when the mock's internals differ (another fabric8 version), a warning is logged and the
- * dispatcher behaves exactly as the mock does.
+ * fabric8's CRUD mock with its store indexed ({@link IndexedObjectMap}), so a GET of one object or one namespace's
+ * list tests only the objects it could match; answers stay the mock's own, byte for byte. The store is swapped in
+ * through reflection; with other mock internals a warning is logged and the mock behaves as it is.
  */
 final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     private static final Logger LOG = Logger.getLogger(IndexedCrudDispatcher.class.getName());

@@ -20,19 +20,10 @@ import java.util.Spliterator;
 import java.util.Spliterators;
 
 /**
- * The object store of the embedded API server: fabric8's CRUD mock keeps every object in one map from its
- * attributes (kind, plural, namespace, name, labels...) to its JSON and answers each request by testing every
- * stored object; this map also indexes the objects by resource (plural), by namespace within a resource and by
- * name, so a request for one namespace's KafkaConnectors, or for one object, tests only the objects it could
- * match. That is how a real API server behaves (its storage is keyed by
- * {@code /<resource>/<namespace>/<name>}, see the Kubernetes API concepts, "Efficient detection of changes"),
- * and what keeps a cluster with thousands of objects in other namespaces from slowing every list down.
- *
- * <p>Iteration order is the mock's own: insertion order, an update moving the object to the end (a
- * {@link LinkedHashMap}); every bucket keeps that order too, so a narrowed answer lists objects in the order the
- * full scan would. Thread-safe like the mock's {@code Collections.synchronizedMap}: every method locks this map.
- * Keys whose plural, namespace or name is the mock's wildcard value {@code *} are not indexed; while one is
- * stored, {@link #candidates} answers {@code null} and callers scan as the mock does.
+ * The embedded API server's object store: the mock's map from attributes to JSON, also indexed by resource,
+ * namespace and name as a real API server's storage is keyed, so one namespace's list does not test every object.
+ * Iteration order is the mock's (insertion, an update moving to the end) in every bucket; thread-safe like the mock's
+ * synchronized map. While a key with the mock's wildcard {@code *} is stored, {@link #candidates} answers null.
  */
 final class IndexedObjectMap extends AbstractMap<AttributeSet, String> {
     static final String PLURAL = "plural";

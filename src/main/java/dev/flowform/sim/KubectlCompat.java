@@ -7,28 +7,11 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.util.Map;
 
 /**
- * What kubectl needs from the API server beyond what fabric8's CRUD mock answers, so that {@code kubectl get},
- * {@code describe}, {@code patch}, {@code edit}, {@code annotate} and {@code delete} work against the embedded
- * cluster:
- * <ul>
- *   <li>discovery ({@link KubeDiscovery});</li>
- *   <li>the {@code Table} of a {@code kubectl get} of Strimzi objects, with the CRDs' printer columns
- *       ({@link PrinterColumns}); other kinds get the mock's list, which kubectl shows with name and age;</li>
- *   <li>the Strimzi CRDs with their schemas, which the store keeps without them ({@link CrdReads});</li>
- *   <li>{@code /openapi/v3}: the Strimzi kinds' schemas ({@link OpenApiV3}), for {@code kubectl explain} and for
- *       {@code kubectl apply} to leave field validation to the server (kubectl 1.27+ reads v3 first);</li>
- *   <li>{@code /openapi/v2}: an empty OpenAPI 2.0 document (no paths, no definitions), as JSON or, when asked for,
- *       as the protobuf {@code openapi_v2.Document} kubectl 1.20 reads; {@code kubectl edit} needs one to exist,
- *       and without schemas kubectl 1.20 validates nothing and patches custom resources with a merge patch. Other
- *       {@code /openapi/*} paths and the older {@code /swagger-2.0.0.pb-v1} are answered 404;</li>
- *   <li>a strategic merge patch ({@code application/strategic-merge-patch+json}, kubectl's default for built-in
- *       kinds such as Pod) applied as a JSON merge patch: the two agree except for lists merged by key, which
- *       the objects kubectl edits here do not need;</li>
- *   <li>the query of a write ({@code ?fieldManager=kubectl-patch}) dropped, because the mock only recognises a
- *       {@code /status} path without one; a dry run of anything but a Strimzi object (which {@link StrimziAdmission}
- *       answers) is refused with 400, since the mock would carry it out as a real write.</li>
- * </ul>
- * Server-side apply and HTTP-streaming watches ({@code kubectl get -w}, {@code kubectl wait}) stay unsupported.
+ * What kubectl needs beyond fabric8's CRUD mock, so that {@code kubectl get}, {@code describe}, {@code patch},
+ * {@code edit}, {@code annotate} and {@code delete} work: discovery ({@link KubeDiscovery}), printer-column tables
+ * ({@link PrinterColumns}), CRDs with schemas ({@link CrdReads}), {@code /openapi/v3} ({@link OpenApiV3}) and an empty
+ * {@code /openapi/v2}, strategic merge patches taken as merge patches, write queries dropped, and dry runs of anything
+ * but Strimzi objects refused. No server-side apply, no streaming watches.
  */
 final class KubectlCompat {
     private static final String STRATEGIC = "application/strategic-merge-patch+json";

@@ -23,15 +23,10 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The kubelet of the worker pods: assigns pod IPs, starts a pod's Connect worker through the
- * {@link dev.flowform.connect.ConnectRuntime} once the pod has been Pending for
- * {@link SimSettings#podReadyDelay()} (scheduling, image pull, container start; plus any
- * {@link SimFaults#slowRoll(Duration)} delay), marks the pod Running and Ready once the worker reports itself
- * healthy (the readiness probe on the REST port), and stops the worker when the pod is deleted.
- *
- * <p>A pod switched {@link SimFaults#stuckPod(String) stuck} never starts its container (as with an image that
- * cannot be pulled) until it is released. A worker that is not healthy yet is probed again every
- * {@value #HEALTH_RECHECK_MS} ms. Runs on the operator thread.
+ * The kubelet of the worker pods: starts a pod's Connect worker through the {@link dev.flowform.connect.ConnectRuntime}
+ * after {@link SimSettings#podReadyDelay()}, marks it Ready once the worker is healthy (re-probed every
+ * {@value #HEALTH_RECHECK_MS} ms), and stops it when the pod is deleted; a {@link SimFaults#stuckPod(String) stuck}
+ * pod never starts. Runs on the operator thread.
  */
 final class Kubelet {
     private static final Logger LOG = Logger.getLogger(Kubelet.class.getName());

@@ -13,11 +13,8 @@ import java.util.Map;
 
 /**
  * What a KafkaMirrorMaker2 spec becomes, as Strimzi's {@code KafkaMirrorMaker2Cluster} and
- * {@code KafkaMirrorMaker2Connectors} derive it: the worker configuration (the {@code connectCluster} entry of
- * {@code spec.clusters[]} in {@code v1beta2}, {@code spec.target} in {@code v1}), the pod revision, and the connectors
- * with their names ({@code <source>-><target>.MirrorSourceConnector}) and merged configuration (target cluster entry as
- * {@code target.cluster.*}, source entry as {@code source.cluster.*}, then the connector's {@code config}, then the
- * patterns; {@code prepareMirrorMaker2ConnectorConfig}). Pure.
+ * {@code KafkaMirrorMaker2Connectors} derive it: worker configuration, pod revision and the connectors with their
+ * names and merged configuration ({@code prepareMirrorMaker2ConnectorConfig}). Pure.
  *
  * @param name       the resource name
  * @param replicas   {@code spec.replicas} (Strimzi's default 3)

@@ -11,16 +11,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The StrimziPodSet {@code <name>-mirrormaker2} of a KafkaMirrorMaker2 as Strimzi's operator writes it (one pod template
- * per replica, on the operator's image), and the start-up reconciliation of a Strimzi 0.46-0.48 operator for pods it
- * did not make. Runs on the operator thread.
- *
- * <p><b>Start-up on 0.46-0.48.</b> Pods that carry {@code strimzi.io/configuration-hash} (a seed written for 0.49+, or
- * a cluster whose operator was downgraded) are not that operator's: its pod template has no hash
- * (strimzi/strimzi-kafka-operator PR 11926 added it in 0.49.0), and {@code strimzi.io/revision} is a hash of the
- * whole pod template ({@code PodRevision.getRevision}), so they are on another revision and its first reconciliation
- * replaces every one. The simulator does that at once when it starts, before the cluster serves anyone, as if the
- * operator had been running for a while: a seed's pods then look like the 0.46-0.48 pods flowform forces to roll.
+ * The StrimziPodSet of a KafkaMirrorMaker2 as Strimzi writes it, and a Strimzi 0.46-0.48 operator's start-up
+ * replacement of pods that carry {@code strimzi.io/configuration-hash} (its templates have none, so they are on
+ * another revision; Strimzi PR 11926), done before the cluster serves anyone (docs/domain-rules.md, 7a). Runs on the
+ * operator thread.
  */
 final class MirrorMakerPodSet {
     private MirrorMakerPodSet() {

@@ -24,15 +24,10 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Reconciles KafkaMirrorMaker2 resources as Strimzi's {@code KafkaMirrorMaker2AssemblyOperator} does: the worker
- * configuration into ConfigMap {@code <name>-mirrormaker2-config}, StrimziPodSet {@code <name>-mirrormaker2} with one pod
- * template per replica carrying {@code strimzi.io/revision} and {@code strimzi.io/configuration-hash}, a roll of the pods
- * in {@link RollOrder} when they do not run the current revision and hash, then the connectors through the Connect REST API
- * (PUT of every generated connector, deletion of every other; a rejected PUT ends the reconcile {@code NotReady}), and
- * the status: {@code observedGeneration}, {@code Ready} and {@code connectors[]} as Kafka Connect reports them. As in
- * Strimzi, only a FAILED <em>connector</em> makes the resource {@code NotReady}; a FAILED task leaves it {@code Ready}
- * (PR 5733 checks connector states only). Statuses still moving are read again a few times. Runs on the operator
- * thread.
+ * Reconciles KafkaMirrorMaker2 resources as Strimzi's {@code KafkaMirrorMaker2AssemblyOperator} does: ConfigMap,
+ * StrimziPodSet, a roll in {@link RollOrder} when pods do not run the current revision and hash, the connectors through
+ * the Connect REST API (a rejected PUT ends it {@code NotReady}), then the status. Only a FAILED connector, not a
+ * FAILED task, makes the resource {@code NotReady} (Strimzi PR 5733). Runs on the operator thread.
  */
 final class MirrorMakerReconciler {
     private static final Logger LOG = Logger.getLogger(MirrorMakerReconciler.class.getName());

@@ -10,14 +10,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The OpenAPI v3 documents of the Strimzi resources the cluster serves, as the API server publishes those of a CRD
- * (Kubernetes docs, "OpenAPI v3"): {@code /openapi/v3} lists one document per group version, and
- * {@code /openapi/v3/apis/<group>/<version>} holds each kind's {@code openAPIV3Schema} under
- * {@code components.schemas} ({@code io.strimzi.kafka.v1beta2.KafkaConnect}, with
- * {@code x-kubernetes-group-version-kind}) and the resource paths with their operations. What kubectl reads there:
- * {@code kubectl explain} the schemas and their descriptions; {@code kubectl apply} whether the PATCH of a kind takes
- * {@code fieldValidation} (it does, so kubectl leaves the validation to the server, which answers with Strimzi's
- * schema). Built-in kinds (Pod, ConfigMap) are not described. Immutable; built on first use.
+ * The OpenAPI v3 documents of the Strimzi resources served (Kubernetes docs, "OpenAPI v3"): the list at
+ * {@code /openapi/v3} and each group version's schemas and paths, which {@code kubectl explain} reads and from which
+ * {@code kubectl apply} learns to leave field validation to the server. Immutable; built on first use.
  */
 final class OpenApiV3 {
     private static final String ROOT = "/openapi/v3";

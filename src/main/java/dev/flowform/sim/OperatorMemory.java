@@ -11,19 +11,9 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What the simulator remembers beyond the Kubernetes objects, persisted with them.
- *
- * <ul>
- *   <li>{@code workerConfigs}: configuration hash to worker properties, so the worker of a Strimzi 0.46+ pod
- *       (which only carries {@code strimzi.io/configuration-hash}) starts with its configuration after the
- *       ConfigMap moved on;</li>
- *   <li>the connectors Kafka Connect itself runs per cluster (its REST state), which can differ from the
- *       KafkaConnector resources (Strimzi deletes the extra ones under {@code strimzi.io/use-connector-resources});
- *       they live in the {@link SimulatedConnectRuntime} and are persisted from and loaded into it;</li>
- *   <li>{@code adoptions}: pod revisions found on start for specs the simulator did not render itself, so
- *       an annotation-only reconcile of a seeded cluster does not roll it (not persisted: recomputed on start);</li>
- *   <li>{@code deletedRuntimeConnectors}: connectors the operator deleted from Kafka Connect (not persisted).</li>
- * </ul>
+ * What the simulated operator remembers beyond the Kubernetes objects: worker properties by configuration hash
+ * (persisted), the connectors Kafka Connect runs (persisted through the {@link SimulatedConnectRuntime}), pod
+ * revisions adopted from a seed so it is not rolled for nothing, and the connectors it deleted (neither persisted).
  */
 final class OperatorMemory {
     final Map<String, String> workerConfigs = new ConcurrentHashMap<>();

@@ -21,9 +21,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What every part of the simulated operator shares: the API server client, the served Strimzi API, timing,
- * faults, the simulator's memory, the Connect runtime and the operator loop, plus small readers of Kubernetes
- * objects. Parts use it only on the operator thread, except where a method says otherwise.
+ * What every part of the simulated operator shares, used on the operator thread unless a method says otherwise.
  *
  * @param client   client of the embedded API server (the simulator's own user agent)
  * @param api      the served Strimzi API version

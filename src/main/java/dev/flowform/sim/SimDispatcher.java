@@ -24,14 +24,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Wraps the mock's CRUD dispatcher: counts requests, injects write faults, tracks open watch WebSockets so
- * they can be dropped, reports successful writes (for persistence) and turns handler exceptions into a
- * 422 {@code Status} instead of a hung connection (the bare mock hangs until the client times out).
- *
- * <p>It also works around a deadlock in the mock (fabric8 8.0.0): {@code WatchEventsListener.onClosed} runs
- * on the server's event loop and waits up to a minute for its send executor, whose pending send needs that
- * same event loop. The close callbacks are therefore handed to a separate thread. (A write racing with a
- * closing watch is handled by {@link TolerantWatchListeners}.)
+ * Wraps the mock's CRUD dispatcher: counts requests, injects write faults, tracks watch WebSockets, reports writes
+ * for persistence, answers a handler exception with a 422 {@code Status}, and runs watch-close callbacks on a thread
+ * of their own (the mock's would otherwise wait on its own event loop).
  */
 final class SimDispatcher extends Dispatcher {
     /** User agent of the simulator's own client; write faults never hit it. */

@@ -7,20 +7,13 @@ import java.util.Objects;
  * Timing of the simulated Strimzi operator and kubelet.
  *
  * @param reconcileDelay delay between a KafkaConnect change being seen and its reconcile starting
- *                       (Strimzi queues watch events; a real operator also reconciles every 120 s)
- * @param podReadyDelay  time a re-created worker pod stays {@code Pending}/not Ready before the
- *                       simulated kubelet reports it Running and Ready
- * @param connectorDelay delay before a KafkaConnector change (or the re-PUT after a Connect reconcile)
- *                       is validated and its status written
- * @param stuckTimeout   how much longer than {@code podReadyDelay} (plus any {@link SimFaults#slowRoll(Duration)}
- *                       delay) a roll waits for a pod that does not become Ready (see
- *                       {@link SimFaults#stuckPod(String)}) before the reconcile ends with
- *                       {@code NotReady}/{@code TimeoutException}; Strimzi waits
- *                       {@code operationTimeoutMs} (300000 ms) here
- * @param strimziVersion the Strimzi release the simulated operator plays ({@value #DEFAULT_STRIMZI_VERSION} unless
- *                       chosen): it names the pods' image, and 0.46.0 to 0.48.x reproduce the KafkaMirrorMaker2 pods
- *                       without {@code strimzi.io/configuration-hash} that are never rolled on a worker configuration
- *                       change (fixed by Strimzi PR 11926 in 0.49.0; {@link #rollsMirrorMakerOnConfigChange()})
+ * @param podReadyDelay  time a re-created worker pod stays Pending before the kubelet reports it Ready
+ * @param connectorDelay delay before a KafkaConnector change is validated and its status written
+ * @param stuckTimeout   how much longer than {@code podReadyDelay} a roll waits for a pod that does not become Ready
+ *                       before the reconcile ends {@code NotReady} (Strimzi's {@code operationTimeoutMs})
+ * @param strimziVersion the Strimzi release played ({@value #DEFAULT_STRIMZI_VERSION} unless chosen); 0.46.0 to 0.48.x
+ *                       do not roll KafkaMirrorMaker2 pods on a worker configuration change
+ *                       ({@link #rollsMirrorMakerOnConfigChange()}, docs/domain-rules.md 7a)
  */
 public record SimSettings(Duration reconcileDelay, Duration podReadyDelay, Duration connectorDelay, Duration stuckTimeout,
                           String strimziVersion) {

@@ -16,19 +16,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What the Kubernetes API server does with a write to a Strimzi object before it stores it, in its order
- * (Kubernetes docs, "Controlling Access to the Kubernetes API": authentication, authorization, admission, then
- * storage): authorization ({@link SimFaults#forbid}), decoding of the patch or body into the resulting object
- * ({@link PatchedObject}), pruning and validation against the served version's {@code openAPIV3Schema}
- * ({@link CrdSchema}; {@code fieldValidation=Strict|Warn|Ignore}), validating admission ({@link SimFaults#denyField}),
- * then either storing it or, for {@code dryRun=All}, answering what would be stored without storing anything.
- *
- * <p>A write the mock would carry out differently from the API server is handed to it in the API server's terms: the
- * pruned body, and a PATCH as the PUT of its result (with the read object's {@code resourceVersion}, retried when a
- * concurrent write got in between, as the API server retries a patch; a {@code resourceVersion} the patch itself
- * names is a precondition and fails with 409). The mock keeps the status on a write of the resource and everything but
- * the status on a write of {@code /status}, as the API server does. Requests for a Strimzi API version the cluster
- * does not serve are answered 404, whatever the CRD lists: the embedded cluster has no conversion between versions.
+ * What the API server does with a write to a Strimzi object before storing it, in its order: authorization
+ * ({@link SimFaults#forbid}), the resulting object ({@link PatchedObject}), pruning and validation ({@link CrdSchema}),
+ * validating admission ({@link SimFaults#denyField}), then storing it or, for {@code dryRun=All}, only answering. The
+ * mock then gets the write in the API server's terms (pruned body, a PATCH as the PUT of its result). A Strimzi
+ * version not served is answered 404 (no conversion).
  */
 final class StrimziAdmission {
     private static final Pattern PATH = Pattern.compile(

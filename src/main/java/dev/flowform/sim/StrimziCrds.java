@@ -13,18 +13,9 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Strimzi's own CustomResourceDefinitions of the five kinds the embedded cluster serves, for one API version.
- *
- * <p>The documents are not written here: the build generates them with Strimzi's CRD generator
- * ({@code io.strimzi:crd-generator:1.2.0}) over Strimzi's API classes ({@code io.strimzi:api:1.2.0} for {@code v1},
- * {@code io.strimzi:api:0.51.0} with {@code v1beta2} stored and {@code v1} served for {@code v1beta2}), with the
- * arguments of Strimzi's {@code api/pom.xml}, and puts them on the class path under {@code dev/flowform/sim/crds/}
- * ({@code src/crds/generate.sh}; provenance and licence in {@code docs/strimzi-crds.md}). Names follow Strimzi:
- * {@code kafkaconnects.kafka.strimzi.io} (short name {@code kc}), {@code kafkaconnectors.kafka.strimzi.io}
- * ({@code kctr}), {@code strimzipodsets.core.strimzi.io} ({@code sps}) and {@code kafkamirrormaker2s.kafka.strimzi.io}
- * ({@code kmm2}) and {@code kafkausers.kafka.strimzi.io} ({@code ku}). The mock API server serves one version per CRD, without conversion, so a cluster is either
- * {@code v1beta2} or {@code v1}, and its CRDs hold that one version: Strimzi 0.51's also list {@code v1} (served,
- * not stored), which a {@code v1beta2} cluster leaves out.
+ * Strimzi's own CustomResourceDefinitions of the five kinds served, for one API version, generated at build time by
+ * Strimzi's CRD generator ({@code src/crds/generate.sh}; provenance and licence in docs/strimzi-crds.md). The mock
+ * serves one version per CRD without conversion, so a cluster is {@code v1beta2} or {@code v1}.
  */
 public final class StrimziCrds {
     /** Kind of a Connect cluster. */

@@ -24,17 +24,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Plays the Strimzi cluster operator (and the kubelet) for KafkaConnect and KafkaConnector, driven by
- * fabric8 informers on the embedded API server, with Kafka Connect behind a {@link ConnectRuntime}.
- *
- * <p>A facade over the operator's parts, cut as the Strimzi operator is: the {@link OperatorLoop} (one scheduler
- * thread, {@code flowform-sim-operator}; delays are scheduled, never slept or polled), the
- * {@link ConnectReconciler} ({@code KafkaConnectAssemblyOperator}, rolling pods in {@link RollOrder} as
- * {@code KafkaConnectRoller} does), the {@link PodSetController} (worker configuration, ConfigMap, StrimziPodSet
- * and its pods), the {@link ConnectorReconciler} ({@code AbstractConnectOperator}: KafkaConnectors through the
- * Connect REST API), the {@link Kubelet} (pod start, worker start and readiness, pod deletion) and the
- * {@link StatusDocuments} they write. Deleting a KafkaConnect deletes its pods, PodSet and ConfigMap. Fault
- * switches come from {@link SimFaults}.
+ * Plays the Strimzi cluster operator and the kubelet, driven by informers on the embedded API server, with Kafka
+ * Connect behind a {@link ConnectRuntime}: a facade over the operator's parts ({@link OperatorLoop},
+ * {@link ConnectReconciler}, {@link MirrorMakerReconciler}, {@link PodSetController}, {@link ConnectorReconciler},
+ * {@link Kubelet}), with fault switches from {@link SimFaults} (docs/architecture.md).
  */
 public final class StrimziSimulator implements AutoCloseable {
     private final SimContext ctx;
@@ -77,14 +70,11 @@ public final class StrimziSimulator implements AutoCloseable {
     // ------------------------------------------------------------------ public API
 
     /**
-     * Waits until the simulator has nothing left to do: no scheduled step, and every KafkaConnect and
-     * KafkaConnector the operator would act on has been observed at its current generation (paused ones count
-     * as done). The check re-reads the API server and must hold for a short quiet period, so it also covers a
-     * change whose watch event is still on its way. Annotation-only changes are not generation-tracked: wait
-     * for their effect instead. After {@link #close()} the simulator counts as idle.
+     * Waits until the simulator has nothing left to do: nothing scheduled, and every object it acts on observed at its
+     * generation (paused ones count), holding for a short quiet period; annotation-only changes are not tracked.
      *
      * @param timeout the longest time to wait
-     * @return true when idle, false when {@code timeout} passed first
+     * @return true when idle (or closed), false when {@code timeout} passed first
      */
     public boolean awaitIdle(Duration timeout) {
         return loop.awaitIdle(timeout, this::settledOnServer);

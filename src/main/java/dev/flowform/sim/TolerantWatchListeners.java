@@ -9,16 +9,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Works around a race in the fabric8 mock API server (8.0.0): a write first stores the object, then
- * sends the watch event to every open watch ({@code KubernetesCrudDispatcher.processEvent}, a
- * {@code forEach} over its listener set). A watch that is being closed has already shut its send
- * executor but is still in the set, so sending to it throws {@link RejectedExecutionException}: the write
- * is answered with an error although it was stored, and the watches after it in the set (the simulated
- * operator's informers, say) never see the event. A real API server does neither. This set skips a closing
- * listener instead, so the other watches get the event and the write succeeds.
- *
- * <p>It replaces the dispatcher's private listener set through reflection, before any watch is opened;
- * when the mock's internals differ (another fabric8 version), it logs a warning and leaves the mock as is.
+ * The mock's set of watch listeners, skipping a listener whose watch is closing: the mock (fabric8 8.0.0) would throw
+ * {@link RejectedExecutionException} from it, failing a write it had stored and hiding the event from the watches
+ * after it. Swapped in through reflection before any watch opens; with other internals a warning is logged.
  */
 final class TolerantWatchListeners<T> extends CopyOnWriteArraySet<T> {
 

@@ -13,15 +13,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Renders Kafka Connect worker properties from a KafkaConnect {@code spec}, the way the Strimzi cluster
- * operator does ({@code KafkaConnectConfiguration}, {@code KafkaConnectCluster}), and derives the pod
- * revision from them.
- *
- * <p>Order: {@code bootstrap.servers}, {@code group.id}, the three storage topics, then every other
- * {@code spec.config} entry sorted by key. Keys Strimzi forbids in {@code spec.config} are dropped, as the
- * operator does ("Configuration option ... is forbidden and will be ignored"). In {@code v1} the group id and
- * topics come from {@code spec.groupId} / {@code spec.*StorageTopic}; in {@code v1beta2} from
- * {@code spec.config} with the {@code connect-cluster} defaults.
+ * Renders Kafka Connect worker properties from a KafkaConnect {@code spec} as the Strimzi operator does
+ * ({@code KafkaConnectConfiguration}): bootstrap, group id, storage topics, then the other {@code spec.config} keys
+ * sorted, forbidden keys dropped; and the pod revision derived from them.
  */
 final class WorkerConfig {
     private static final String HEADER =

@@ -20,28 +20,10 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Kafka Connect in memory: the workers the kubelet started (their properties only) and, per Connect cluster,
- * the connectors Kafka Connect runs. Fast and deterministic, for tests and the demo.
- *
- * <p>What it answers, and the source of each rule:
- * <ul>
- *   <li>A worker is healthy as soon as it is started, until it is stopped. A Connect cluster's members are
- *       its started workers, ordered by pod.</li>
- *   <li>{@code PUT /connectors/{name}/config} needs a member (else status 0, "Connection refused", as when
- *       the {@code <name>-connect-api} service has no endpoint), an installed plugin (else 500 with
- *       {@code Plugins.connectorClass}'s message) and a configuration {@link ConnectorValidator} accepts
- *       against the most conservative {@code exactly.once.source.support} among the members (else 400 with
- *       {@code AbstractHerder}'s message; KIP-618). A rejected configuration leaves a running connector as it
- *       was, but {@link #status} reports it {@code FAILED} with the message as trace on the worker that
- *       validated it, until the next accepted PUT or a DELETE.</li>
- *   <li>The connector runs on the member picked by its name's hash; task {@code i} on the member {@code i}
- *       places after it (round robin, as Connect's eager assignor spreads them); stopped connectors have no
- *       tasks (KIP-875). A worker's id is {@code rest.advertised.host.name:rest.advertised.port}
- *       (port 8083 when absent).</li>
- *   <li>{@code GET /connectors}, target-state changes, {@code DELETE} and {@code GET .../topics} answer from
- *       the connector table even when no worker runs (the table stands for Connect's config topic).</li>
- * </ul>
- * Thread-safe.
+ * Kafka Connect in memory, for tests and the demo: started workers (healthy until stopped) and each cluster's
+ * connectors. A PUT needs a member, an installed plugin and a configuration {@link ConnectorValidator} accepts against
+ * the most conservative worker mode (KIP-618), else Connect's status and message; connectors and tasks are spread
+ * round robin over the members; stopped connectors have no tasks (KIP-875). Thread-safe.
  */
 public final class SimulatedConnectRuntime implements ConnectRuntime {
     /** The connector plugins every simulated worker has installed: the three MirrorMaker 2 connectors. */
