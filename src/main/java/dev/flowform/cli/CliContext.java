@@ -15,15 +15,11 @@ import java.util.function.UnaryOperator;
  * @param clock            time source
  * @param prompter         asks for approval
  * @param env              environment variables
- * @param simSettings      simulated-operator timings for embedded clusters, or null to use the
- *                         environment block's values and the demo defaults
- * @param progressInterval longest silence between progress lines while waiting (10 s in production)
- * @param attachedCluster  an embedded cluster this process already runs (with real Kafka behind it, for
- *                         {@code prove}); commands on an embedded environment use it instead of starting one,
- *                         and leave it running; null otherwise
- * @param journalDecorator wraps the step journal of every apply run (identity in production; null means
- *                         identity): a test and fault-injection seam, e.g. a journal that fails after its
- *                         Nth write as a crash at that point would
+ * @param simSettings      simulated-operator timings for embedded clusters, or null for the environment's and the demo's
+ * @param progressInterval longest silence between progress lines while waiting (10 s by default)
+ * @param attachedCluster  an embedded cluster this process already runs ({@code prove}), used instead of starting one
+ *                         and left running; null otherwise
+ * @param journalDecorator wraps the step journal of every apply run (a fault-injection seam); null means identity
  */
 public record CliContext(Clock clock, Prompter prompter, Map<String, String> env, SimSettings simSettings,
                          Duration progressInterval, EmbeddedCluster attachedCluster,
@@ -34,16 +30,7 @@ public record CliContext(Clock clock, Prompter prompter, Map<String, String> env
         journalDecorator = journalDecorator == null ? UnaryOperator.identity() : journalDecorator;
     }
 
-    /**
-     * Without a journal decorator.
-     *
-     * @param clock            see the record
-     * @param prompter         see the record
-     * @param env              see the record
-     * @param simSettings      see the record
-     * @param progressInterval see the record
-     * @param attachedCluster  see the record
-     */
+    /** Without a journal decorator; the components are the record's. */
     public CliContext(Clock clock, Prompter prompter, Map<String, String> env, SimSettings simSettings,
                       Duration progressInterval, EmbeddedCluster attachedCluster) {
         this(clock, prompter, env, simSettings, progressInterval, attachedCluster, null);

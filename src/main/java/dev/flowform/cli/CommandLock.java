@@ -18,16 +18,10 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * The environment's state lock as one command holds it and tells the user about it: a command that writes state
- * (apply, state push, state migrate, cluster serve) takes it through this class (Terraform's automatic locking,
- * Terraform documentation, "State Locking"). {@link StateLockTable#acquire} takes the lock, waits and keeps the
- * heartbeat; this class prints what it reports: "Acquiring state lock. This may take a few moments..." once it
- * waits, a note for a lock released because its holder process no longer runs (or, on PostgreSQL, taken over because
- * its holder's database session ended), and, when the lock stays held, the
- * holder's LockInfo and age (exit 1), with the exact {@code force-unlock} command when the holder's heartbeat is older
- * than {@link LockInfo#STALE_AFTER}. Ctrl-C interrupts the wait (exit 130).
- *
- * <p>{@link #release()} is idempotent and may run on any thread (the interrupt handler uses it).
+ * The environment's state lock as one command holds it and tells the user about it (Terraform's automatic locking):
+ * {@link StateLockTable#acquire} takes, waits and heartbeats; this class prints what it reports (the wait, a gone
+ * holder's lock released, the holder and the {@code force-unlock} command when it stays held) and ends the wait on
+ * Ctrl-C (exit 130). {@link #release()} is idempotent and may run on any thread.
  */
 final class CommandLock {
 

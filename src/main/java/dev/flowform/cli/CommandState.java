@@ -21,14 +21,11 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The state database as a command opens it, with what a user must be told in plain words rather than in the
- * database's: a read-only state (opened read-only for a command that only reads, with a note; refused for one that
- * writes), a damaged database (the file, the problem and how to restore the newest backup), a holder that does not
- * answer, PostgreSQL connection settings. Commands that only look at or repair state ({@code history},
- * {@code state list/show}, {@code force-unlock}) open it without the cluster through {@link #open}: the environment
- * is {@code -e} when given (then the configuration is not read, so a broken one never stands between the user and
- * their state), else the configuration's only one; a state that does not exist yet is reported, not created.
- * Where the state lives is {@link Workspace}'s decision; what the files allow is {@link StateFiles}'.
+ * The state database as a command opens it, with what a user must be told in plain words: a read-only state (opened
+ * read-only with a note, or refused for a command that writes), a damaged database (how to restore the newest backup),
+ * a holder that does not answer, PostgreSQL settings. {@link #open} serves commands that only look at or repair state,
+ * without the cluster and, with {@code -e}, without reading the configuration. Where the state lives is
+ * {@link Workspace}'s decision; what its files allow is {@link StateFiles}'.
  */
 final class CommandState {
 
@@ -176,9 +173,7 @@ final class CommandState {
     }
 
     /**
-     * Opens an environment's state in PostgreSQL: the connection from the backend block's {@code conn_str}, else
-     * {@code FLOWFORM_PG_CONN_STR}, with libpq's {@code PG*} variables filling the gaps ({@link PgConnection}). No
-     * message repeats the connection string or its password.
+     * Opens an environment's state in PostgreSQL ({@link PgConnection}); no message repeats the connection string.
      *
      * @param ctx    the process context (its environment variables)
      * @param term   where errors go

@@ -22,16 +22,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flowform fmt}: rewrites {@code *.flow.json} files in the canonical layout of
- * {@link Formatter} (Terraform's {@code fmt}). Without options it rewrites the files that change
- * and lists them; {@code --check} changes nothing and lists the files that would change;
- * {@code --diff} prints what changes; {@code --recursive} also walks subfolders (folders whose name
- * starts with {@code .} are skipped). A file named explicitly is formatted whatever its name.
- *
- * <p>Exit codes, as Terraform's: 0 when nothing needed formatting (or everything was rewritten),
- * 3 with {@code --check} when a file would change, 2 when a file is not valid JSON (reported with
- * its location; the other files are still processed), 1 for other errors (a path that does not
- * exist, a file that cannot be read or written).
+ * {@code flowform fmt}: rewrites {@code *.flow.json} files in {@link Formatter}'s canonical layout (Terraform's
+ * {@code fmt}); {@code --check}, {@code --diff} and {@code --recursive} as Terraform's. Exit 0 when nothing needed
+ * formatting or all was rewritten, 3 with {@code --check} when a file would change, 2 for a file that is not valid
+ * JSON, 1 for other errors.
  */
 @Command(name = "fmt", mixinStandardHelpOptions = true,
         description = "Rewrite *.flow.json files in the canonical layout (two-space indent, key order kept).")

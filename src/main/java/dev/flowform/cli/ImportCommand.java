@@ -21,14 +21,10 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flowform import}: reads the KafkaConnects, KafkaConnectors and KafkaMirrorMaker2s of one namespace through the
- * selected environment's cluster connection and writes {@code manage = "adopt"} configuration for them
- * ({@link AdoptionWriter}), one {@code <connect cluster>.flow.json} per KafkaConnect and one
- * {@code <name>.mirrormaker2.flow.json} per KafkaMirrorMaker2 in {@code --out}. Like
- * Terraform's {@code plan -generate-config-out=PATH}, the destination is required and existing files are never
- * overwritten unless {@code --force}: the usual destination is the configuration folder itself ({@code --dir}), whose
- * environment block says which cluster to read. What cannot be adopted is listed on stderr with the reason. Changes
- * nothing in the cluster or the state. Exit 0 written, 1 error.
+ * {@code flowform import}: writes {@code manage = "adopt"} configuration ({@link AdoptionWriter}) for the KafkaConnects,
+ * KafkaConnectors and KafkaMirrorMaker2s of one namespace into {@code --out}, never overwriting a file without
+ * {@code --force} (like Terraform's {@code plan -generate-config-out}); what cannot be adopted is listed on stderr.
+ * Changes nothing in the cluster or the state. Exit 0 written, 1 error.
  */
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = "Write adopt configuration for the Connect clusters and MirrorMaker 2 flows running in a namespace.")

@@ -8,17 +8,10 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Handles Ctrl-C (SIGINT) and SIGTERM while an apply runs, the way Terraform does: the first signal
- * asks for a graceful stop (the API call in flight finishes and is journaled, the lock is released,
- * the process exits 130 or 143), a second one ends the process at once, still releasing the lock
- * first.
- *
- * <p>A JVM shutdown hook cannot do this: shutdown hooks run concurrently, and H2's own hook closes the
- * state database (it must, in auto-server mode) while the apply would still be journaling. So the
- * signals are caught before the JVM starts shutting down, through the JDK's {@code sun.misc.Signal}
- * (module {@code jdk.unsupported}), reached by reflection so the build stays free of internal-API
- * warnings. Where it is missing, signals keep the JVM's default behaviour, and the next run finds the
- * interrupted run in the journal and a lock whose holder is gone (see {@code CommandLock}).
+ * Handles Ctrl-C (SIGINT) and SIGTERM while an apply runs, as Terraform does: the first asks for a graceful stop
+ * (exit 130 or 143 once the step in flight is journaled and the lock released), a second ends the process at once,
+ * still releasing the lock. Signals are caught through {@code sun.misc.Signal} (by reflection) rather than a shutdown
+ * hook, which would run beside H2's own hook closing the database; without it the JVM's default stays.
  */
 final class Interrupts implements AutoCloseable {
 

@@ -22,17 +22,9 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flowform output [NAME]}: prints the root module's outputs as the last successful
- * {@code apply} recorded them in the environment's state (Terraform's {@code output}). Reads no
- * cluster, and of the configuration only its {@code backend} block (to find the state).
- *
- * <p>The environment is {@code -e}, or the only one with a state database under
- * {@code --state-dir}. Without NAME: {@code name = value} lines (sensitive outputs as
- * {@code <sensitive>}), or with {@code --json} an object of name to {@code sensitive}, {@code type}
- * and {@code value} ({@code value_hash} for a sensitive output, whose value flowform never stores);
- * no state or no outputs is a warning, exit 0. With NAME: the value alone (JSON laid out like
- * {@code fmt}; {@code --json} compact JSON; {@code --raw} a string, number or bool without quotes);
- * an unknown name is an error, and so is {@code --raw} or {@code --json} of a sensitive output.
+ * {@code flowform output [NAME]}: prints the root module's outputs as the last successful apply recorded them
+ * (Terraform's {@code output}), reading only the state and the configuration's backend block. {@code --json} and
+ * {@code --raw} as Terraform's; a sensitive value is never shown, as flowform never stores it (docs/usage.md).
  */
 @Command(name = "output", mixinStandardHelpOptions = true,
         description = "Show the outputs recorded by the last successful apply of an environment.")

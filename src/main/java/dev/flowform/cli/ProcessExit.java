@@ -5,16 +5,9 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * Ends the flowform process quickly once its command is done.
- *
- * <p>HotSpot's VM exit waits for every thread that is inside native code to block, for at least 300 ms when
- * one does not ({@code VM_Exit::wait_for_threads_in_native_to_block} in OpenJDK 17's {@code vmOperations.cpp}).
- * The selector thread of the JDK's {@code java.net.http.HttpClient}, which fabric8's JDK HTTP client uses,
- * sits in {@code epoll_wait} until its client is garbage collected: Java 17's {@code HttpClient} has no
- * {@code close()} (it came in Java 21), and closing the fabric8 client only shuts down its executor. So every
- * command that had talked to an API server spent 0.3 s in its exit. The selector loop ends when its thread is
- * interrupted (the interrupt wakes the selector, and the loop tests the flag); this class does that, once the
- * command has finished and nothing will send another request.
+ * Ends the flowform process quickly once its command is done: HotSpot's exit waits for threads in native code, and
+ * Java 17's {@code HttpClient} (used by fabric8) keeps a selector thread in {@code epoll_wait} that cannot be closed,
+ * so this interrupts that thread once nothing will send another request (docs/architecture.md, "Start-up").
  */
 final class ProcessExit {
     /** The class of the JDK HTTP client's selector thread (OpenJDK 11 to 21). */

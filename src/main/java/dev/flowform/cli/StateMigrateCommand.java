@@ -19,18 +19,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code flowform state migrate --to-backend TARGET}: copies an environment's whole state (runs, step journal,
- * resource snapshots, outputs, lineage, serial, secret salt) from the backend it is in now (the configuration's backend
- * block, or {@code --state-dir}) to another backend, as Terraform's {@code init -migrate-state} does when a backend
- * block changes. Both states are locked while it copies. A target that already holds a state of another lineage, or a
- * newer serial of the same lineage, is refused and left unchanged. After copying it checks the target against the
- * source (lineage, serial, and the number of runs, steps, resources and outputs) and says so; the next
- * {@code flowform plan} against the target should then say "No changes.".
- *
- * <p>TARGET is a backend block, inline ({@code '{"pg": {"schema_name": "flowform"}}'} or
- * {@code '{"local": {"path": "state"}}'}, a relative path taken from the working directory) or a configuration folder
- * whose backend block is the target. A {@code pg} target takes its connection from the block's {@code conn_str},
- * else {@code FLOWFORM_PG_CONN_STR} and libpq's {@code PG*} variables, like every command.
+ * {@code flowform state migrate --to-backend TARGET}: copies an environment's whole state to another backend, both
+ * locked, as Terraform's {@code init -migrate-state} does, refusing a target of another lineage or a newer serial and
+ * checking the copy afterwards. TARGET is an inline backend block or a configuration folder whose backend block is
+ * the target (docs/state.md).
  */
 @Command(name = "migrate", mixinStandardHelpOptions = true,
         description = "Copy the environment's whole state to another backend (Terraform's init -migrate-state).")

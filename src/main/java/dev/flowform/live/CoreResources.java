@@ -3,14 +3,9 @@ package dev.flowform.live;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 
 /**
- * The core-group kinds flowform reads (worker pods and their ConfigMaps), for fabric8's generic client
- * ({@code client.genericKubernetesResources(CoreResources.PODS)}), which answers them as JSON-like maps.
- *
- * <p>Why not {@code client.pods()}: the first typed Pod list a JVM reads makes Jackson introspect the whole Pod
- * model (Pod, PodSpec, Container, Volume, ... about a hundred bean types) before it can read one; measured with
- * the flowform jar and its class-data archive, the quickstart's 3 pods took 230-270 ms the first time as
- * {@code PodList} and 30-38 ms as a generic list. Every {@code plan} and {@code apply} is such a first time.
- * flowform reads a handful of fields of a pod ({@link LiveMapper#pod}), so maps lose nothing.
+ * The core-group kinds flowform reads (worker pods and their ConfigMaps) for fabric8's generic client, which answers
+ * them as maps: a typed Pod list costs a JVM's first read the introspection of the whole Pod model, and flowform reads
+ * a handful of fields (docs/architecture.md, "Start-up").
  */
 public final class CoreResources {
     /** {@code v1} Pods ({@code /api/v1/namespaces/NS/pods}). */

@@ -31,14 +31,10 @@ import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
- * One apply of an environment whose state lock is held (Terraform's local backend {@code opApply}): backs up the
- * state, runs the {@link dev.flowform.plan.rules.IdentityGuard}, continues an interrupted run if there is one,
- * plans from the live cluster (or reads a saved plan and checks it is not stale), takes the cluster leases, has
- * the plan approved, then executes the steps (Connect clusters in parallel, each cluster's steps in order),
- * journaling every step in the state. Afterwards it records the run's outcome, the managed objects as they are
- * now, and the configuration's outputs. A refresh-only plan records the drifted objects in the state instead.
- *
- * <p>Everything it has to say goes to its {@link ApplyHooks}; it returns how it ended.
+ * One apply of an environment whose state lock is held (Terraform's local backend {@code opApply}): backup, identity
+ * guard, resume of an interrupted run, plan (or a saved plan checked for staleness), cluster leases, approval, the
+ * steps journaled in the state, then the run's outcome, snapshots and outputs. Reports through {@link ApplyHooks}
+ * (docs/architecture.md, "The flow of one apply").
  */
 public final class ApplyOperation {
 
@@ -87,8 +83,7 @@ public final class ApplyOperation {
      * @param request what the user asked for
      * @param lock    the state lock held
      * @param stop    stops the apply between API calls (Ctrl-C, a lost lock); a probe for lost cluster leases is added
-     * @param journal decorates the step journal of the run (identity in production; a test seam to fail at a
-     *                chosen journal write, as a crash there would)
+     * @param journal decorates the step journal of the run (a fault-injection seam)
      * @param hooks   the view
      */
     public ApplyOperation(Environment env, RunContext ctx, Request request, LockHold lock, StopSignal stop,

@@ -31,16 +31,10 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The Kubernetes API server of one environment: the user's kubeconfig (found as kubectl finds it, but never
- * guessed: {@link KubeconfigTarget}; first contact checked: {@link ConnectionFailure}), or the embedded cluster,
- * started in this process or attached to it by {@code prove}. Reads the live objects and gives the client for
- * writes; every failure is reported to the {@link RunHooks} as one error about the environment.
- *
- * <p>An embedded cluster keeps its objects in {@value #EMBEDDED_CLUSTER_FILE} under the environment's state
- * folder; it writes that file only when opened for a command that holds the state lock. Environment variable
- * {@value #SIM_FAST_ENV}{@code =1} makes embedded clusters run about five times faster than the demo (reconcile
- * after 50 ms, pods Ready after 150 ms, connectors after 50 ms); timings set in the environment's {@code embedded}
- * block still win. Tests use it to keep crash tests short.
+ * The Kubernetes API server of one environment: the user's kubeconfig (never guessed: {@link KubeconfigTarget}) or
+ * the embedded cluster, started here or attached by {@code prove}, whose objects live in {@value #EMBEDDED_CLUSTER_FILE}
+ * under the state folder and are written only by a command holding the state lock. {@value #SIM_FAST_ENV}{@code =1}
+ * makes embedded clusters five times faster than the demo. Failures are reported to the {@link RunHooks}.
  */
 public final class ClusterConnection implements AutoCloseable {
 
@@ -184,10 +178,8 @@ public final class ClusterConnection implements AutoCloseable {
     }
 
     /**
-     * Starts the embedded cluster of an environment to serve it to other processes ({@code flowform cluster serve}):
-     * the same seed, timings and file ({@value #EMBEDDED_CLUSTER_FILE} under the environment's state folder) as the
-     * environment's commands use, written after every acknowledged write. The caller holds the environment's state
-     * lock while the cluster runs, as a command that writes does ({@link #open}).
+     * Starts an environment's embedded cluster to serve other processes ({@code cluster serve}), with the seed,
+     * timings and file its commands use; the caller holds the state lock meanwhile.
      *
      * @param workspace the environment's configuration
      * @param ctx       the process context (simulated-operator timings)

@@ -3,10 +3,8 @@ package dev.flowform.run;
 import dev.flowform.state.StateStore;
 
 /**
- * One environment opened for a command: its {@link Workspace}, its state database (locked for a command that
- * writes), and its {@link ClusterConnection}. Opened in that order, so that the lock is held before an embedded
- * cluster, which lives in a file under the state folder, may write that file; closed in reverse: the cluster
- * connection first (an embedded cluster writes its file), then the lock is released, then the state closes.
+ * One environment opened for a command: workspace, state (locked for a command that writes), cluster connection,
+ * opened in that order so the lock is held before an embedded cluster writes its file, and closed in reverse.
  *
  * @param workspace the configuration
  * @param state     the environment's state database

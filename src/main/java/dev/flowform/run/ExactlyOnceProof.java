@@ -10,35 +10,11 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * The data-level proof of what a rollout achieves on real Kafka, run against an embedded cluster whose
- * Connect workers are real ({@link RealKafka}). Records are written on the source cluster by a
- * transactional producer, committed and aborted, and counted on the target cluster with
- * {@code isolation.level=read_committed}:
- *
- * <ol>
- *   <li><b>before</b> (at-least-once, the source consumer reads {@code read_uncommitted}): 10 committed and 3
- *       aborted transactions of 100. The aborted records reach the target as if committed;</li>
- *   <li><b>before, crash</b>: 40 committed and 10 aborted transactions of 50, the worker running the source
- *       task SIGKILLed from the 12th on, as soon as records of the phase have reached the target. Without
- *       exactly-once the records since the last offset commit are replicated twice: duplicates;</li>
- *   <li>the rollout (flowform plan and apply, {@code apply} is passed in), nothing else: what "Apply complete!"
- *       promises is what is measured next;</li>
- *   <li><b>right after apply</b>: the moment apply returns, 100 transactions of 10 records, every second one
- *       aborted, as fast as the producer goes. A task of the old, {@code read_uncommitted} configuration still running
- *       then would copy aborted records as committed (docs/domain-rules.md, 8b);</li>
- *   <li><b>after, crash</b>: the same writes as before and a kill that lands inside an open transaction of a source
- *       task: once the target has one, the worker is frozen (SIGSTOP), the transaction checked to be still open
- *       half a second later (a commit already sent has completed by then), and the worker SIGKILLed; had the
- *       commit won the race, the worker is thawed and the next open transaction tried. Exactly-once: every
- *       committed record once, no aborted record; read with {@code read_uncommitted} the target shows the killed
- *       task's unfinished transaction as extra copies;</li>
- *   <li>the first phase counted again: the switch did not replicate anything again.</li>
- * </ol>
- * The records of every transaction go to every partition of the topic in turn, so a flow whose connector runs several
- * tasks is checked over all of them.
- *
- * Sources: KIP-618 (exactly-once source connectors), KAFKA-14021 and Kafka's {@code MirrorSourceConnector}
- * ({@code source.consumer.isolation.level} must be {@code read_committed} for exactly-once).
+ * The data-level proof of what a rollout achieves on real Kafka ({@link RealKafka}): transactions written on the
+ * source, committed and aborted, counted on the target with {@code read_committed}, in five phases: at-least-once,
+ * at-least-once with a worker killed, the rollout, the moment apply returns (docs/domain-rules.md, 8b), exactly-once
+ * with a worker killed inside an open transaction; then phase 1 counted again. The phases and why each is there are in
+ * docs/exactly-once-proof.md (sources: KIP-618, KAFKA-14021, Kafka's {@code MirrorSourceConnector}).
  */
 public final class ExactlyOnceProof {
     /** Transactions written before the crash in the crash phases. */

@@ -19,15 +19,10 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Reads kubeconfig files into a fabric8 {@link Config} the way fabric8's own {@code Config.autoConfigure} and
- * {@code Config.fromKubeconfig} do (parse each file, remember which file each context, cluster and user came from so
- * relative certificate and token paths resolve against it, merge them with fabric8's {@link KubeConfigUtils#merge},
- * then apply the {@code kubernetes.*} system properties and {@code KUBERNETES_*} variables), except for the parsing:
- * fabric8 deserializes the file with its resource mapper, and the kubeconfig's {@code extensions} entries are typed
- * as any Kubernetes resource, so its first kubeconfig loads the class of every resource kind it knows (about 1,000
- * classes) before any request. This reader leaves the {@code extensions} out (the client does not use them, see
- * <a href="https://kubernetes.io/docs/reference/config-api/kubeconfig.v1/">the kubeconfig reference</a>: they are
- * for tools' own data), and every Kubernetes call still goes through the fabric8 client built from the result.
+ * Reads kubeconfig files into a fabric8 {@link Config} as {@code Config.autoConfigure} does (per-file relative paths,
+ * {@link KubeConfigUtils#merge}, the {@code kubernetes.*} overrides), except that the {@code extensions} entries are
+ * left out: fabric8 would type them as any resource and load every resource class before the first request
+ * (docs/architecture.md, "Start-up").
  */
 final class KubeconfigFiles {
 

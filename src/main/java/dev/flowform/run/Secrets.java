@@ -26,15 +26,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The secret strings one command has come across, and their redaction: each is replaced by
- * {@link SecretKeys#MASK} wherever it appears. The same instance is handed to the view (every printed line
- * passes through it) and to the state journal (every stored detail does), so a secret quoted in an error
- * message reaches neither the terminal nor the database.
- *
- * <p>What counts as secret: values of sensitive variables, values of sensitive connector and worker keys
- * (desired and live, {@link SecretKeys}), the secret options inside JAAS configurations (a password can show up
- * alone in an error message), and the credentials of the kubeconfig in use. Values shorter than
- * {@value #MIN_LENGTH} characters are ignored: masking them would mangle ordinary text. Thread-safe.
+ * The secret strings one command has come across, each replaced by {@link SecretKeys#MASK} wherever it appears; one
+ * instance for the view and the state journal, so a secret in an error message reaches neither. Secret: sensitive
+ * variables, sensitive connector and worker values, JAAS secret options, kubeconfig credentials; values shorter than
+ * {@value #MIN_LENGTH} characters are ignored. Thread-safe.
  */
 public final class Secrets {
 

@@ -22,18 +22,10 @@ import java.util.function.Function;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Terraform's machine-readable UI ({@code internals/machine-readable-ui}): one JSON object per line on
- * stdout, each with {@code @level}, {@code @message}, {@code @module} ({@code flowform.ui}),
- * {@code @timestamp} and {@code type}. Types written: {@code version}, {@code diagnostic},
- * {@code planned_change}, {@code change_summary} (with {@code operation} {@code plan} or
- * {@code apply}), {@code apply_start}, {@code apply_progress} (with {@code elapsed_seconds}),
- * {@code apply_complete}, {@code apply_errored}, {@code outputs} and {@code log}.
- *
- * <p>Apply events carry Terraform's {@code hook} object ({@code resource} with {@code addr},
- * {@code resource_type}, {@code resource_name}; {@code action}; {@code elapsed_seconds}) plus flowform's
- * {@code step} ({@code id}, {@code index}, {@code total}, {@code kind}, {@code summary}) and, for
- * progress, {@code progress} ({@code done}, {@code total}, {@code detail}). Every line passes the
- * terminal's secret redaction; once {@link #open opened}, the terminal's diagnostics and notes are lines too.
+ * Terraform's machine-readable UI ({@code internals/machine-readable-ui}): one JSON object per line with
+ * {@code @level}, {@code @message}, {@code @module}, {@code @timestamp} and {@code type}, apply events with Terraform's
+ * {@code hook} plus flowform's {@code step} and {@code progress}; every line passes the secret redaction
+ * (docs/usage.md).
  */
 public final class JsonApplyView extends ApplyView implements Terminal.JsonLines {
 
