@@ -7,14 +7,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Why a plan changes an object, as Terraform's {@code plans.ResourceInstanceChangeActionReason} says why it
- * replaces or deletes a resource instance. Each reason renders the words the human plan and the plan document
- * show; a change can have several, joined by {@code "; "} (a cluster's rollout and its new identity, or any
- * change and an ownership transfer).
- *
- * <p>The plan document keeps the words only (its format predates the codes), so {@link #read} recognises the
- * reasons of a document again from their fixed words; words this version does not write are kept as
- * {@link #OTHER}.
+ * Why a plan changes an object (Terraform's {@code plans.ResourceInstanceChangeActionReason}), with the words the plan
+ * shows; several are joined by {@code "; "}. The document keeps only the words, which {@link #read} recognises
+ * again ({@link #OTHER} for words this version does not write).
  */
 public enum ChangeReason {
     /** The KafkaConnect does not exist: a new cluster starts with its final mode (KIP-618). */

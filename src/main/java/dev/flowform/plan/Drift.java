@@ -24,15 +24,9 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Finds managed objects that changed outside flowform: the live object compared with the state's
- * snapshot of it (Terraform's "Objects have changed outside of Terraform").
- *
- * <p>Compared are {@code metadata.labels}, {@code metadata.annotations} (except annotations tools and
- * the operator set transiently, {@link #IGNORED_ANNOTATIONS}) and the whole {@code spec}; status and
- * volatile metadata are not. Secret values are compared as the state's salted hashes: the live object
- * goes through {@link #secretFree} with the same hasher the snapshot was written with. Only resources
- * the configuration still declares are checked; a snapshot of a resource no longer in the configuration
- * is not drift.
+ * Finds managed objects changed outside flowform (Terraform's "Objects have changed outside of Terraform"): labels,
+ * annotations (but {@link #IGNORED_ANNOTATIONS}) and {@code spec} of the live object against the state's snapshot,
+ * secrets compared as the state's salted hashes, for the resources the configuration still declares.
  */
 public final class Drift {
 
@@ -45,11 +39,8 @@ public final class Drift {
     }
 
     /**
-     * Prepares a live object for the state's resource snapshots and for drift comparison:
-     * {@code metadata.managedFields} removed and every sensitive value replaced by {@code hash(value)}: the values of
-     * sensitive keys (see {@link SecretKeys}) in every Kafka configuration map and authentication block of the
-     * object ({@link SecretFields}: {@code spec.config}, and a KafkaMirrorMaker2's cluster, target, source and
-     * connector configs).
+     * Prepares a live object for the state's snapshots and for drift: {@code metadata.managedFields} removed and every
+     * sensitive value ({@link SecretFields}) replaced by {@code hash(value)}.
      *
      * @param raw  the object as JSON-like maps
      * @param hash the state's secret hasher

@@ -3,10 +3,8 @@ package dev.flowform.plan;
 import java.util.List;
 
 /**
- * Set or remove one field of a Kubernetes object, addressed by path segments.
- *
- * <p>Applied by reading the object, editing the field, and writing it back with its
- * {@code resourceVersion} (so a concurrent change yields HTTP 409 and a re-read, never a lost update).
+ * Set or remove one field of a Kubernetes object, addressed by path segments; applied by read, edit and write with the
+ * object's {@code resourceVersion}, so a concurrent change means a re-read, never a lost update.
  *
  * @param path      path segments from the object root, e.g. {@code [spec, config, exactly.once.source.support]}
  * @param value     the new value (string, number, boolean, list or map), ignored when {@code remove}

@@ -6,21 +6,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The ownership marks flowform writes on every object it manages, and what they say about who owns it.
- * Pure: no I/O.
- *
- * <p>The marks are two annotations: {@value #ENVIRONMENT_ANNOTATION} (the environment's name) and
- * {@value #LINEAGE_ANNOTATION} (the lineage of the environment's state, Terraform-style: chosen once when the
- * state is created, so a lost and re-created state, or a second state folder for the same environment name, has
- * another lineage). Objects flowform creates also carry the label {@link Planner#ENVIRONMENT_LABEL}; an object
- * whose annotations do not name an environment is read by that label (objects created before the annotations
- * existed).
- *
- * <p>On an existing KafkaConnect flowform writes only the annotations, never labels: the Strimzi operator
- * copies a KafkaConnect's labels onto its worker pods ({@code Labels.fromResource}, except the keys its
- * {@code STRIMZI_LABELS_EXCLUSION_PATTERN} leaves out), and a pod's labels are part of the revision it compares
- * ({@code PodRevision.getRevision} hashes the whole pod), so a changed label would roll every worker. Annotations
- * of the custom resource do not reach the pods.
+ * The ownership marks flowform writes on every object it manages: annotations {@value #ENVIRONMENT_ANNOTATION} and
+ * {@value #LINEAGE_ANNOTATION} (the state's lineage), and on objects it creates the label
+ * {@link Planner#ENVIRONMENT_LABEL}. Never labels on an existing KafkaConnect: Strimzi copies them to the pods, which
+ * would roll them (docs/operations.md, "Ownership on the cluster"). Pure.
  *
  * @param environment the environment named by the marks, or null when none
  * @param lineage     the state lineage named by the marks, or null when none

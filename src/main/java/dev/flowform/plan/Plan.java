@@ -6,10 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A plan: the changes flowform will make to one environment and the ordered steps that make them.
- *
- * <p>The human rendering, {@code plan --json}, {@code show} and saved plan files are all produced from
- * this one structure through its JSON document (see {@link PlanCodec}).
+ * A plan: the changes flowform will make to one environment and the ordered steps that make them; the human rendering,
+ * {@code --json}, {@code show} and saved plans all come from its JSON document ({@link PlanCodec}).
  *
  * @param formatVersion    version of the JSON document format
  * @param environment      the environment it was made for
@@ -55,18 +53,7 @@ public record Plan(
         inputs = inputs == null ? PlanInputs.NONE : inputs;
     }
 
-    /**
-     * A normal plan without targets, drift, transactional IDs or inputs.
-     *
-     * @param formatVersion    version of the JSON document format
-     * @param environment      the environment it was made for
-     * @param createdAt        when it was made
-     * @param basedOn          the state it was made against, or null
-     * @param liveFingerprints {@code Kind ns/name} to content fingerprint of every live object it read
-     * @param changes          object changes
-     * @param steps            steps in execution order
-     * @param diagnostics      warnings and errors
-     */
+    /** A normal plan without targets, drift, transactional IDs or inputs; the components are the record's. */
     public Plan(int formatVersion, String environment, Instant createdAt, StateRef basedOn,
                 Map<String, String> liveFingerprints, List<Change> changes, List<Step> steps, List<Diagnostic> diagnostics) {
         this(formatVersion, environment, createdAt, basedOn, liveFingerprints, changes, steps, diagnostics,

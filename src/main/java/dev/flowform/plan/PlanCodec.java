@@ -21,17 +21,10 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The versioned JSON form of a {@link Plan}: what {@code plan --json} prints, what {@code plan --out}
- * writes, what the state database keeps per run, and what the human rendering is checked against.
- *
- * <p>Secrets never reach the document in clear: every sensitive value (a {@link FieldEdit} marked
- * sensitive, a sensitive key of a manifest's or an edited entry's configuration maps and authentication blocks
- * ({@link SecretFields}), a sensitive attribute) is passed through
- * the caller's encoder (the state's salted hash, or the {@code (sensitive value)} mask).
- * Display attributes of changes and drift are always masked; step payloads and variable values go through
- * the caller's encoder, so a saved plan can carry them encrypted and {@link #decode(String, UnaryOperator)}
- * can turn them back. Format version {@value Plan#FORMAT_VERSION} (version 1 documents, without drift,
- * targets, transactional IDs, mode and inputs, still decode); a document with a newer version is refused.
+ * The versioned JSON form of a {@link Plan} ({@code plan --json}, {@code --out}, the state's runs, the human
+ * rendering). No secret in clear: display attributes are masked, step payloads and variables go through the caller's
+ * encoder (a saved plan's encryption, reversed by {@link #decode(String, UnaryOperator)}). Version 1 documents still
+ * decode; a newer version is refused.
  */
 public final class PlanCodec {
 

@@ -4,11 +4,8 @@ import dev.flowform.model.Maps;
 import java.util.Map;
 
 /**
- * What a saved plan was made from (Terraform keeps the configuration snapshot and the input
- * variables in its plan file): the configuration files' texts and the variable values given on the
- * command line. Secrets never appear in clear: the CLI replaces sensitive values in the file texts by
- * {@code (sensitive value)}, and {@link PlanCodec} passes sensitive variable values through its secret
- * encoder (encrypted in a saved plan, masked elsewhere).
+ * What a saved plan was made from, as Terraform keeps it in its plan file: the configuration files' texts (sensitive
+ * values masked) and the {@code --var} values (through {@link PlanCodec}'s secret encoder).
  *
  * @param configFiles file name to text, sensitive values omitted
  * @param variables   name to value of every {@code --var}

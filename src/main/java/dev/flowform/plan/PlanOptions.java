@@ -36,16 +36,7 @@ public record PlanOptions(boolean acceptFailedReconcile, boolean enableConnector
         transferOwnership = transferOwnership == null ? List.of() : List.copyOf(new java.util.TreeSet<>(transferOwnership));
     }
 
-    /**
-     * Options without {@code --transfer-ownership}.
-     *
-     * @param acceptFailedReconcile     {@code --accept-failed-reconcile}
-     * @param enableConnectorResources  {@code --enable-connector-resources}
-     * @param targets                   {@code --target} addresses
-     * @param refreshOnly               {@code --refresh-only}
-     * @param acceptNewClusterIdentity  {@code --accept-new-cluster-identity}
-     * @param acceptUnknownKafkaVersion {@code --accept-unknown-kafka-version}
-     */
+    /** Options without {@code --transfer-ownership}; the components are the record's. */
     public PlanOptions(boolean acceptFailedReconcile, boolean enableConnectorResources, List<String> targets,
                        boolean refreshOnly, boolean acceptNewClusterIdentity, boolean acceptUnknownKafkaVersion) {
         this(acceptFailedReconcile, enableConnectorResources, targets, refreshOnly, acceptNewClusterIdentity,

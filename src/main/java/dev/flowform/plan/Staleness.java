@@ -7,21 +7,9 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * Decides whether a saved plan may still be applied (Terraform's {@code localRunForPlanFile} checks,
- * plus the live objects Terraform does not check).
- *
- * <p>A saved plan is refused when it was made for another environment, against another state lineage
- * ("Saved plan does not match the given state"), against another serial ("Saved plan is stale": the
- * state changed since, e.g. because the plan was applied already), or when any live object it read
- * changed since ("Saved plan is stale"). The environment's lineage is created when its state is first
- * opened, which every {@code plan} does, so even the first plan of a new environment records a lineage
- * and serial: applying it bumps the serial, and replaying it is refused (the hole Terraform has,
- * hashicorp/terraform#24078, does not exist here).
- *
- * <p>Live objects are compared by content fingerprint (see {@code LiveMapper.fingerprint}), not by
- * {@code resourceVersion}: a fingerprint changes exactly when labels, annotations, generation, spec or status
- * change, it ignores writes that changed nothing, and it survives the embedded cluster reloading its objects
- * from disk, which gives every object a new resourceVersion.
+ * Decides whether a saved plan may still be applied (Terraform's {@code localRunForPlanFile} checks, plus the live
+ * objects): refused for another environment or lineage, another serial, or a live object whose content fingerprint
+ * changed (fingerprints, not {@code resourceVersion}, which an embedded cluster's reload renews; docs/workflows.md).
  */
 public final class Staleness {
 

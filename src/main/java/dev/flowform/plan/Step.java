@@ -4,11 +4,8 @@ import dev.flowform.model.ObjectRef;
 import java.util.List;
 
 /**
- * One ordered action of a plan.
- *
- * <p>The steps of one Connect cluster form a chain (each depends on the one before), except that on Kafka 3.6
- * or newer each connector's steps form a lane that depends on the step before the connectors, so lanes may run
- * concurrently ({@link StepGraph#forks}); chains of different clusters are independent.
+ * One ordered action of a plan; a cluster's steps form a chain, except connector lanes from Kafka 3.6
+ * ({@link StepGraph#forks}); different clusters' chains are independent.
  *
  * @param id        1-based position in the plan
  * @param kind      what kind of work

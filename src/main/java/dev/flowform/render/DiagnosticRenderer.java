@@ -8,30 +8,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Renders diagnostics the way Terraform does, with a marked source snippet: {@code Error: summary}
- * (or {@code Warning:}), the location ({@code on file:line:col, in address:}), the source lines
- * the range covers with the range underlined by {@code ^}, then the detail wrapped at
- * {@value #WRAP} columns (a detail line indented by two spaces, such as a command to run, is kept as it is).
- *
- * <p>Example:
- * <pre>
- * Error: Unsupported argument
- *
- *   on main.flow.json:6:7, in connect_cluster.c:
- *     6 |       "replics": 3
- *       |       ^^^^^^^^^
- *
- * An argument named "replics" is not expected in a connect_cluster block. Did you mean "replicas"?
- * </pre>
- *
- * <p>Snippet rules: columns count Unicode code points (as {@link SourceRange} does); a range over at
- * most {@value #MAX_LINES} lines shows them all, a longer one its first two lines and its last; a
- * line longer than {@value #MAX_WIDTH} code points is cut to a window around the marked range,
- * with {@code …} where text was left out; tabs show as one space and control or bidirectional
- * formatting characters as U+FFFD, so a snippet never moves the cursor, changes colours or reorders
- * text on the user's terminal, and the markers stay aligned. The empty line after a final line
- * break can be pointed at (the end of a truncated file). A diagnostic whose file text is not at
- * hand, or whose line is past the end of the text, is shown without a snippet. Pure.
+ * Renders diagnostics as Terraform does: {@code Error:} or {@code Warning:} and the summary, the location, the source
+ * lines with the range marked by {@code ^}, then the detail wrapped at {@value #WRAP} columns. Long ranges and lines
+ * are cut (at most {@value #MAX_LINES} lines, {@value #MAX_WIDTH} code points around the range); tabs and control or
+ * bidirectional characters are replaced so a snippet cannot move the cursor or reorder text. Pure.
  */
 public final class DiagnosticRenderer {
 

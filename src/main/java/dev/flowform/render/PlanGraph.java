@@ -12,15 +12,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The steps of a {@link Plan} and their order as a graph, in Graphviz DOT or Mermaid ({@code flowform graph}).
- *
- * <p>One subgraph per Connect cluster: the chain of steps the planner built for it ({@link StepGraph#chains}), named
- * by the address of its KafkaConnect step, or for a chain of connector steps only by the cluster its transactional
- * IDs name. An edge runs from each step to every step that depends on it. Changes are boxes; waits (for a roll, for a
- * connector) are hexagons with a dashed outline; each refusal (an error of the plan) is a red node (an octagon in DOT,
- * a flag in Mermaid) naming its rule,
- * placed in the subgraph of the cluster it is about, or outside every subgraph when it names no cluster the plan
- * knows. Deterministic: no time, no file paths; labels come from the plan's masked document.
+ * The steps of a {@link Plan} and their order as a graph in Graphviz DOT or Mermaid ({@code flowform graph}): one
+ * subgraph per Connect cluster's chain, an edge from each step to those depending on it, waits as dashed hexagons,
+ * refusals as red nodes naming their rule. Deterministic; labels from the masked document.
  */
 public final class PlanGraph {
 

@@ -12,16 +12,9 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * Renders a {@link Plan} as GitHub/GitLab-flavoured Markdown for a pull-request comment: a heading naming the
- * environment, the summary line (Terraform's {@code Plan: N to add, M to change, K to destroy}, plus rolling
- * restarts), the refusals (errors, with the rule each cites), the warnings, the object changes in a {@code diff}
- * block, the ordered steps as a table in which waits are marked, and the transactional IDs that need ACLs.
- *
- * <p>The changes use the layout of the terminal plan ({@link PlanRenderer}), with each line's action symbol moved
- * to the first column and {@code ~} written {@code !}, so that the {@code diff} highlighter colours creations,
- * updates and deletions (what Atlantis does with {@code --enable-diff-markdown-format}). Callers render the plan
- * decoded from its masked JSON document, so sensitive values show as {@code (sensitive value)}. Deterministic: no
- * time, no file paths.
+ * Renders a {@link Plan} as Markdown for a pull-request comment: heading, summary, refusals, warnings, the changes in
+ * a {@code diff} block (symbols in the first column, {@code ~} as {@code !}, as Atlantis does), the steps as a table
+ * and the transactional IDs needing ACLs. Render the decoded masked document; deterministic.
  */
 public final class PlanMarkdown {
 

@@ -14,9 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * An existing object a cluster's plan manages (the KafkaConnect, the KafkaConnectors of its flows, or a
- * KafkaMirrorMaker2), with the
- * ownership marks it carries now.
+ * An existing object a cluster's plan manages, with the ownership marks it carries now.
  *
  * @param address     its resource address
  * @param ref         the object

@@ -31,13 +31,9 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The connectors of one cluster's flows against the live ones: what has to happen to each, and what was found
- * about those that cannot be planned. A desired connector is left out of the work, with an error, when a rule
- * of {@link ConnectorRules} refuses it, when it is to be adopted but does not exist, or when it exists on another
- * Connect cluster; a FAILED one is reported with a warning. A live connector of the cluster that no flow produces
- * is deleted only when flowform created it in this environment and no other lineage marked it. A FAILED task of a
- * running connector the plan does not change is restarted through the operator ({@link TaskRestart}) when the
- * cluster lets the operator act on it. Pure.
+ * The connectors of one cluster's flows against the live ones: the work for each, the findings that leave one out
+ * (a {@link ConnectorRules} refusal, nothing to adopt, another cluster's), and the FAILED tasks to restart
+ * ({@link TaskRestart}). A live connector no flow produces is deleted only when this environment created it. Pure.
  *
  * @param work     the work, in flow order, deletions last
  * @param findings diagnostics about the connectors, in the same order (the connector guard reports them)

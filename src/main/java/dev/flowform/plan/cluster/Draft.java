@@ -5,12 +5,8 @@ import dev.flowform.plan.StepKind;
 import dev.flowform.plan.StepPayload;
 
 /**
- * A step of a cluster's plan before the planner numbers it and links it to the steps it depends on.
- *
- * <p>A draft without a lane is on the cluster's spine: it depends on the spine step before it, or on the last
- * step of every lane opened since. A draft with a lane depends on the step before it in the same lane, or, as
- * the lane's first step, on the spine step before it; drafts of different lanes are independent, so the applier
- * may run them concurrently.
+ * A step of a cluster's plan before the planner numbers it: on the spine without a lane (after the spine step before
+ * it, or every lane opened since), in a lane after that lane's previous step; lanes are independent.
  *
  * @param kind    what kind of work
  * @param address the resource it belongs to (used by {@code --target})

@@ -16,17 +16,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What is found about a KafkaMirrorMaker2's mirrors: the refusals ({@link #refusals}), then warnings about exactly-once
- * settings a live resource holds where MirrorMaker 2 does not use them. Pure.
- * <ul>
- *   <li>{@code isolation.level} (or {@code consumer.isolation.level}) in a {@code spec.clusters[]} entry's {@code config}
- *       ({@code v1}: {@code spec.target.config} or a {@code spec.mirrors[].source.config})
- *       becomes {@code source.cluster.*}/{@code target.cluster.*}, which Kafka's {@code MirrorSourceConfig.sourceConsumerConfig}
- *       drops (it keeps only client connection keys), so the source consumer is not {@code read_committed} through it
- *       (rule {@code mm2-read-committed});</li>
- *   <li>{@code exactly.once.support} in a {@code checkpointConnector.config}: MirrorCheckpointConnector does not implement
- *       the preflight API and rejects {@code required}; the plan removes it (rule {@code required-on-source-only}).</li>
- * </ul>
+ * What is found about a KafkaMirrorMaker2's mirrors: the refusals, then warnings about exactly-once settings a live
+ * resource holds where MirrorMaker 2 ignores them ({@code isolation.level} in a cluster entry, rule
+ * {@code mm2-read-committed}; {@code exactly.once.support} on a checkpoint connector, rule
+ * {@code required-on-source-only}; docs/mirrormaker2.md). Pure.
  */
 final class MirrorFindings {
 
@@ -116,12 +109,8 @@ final class MirrorFindings {
     }
 
     /**
-     * What renaming a mirror's source alias costs (rule {@code mm2-alias-rename}): Strimzi deletes the old alias's
-     * connectors and creates new ones; the new source connector finds no offsets (Kafka Connect keys them by connector
-     * name, MirrorMaker 2's source partition by source alias), so it starts every source partition at the consumer's
-     * {@code auto.offset.reset}, {@code earliest} unless set, and copies what the source retains again: into new remote
-     * topics {@code <new alias>.<topic>} under the DefaultReplicationPolicy, as duplicates under the
-     * IdentityReplicationPolicy. Checkpoints start again, and exactly-once tasks get new transactional IDs.
+     * The warning of a mirror's source alias renamed (rule {@code mm2-alias-rename}): new connectors without offsets
+     * copy what the source retains again, and exactly-once tasks get new transactional IDs (docs/mirrormaker2.md).
      *
      * @param renamed old source alias to new
      * @return one warning per rename

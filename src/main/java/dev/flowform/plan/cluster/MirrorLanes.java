@@ -13,10 +13,8 @@ import java.util.List;
 
 /**
  * The mirrors of a KafkaMirrorMaker2 whose source connector change is applied as stop, reconfigure, start
- * ({@link StopBeforeChange}), through {@code spec.mirrors[].sourceConnector.state}: one patch stops the source
- * connectors of them all and marks the state each returns to ({@link StopBeforeChange#mirrorAnnotation}), a wait
- * confirms they are STOPPED, and the mirrors patch that follows carries each one's state to return to and removes its
- * mark. Pure.
+ * ({@link StopBeforeChange}): one patch stops them all and marks the state each returns to, a wait, then the mirrors
+ * patch carries that state and removes the mark. Pure.
  *
  * @param stopFirst the source aliases of the mirrors to stop first
  * @param marked    the source aliases of the mirrors flowform stopped already (an apply that did not finish)

@@ -22,25 +22,11 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The mirrors a plan adds to, removes from or renames in an existing KafkaMirrorMaker2, as one set of edits of its spec.
- *
- * <ul>
- *   <li>A declared mirror the resource lacks is <b>renamed</b> from an undeclared one when both name the same source
- *       bootstrap servers, or when the configuration declares none and exactly one mirror on each side is unmatched;
- *       the new entry is the old one under the new alias, with the declared settings applied ({@link #renamed}).</li>
- *   <li>Otherwise it is <b>added</b>, written as a new resource's entry would be ({@link KafkaMirrorMaker2Manifest});
- *       without bootstrap servers it cannot be ({@link #unaddable}).</li>
- *   <li>An undeclared live mirror is <b>removed</b> under {@code manage = "own"}, and when it is the old side of a
- *       rename; under adopt it stays.</li>
- * </ul>
- * In the {@code v1beta2} layout the source's {@code spec.clusters[]} entry is added with the mirror, and removed once no
- * mirror uses it. Strimzi names the connectors {@code <source>-><target>.<Type>}, creates those of the new entries and
- * deletes those it no longer generates ({@code KafkaMirrorMaker2Connectors}, {@code reconcileConnectors}), which
- * {@link #connectorChanges} shows as Terraform shows a replacement: the old addresses destroyed, the new ones created.
- * The pods carry every cluster alias in {@code KAFKA_MIRRORMAKER_2_CLUSTERS} (Strimzi
- * {@code KafkaMirrorMaker2Cluster.getEnvVars}, 0.45.0 to 1.2.0: {@code spec.clusters[]} in {@code v1beta2}, the target
- * and every mirror's source from 0.49), so a change of that set changes the pod revision and rolls them
- * ({@link #rolls}); a change of connector settings or patterns alone does not. Pure.
+ * The mirrors a plan adds to, removes from or renames in an existing KafkaMirrorMaker2, as one set of spec edits: a
+ * declared mirror the resource lacks is renamed from an undeclared one with the same source (or the only one left),
+ * else added; an undeclared one is removed under {@code manage = "own"}. Strimzi's deleted and created connectors are
+ * {@link #connectorChanges}; a change of the pods' set of cluster aliases rolls them ({@link #rolls};
+ * docs/mirrormaker2.md). Pure.
  *
  * @param edits            the spec edits, cluster entries before mirror entries, then the renamed entries' settings
  * @param attrs            the same as attribute changes of the resource

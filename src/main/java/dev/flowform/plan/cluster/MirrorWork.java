@@ -18,12 +18,8 @@ import java.util.Objects;
 import java.util.function.Predicate;
 
 /**
- * The edits one mirror of an existing KafkaMirrorMaker2 needs: its {@code sourceConnector} (the exactly-once keys
- * {@code source.consumer.isolation.level: read_committed} and {@code exactly.once.support: required} go there and only
- * there: Kafka's {@code MirrorSourceConfig.sourceConsumerConfig} drops {@code isolation.level} from the cluster
- * entries, and the checkpoint connector rejects {@code required}, so a live {@code exactly.once.support} there is
- * removed), its {@code checkpointConnector} and its patterns.
- * Pure.
+ * The edits one mirror of an existing KafkaMirrorMaker2 needs: its {@code sourceConnector} (the only place the
+ * exactly-once keys work; docs/mirrormaker2.md), its {@code checkpointConnector} and its patterns. Pure.
  *
  * @param source the source alias
  * @param edits  the edits, on paths {@code spec.mirrors.[sourceCluster=<alias>]...} ({@code v1beta2}) or
@@ -32,8 +28,7 @@ import java.util.function.Predicate;
  * @param eosOn  true when the edits turn exactly-once on
  * @param eosOff true when the edits remove {@code exactly.once.support}
  * @param liveState the live {@code sourceConnector.state}, or null (running)
- * @param mark      the live {@link StopBeforeChange#mirrorAnnotation} of this mirror: the state to return to after
- *                  flowform stopped its source connector for a change; null when not stopped by flowform
+ * @param mark      the live {@link StopBeforeChange#mirrorAnnotation} of this mirror, or null
  * @param liveRequiresEos true when the live {@code sourceConnector.config} has exactly.once.support=required
  */
 record MirrorWork(String source, List<FieldEdit> edits, List<AttributeChange> attrs, boolean eosOn, boolean eosOff,

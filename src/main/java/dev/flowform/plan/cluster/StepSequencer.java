@@ -17,23 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Emits the chain of steps and the object changes of one resource from its facts, once every guard has let it
- * through (the operator half of Strimzi's model/operator split), alike for a KafkaConnect and a KafkaMirrorMaker2;
- * the {@link ResourceKind} adds the connector steps. Decides nothing that a guard could refuse; it orders
- * (docs/domain-rules.md):
- * <ul>
- *   <li>a new resource is created with its final mode, then its connectors (rule 2 for new clusters);</li>
- *   <li>on an existing one: a forced roll or a roll already in progress is waited for first, then the
- *       connector-resources annotation, then, after a failed reconcile, the worker change that makes the operator
- *       roll again;</li>
- *   <li>the workers' mode goes {@code disabled → preparing → enabled}, each patch followed by a wait for the roll
- *       (rules 2 and 7) and, where the operator does not roll the pods, a forced roll (7a), with the other worker
- *       edits in the first patch;</li>
- *   <li>connector changes come after the last roll when the mode goes up (rule 3), before the workers when it goes
- *       down (rule 5); from Kafka 3.6 each connector's steps form a lane of their own (rule 8a);</li>
- *   <li>last, the restart of each FAILED task that nothing else restarts ({@link TaskRestart}).</li>
- * </ul>
- * Pure.
+ * Emits the chain of steps and the object changes of one resource from its facts once every guard let it through,
+ * alike for both kinds, the {@link ResourceKind} adding the connector steps; it refuses nothing, it orders (rules 2,
+ * 3, 5, 7, 7a, 8 and 8a of docs/domain-rules.md; the order in docs/architecture.md, "The planner"). Pure.
  */
 final class StepSequencer {
 

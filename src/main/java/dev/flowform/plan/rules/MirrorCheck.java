@@ -14,16 +14,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Decides whether the connectors of a KafkaMirrorMaker2 run after a change (rule 8, for MirrorMaker 2's own resource).
- *
- * <p>For the generation {@code G} the change produced: {@code status.observedGeneration >= G} with {@code Ready=True}
- * ({@code NotReady} there is a failure, {@code ReconciliationPaused} an abort), and every connector the spec generates
- * ({@code <source>-><target>.MirrorSourceConnector} and, where the mirror has one, {@code .MirrorCheckpointConnector};
- * Strimzi {@code KafkaMirrorMaker2Connectors}) is listed in {@code status.connectors[]} in the state its entry's
- * {@code state} asks for: {@code RUNNING} (the default) or {@code PAUSED} with every task so, or {@code STOPPED} with
- * no task running (KIP-875). A FAILED task is a failure although the resource is {@code Ready}: Strimzi sets
- * {@code NotReady} only for a FAILED connector (strimzi/strimzi-kafka-operator PR 5733), so task failures have to be
- * read from {@code connectors[].tasks[]}. Pure.
+ * Decides whether the connectors of a KafkaMirrorMaker2 run after a change (rule 8 of docs/domain-rules.md):
+ * {@code Ready} at the generation and every generated connector in {@code status.connectors[]} in the state its entry
+ * asks for; a FAILED task is a failure although the resource is {@code Ready} (Strimzi PR 5733). Pure.
  */
 public final class MirrorCheck {
 

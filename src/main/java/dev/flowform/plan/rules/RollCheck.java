@@ -12,23 +12,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Decides whether Strimzi has finished rolling a Connect cluster's workers for a generation
- * (Strimzi {@code KafkaConnectAssemblyOperator}, {@code StrimziPodSetController}).
- *
- * <p>A roll for generation {@code G} to EOS mode {@code M} is complete only when all of these hold:
- * <ol>
- *   <li>{@code status.observedGeneration >= G} with condition {@code Ready=True}
- *       ({@code NotReady=True} there is a failure; {@code ReconciliationPaused} an abort);</li>
- *   <li>the StrimziPodSet reports {@code pods == readyPods == currentPods == replicas} and has
- *       observed its own generation;</li>
- *   <li>every worker pod is Ready, not terminating and carries the PodSet's {@code strimzi.io/revision};</li>
- *   <li>the workers run with {@code exactly.once.source.support=M}: on Strimzi 0.46+ the ConfigMap
- *       {@code <name>-connect-config} contains it and every pod's {@code strimzi.io/configuration-hash}
- *       is the SHA-1 prefix of that file; before 0.46 the pod's {@code KAFKA_CONNECT_CONFIGURATION}
- *       contains it.</li>
- * </ol>
- * observedGeneration alone is not enough: Strimzi writes it even after a failed reconcile
- * ({@code StatusUtils.setStatusConditionAndObservedGeneration}).
+ * Decides whether Strimzi has finished rolling a Connect cluster's workers for a generation (rule 7 of
+ * docs/domain-rules.md): {@code Ready} at the generation, the PodSet all current and ready, every pod Ready on its
+ * revision, and the workers running the expected mode (ConfigMap and configuration hash, or the pods' environment
+ * before Strimzi 0.46). observedGeneration alone is not enough: Strimzi writes it after a failed reconcile too.
  */
 public final class RollCheck {
 

@@ -9,22 +9,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * When a connector change is applied as "stop, reconfigure, start" (docs/domain-rules.md, 8b), so that no task of
- * the old configuration runs once apply reports the change done. Pure.
- *
- * <p>Kafka Connect swaps the tasks of a reconfigured running connector on its own schedule: it stores the new
- * configuration, restarts the connector, stores the new task configurations and rebalances, while the old tasks keep
- * running until that rebalance stops them. A source task that still reads {@code read_uncommitted} in that moment
- * copies aborted records as committed. A stopped connector has no task configurations at all: the leader writes an
- * empty list before the {@code STOPPED} target state ({@code DistributedHerder.stopConnector}, KIP-875, Kafka 3.5),
- * and a connector started again generates its tasks from the configuration stored then. Strimzi stops and starts a
- * KafkaConnector through {@code spec.state} (0.38, Strimzi proposal 054), a KafkaMirrorMaker2 mirror through
- * {@code spec.mirrors[].sourceConnector.state}; it sends a changed configuration before the state, so the stop has
- * to be a write of its own, awaited before the configuration is written together with the state to return to.
- *
- * <p>The state to return to is recorded on the object with the stop ({@link #RESUME_ANNOTATION}), so that an apply
- * that did not finish is continued from the live cluster by any machine: a connector carrying the mark is one
- * flowform stopped, not one a user stopped.
+ * When a connector change is applied as "stop, reconfigure, start" (docs/domain-rules.md, 8b), so that no task of the
+ * old configuration runs once apply reports the change done: a stopped connector has no tasks (KIP-875), and Strimzi
+ * sends a changed configuration before the state, so the stop is a write of its own. The state to return to is
+ * recorded on the object ({@link #RESUME_ANNOTATION}), so an unfinished apply continues from the cluster. Pure.
  */
 public final class StopBeforeChange {
 
