@@ -19,17 +19,9 @@ import java.util.Set;
 
 /**
  * Carries an unfinished forced roll of a KafkaMirrorMaker2 (Strimzi 0.46-0.48, {@link ForcedRoll}) into the plan that
- * continues an interrupted run. The planner cannot see from the live objects whether the pods run the ConfigMap's
- * configuration (they carry no hash), so the journal decides:
- * <ul>
- *   <li>the worker step before the forced roll reached the cluster but the annotation step did not (not started,
- *       failed, or started without the annotation on the PodSet now): annotate again and wait. An annotation that
- *       landed and whose roll already finished is indistinguishable from one that never landed; annotating twice costs
- *       one more roll, skipping it would leave the workers on the old mode;</li>
- *   <li>the annotation step was done (or the PodSet shows it): only the wait, which then takes the operator's removal
- *       of the annotation as evidence (the annotate time is not known to the new run).</li>
- * </ul>
- * Both wait for the mode the live resource sets now. Pure.
+ * continues an interrupted run; the pods carry no hash, so the journal decides: annotate again and wait when the
+ * annotation step may not have landed (one roll too many beats workers left on the old mode), else only wait, taking
+ * the operator's removal of the annotation as evidence. Pure.
  */
 final class CarriedForcedRoll {
 

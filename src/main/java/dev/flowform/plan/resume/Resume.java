@@ -20,23 +20,10 @@ import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
- * Continues an apply that did not finish (the process was killed, lost its connection, or was stopped
- * with Ctrl-C), from the live cluster rather than from memory (Pulumi's
- * "pending operations").
- *
- * <p>The next plan is always re-derived from the live cluster by the planner, so a change that reached
- * the cluster is never made twice and one that did not is planned again. What the journal adds:
- * <ul>
- *   <li><b>Open steps.</b> A mutation whose intent was journaled but whose outcome was not is checked
- *       against the live object: when every field it sets is there (or the object it creates exists, or
- *       the one it deletes is gone), the change is confirmed and recorded as done.</li>
- *   <li><b>Unconfirmed waits.</b> A wait whose change went through but which was never seen to finish
- *       (the roll or the connector restart may still be running, or may have failed) is carried into
- *       the new plan at the head of its Connect cluster's chain, waiting for the object's current
- *       generation, unless the new plan already waits on that object. Without it, a connector whose
- *       update landed just before the crash would never be checked for {@code RUNNING}.</li>
- * </ul>
- * Pure: the caller reads the journal and the cluster and writes the confirmations.
+ * Continues an apply that did not finish from the live cluster (Pulumi's "pending operations"): the next plan is
+ * re-derived by the planner, so nothing is made twice; the journal adds the open mutations the cluster confirms
+ * (recorded as done) and the waits never seen to finish (carried to the head of their cluster's chain). Pure: the
+ * caller reads the journal and the cluster and writes the confirmations (docs/operations.md).
  */
 public final class Resume {
 
@@ -147,11 +134,9 @@ public final class Resume {
     }
 
     /**
-     * Builds the plan that continues the prior run: the carried waits first, each at the head of the
-     * chain of its Connect cluster in {@code fresh} (so that chain starts only once the wait is over),
-     * then the fresh plan's steps, renumbered. A carried wait is dropped when the first step {@code fresh}
-     * has for the same object is already that kind of wait (the planner waits for a roll in progress
-     * itself). The notice is added to the diagnostics.
+     * Builds the plan that continues the prior run: the carried waits at the head of their Connect cluster's chain in
+     * {@code fresh} (dropped when that chain already starts with such a wait), then {@code fresh}'s steps, renumbered,
+     * with the notice added.
      *
      * @param fresh    the plan the planner made from the live cluster
      * @param analysis what {@link #analyze} found

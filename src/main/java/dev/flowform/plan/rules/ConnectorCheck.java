@@ -11,20 +11,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Decides whether a KafkaConnector change has settled.
- *
- * <p>Done means: {@code status.observedGeneration >= G}, condition {@code Ready=True}, and
- * {@code status.connectorStatus.connector.state} and every {@code tasks[].state} equal the expected
- * runtime state ({@code RUNNING} unless the connector is paused). A stopped connector has no task configurations
- * (KIP-875), so {@code STOPPED} means the connector reports STOPPED and no task reports RUNNING, PAUSED or RESTARTING
- * (Connect keeps the status of a task it stopped, as UNASSIGNED). Ready alone is not
- * trusted: it has missed failed tasks (strimzi/strimzi-kafka-operator#6624). {@code UNASSIGNED} and
- * {@code RESTARTING} are transient; {@code FAILED} is a failure, except a FAILED task while a caller says the status
- * may predate the change (see {@link #evaluate(LiveConnector, long, String, boolean)}).
- *
- * <p>A running connector needs at least one task, except a {@code MirrorCheckpointConnector}: it creates
- * tasks only for consumer groups that exist on the source and match {@code groups}, and runs with none
- * until then ({@code MirrorCheckpointConnector.taskConfigs}; seen on Kafka 4.3.1 behind the embedded cluster).
+ * Decides whether a KafkaConnector change has settled (rule 8 of docs/domain-rules.md): {@code Ready} at the
+ * generation and the connector and every task in the expected state ({@code STOPPED}: no task running, KIP-875);
+ * Ready alone is not trusted (strimzi/strimzi-kafka-operator#6624). A running connector needs a task, except a
+ * {@code MirrorCheckpointConnector}, which runs with none until a matching group exists.
  */
 public final class ConnectorCheck {
 
@@ -47,12 +37,8 @@ public final class ConnectorCheck {
 
     /**
      * Like {@link #evaluate(LiveConnector, long, String)}, but a FAILED task of a connector that is not itself FAILED
-     * can count as in progress. Kafka Connect stops and starts again every task of a connector whose task
-     * configurations change, FAILED ones included ({@code DistributedHerder.stopReconfiguredTasks} and
-     * {@code startWork}), while the operator writes {@code status.connectorStatus} from a read made right after
-     * its PUT and refreshes it only at its next reconcile (every 120 s by default,
-     * {@code STRIMZI_FULL_RECONCILIATION_INTERVAL_MS}). So the first status at generation {@code G} can show a task
-     * that failed before the change, for example an exactly-once task whose zombie fencing met a rolling leader.
+     * counts as in progress while {@code taskFailureMayBeStale}: the operator's first status at {@code G} may show a
+     * task that failed before the change, which Connect restarts with the new configuration (docs/domain-rules.md, 8).
      *
      * @param c                 the connector as read from the cluster
      * @param generation        the generation {@code G} the awaited change produced

@@ -13,25 +13,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The exactly-once rules of a MirrorMaker 2 connector's configuration, in one place: what Kafka accepts for
- * {@code exactly.once.support}, {@code transaction.boundary} and the source consumer's isolation level, and on
- * which workers. Pure: no I/O.
- *
- * <p>Two callers ask, each in its own words. Configuration validation asks about what a file says (a flow's
- * arguments, the keys of its {@code config} objects, the clusters its flows run on) and places each finding at
- * the argument or key it concerns. The planner asks about each desired connector, the merged configuration
- * Kafka will validate, and refuses the connector (it is left out of the plan) on an error. The rules:
- * <ul>
- *   <li>{@link Rule#REQUIRED_AFTER_ENABLED}: {@code required} only on a cluster whose workers end at
- *       {@code enabled};</li>
- *   <li>{@link Rule#REQUIRED_SOURCE_ONLY}: {@code required} only on the source connector;</li>
- *   <li>{@link Rule#TRANSACTION_BOUNDARY}: never {@code transaction.boundary=connector};</li>
- *   <li>{@link Rule#READ_COMMITTED}: an exactly-once source connector reads the source cluster
- *       {@code read_committed} (a flow may acknowledge {@code read_uncommitted}, and then runs
- *       {@code requested});</li>
- *   <li>{@link Rule#CONSUMER_OVERRIDE}: {@code consumer.override.isolation.level} does not reach the source
- *       consumer (a warning).</li>
- * </ul>
+ * The exactly-once rules of a MirrorMaker 2 connector's configuration in one place (docs/domain-rules.md, 3 and 4):
+ * {@link Rule#REQUIRED_AFTER_ENABLED}, {@link Rule#REQUIRED_SOURCE_ONLY}, {@link Rule#TRANSACTION_BOUNDARY},
+ * {@link Rule#READ_COMMITTED} and {@link Rule#CONSUMER_OVERRIDE}. Configuration validation asks about what a file
+ * says and places each finding there; the planner asks about each merged desired connector and leaves it out on an
+ * error. Pure.
  */
 public final class ConnectorRules {
 

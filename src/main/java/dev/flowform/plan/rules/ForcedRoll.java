@@ -18,25 +18,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Strimzi 0.46-0.48 and KafkaMirrorMaker2: the operator never rolls the {@code <name>-mirrormaker2} pods when the
- * worker configuration changes. Since 0.46 the worker file lives in ConfigMap {@code <name>-mirrormaker2-config}
- * (CHANGELOG 0.46.0, "Moved Kafka Connect configuration to the ConfigMap created by the operator"), and only the
- * {@code strimzi.io/configuration-hash} pod annotation ties a pod to that file; KafkaMirrorMaker2 pods lacked it until
- * PR 11926 (commit {@code fe47eb93}, first released in 0.49.0: "the MM2 Pod(s) are never rolled, because unlike Connect
- * Pods it is missing the configuration hash annotation"). The resource still reports {@code Ready}.
- *
- * <p><b>Detection, from what the live objects show.</b> A KafkaMirrorMaker2 is treated as affected when its ConfigMap
- * holds the worker file ({@code kafka-connect.properties}: Strimzi 0.46+) and it has pods, none of which carries
- * {@code strimzi.io/configuration-hash} (0.49+ writes it on every pod). Up to 0.45 there is no such ConfigMap (the
- * configuration is the {@code KAFKA_CONNECT_CONFIGURATION} environment variable, so a change changes the pod revision
- * and rolls). The operator's own version is not readable through the API flowform is granted; the pods' image tag
- * ({@code quay.io/strimzi/kafka:0.48.0-kafka-4.0.0}) names the Strimzi release that built it and is reported as
- * corroboration ({@link #strimziVersion}), but decides nothing, since {@code spec.image} may replace it.
- *
- * <p><b>Remedy.</b> Annotate the StrimziPodSet {@code strimzi.io/manual-rolling-update="true"}: "Wait for the next
- * reconciliation to occur (every two minutes by default) ... When the rolling update of all the pods is complete, the
- * annotation is automatically removed" (Strimzi 0.48 docs, {@code proc-manual-rolling-update-strimzipodset.adoc}; PR
- * 9153 brought manual rolling to Connect and MirrorMaker 2). {@link #evaluate} decides when that roll is over. Pure.
+ * Strimzi 0.46-0.48 never rolls a KafkaMirrorMaker2's pods when its worker configuration changes: they lack the
+ * configuration-hash annotation (Strimzi PR 11926, fixed in 0.49.0). Affected: a ConfigMap with the worker file and
+ * pods none of which carries the hash (the image tag is reported as corroboration, {@link #strimziVersion}). Remedy:
+ * the StrimziPodSet annotation {@code strimzi.io/manual-rolling-update="true"}, whose roll {@link #evaluate} waits for
+ * (docs/domain-rules.md, 7a). Pure.
  */
 public final class ForcedRoll {
 
