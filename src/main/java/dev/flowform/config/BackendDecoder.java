@@ -15,19 +15,9 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Decodes the root folder's {@code backend} blocks into a {@link StateBackend}: at most one block, of type
- * {@code local} or {@code pg}. Shared by the full decoding and by the quick look-up of commands that read only state
- * ({@link ConfigLoader#backend}).
- *
- * <ul>
- *   <li>{@code local}: an optional literal {@code path} (default {@value StateBackend#DEFAULT_FOLDER}) relative to the
- *       declaring file's folder.</li>
- *   <li>{@code pg}: Terraform's pg backend arguments {@code conn_str} (optional: without it the connection comes from
- *       the environment, {@code FLOWFORM_PG_CONN_STR} and libpq's {@code PG*} variables, when the state is opened) and
- *       {@code schema_name} (default {@value StateBackend#DEFAULT_SCHEMA}). Both are literals: backend blocks are read
- *       before variables are, and by commands that read no variables at all (Terraform also refuses variables in a
- *       backend block), so a connection string that differs between machines belongs in the environment.</li>
- * </ul>
+ * Decodes the root folder's {@code backend} block into a {@link StateBackend}: at most one, {@code local} (a literal
+ * {@code path}) or {@code pg} ({@code conn_str}, {@code schema_name}); literals only, as Terraform requires, since
+ * backend blocks are read before variables (docs/state-backends.md, "Configuration").
  */
 final class BackendDecoder {
 

@@ -26,19 +26,10 @@ import java.util.TreeSet;
 import java.util.function.Predicate;
 
 /**
- * Turns parsed configuration files into a {@link Configuration} for one environment: the pure core
- * of {@link ConfigLoader} (it reads no files itself: module folders come through a
- * {@link ModuleReader}, whether a seed folder exists is asked through a predicate, and the working
- * directory is handed in).
- *
- * <p>Order of work: collect the root module's blocks; declare its variables, locals and outputs;
- * decode environments (literal) and choose one; instantiate {@code module} blocks, recursively
- * (sources relative to the calling file, cycles refused; {@link ModuleTree}); resolve the root
- * variables from their sources; compute every variable, local and output of every module instance
- * (on demand, so they may refer to each other in any order; cycles are reported) and check variable
- * validations; decode the {@code connect_cluster} and {@code replication_flow} blocks of every
- * instance; check the references and names between them. Problems are collected all the way
- * through, so one run reports every independent error.
+ * Turns parsed configuration files into a {@link Configuration} for one environment, the pure core of
+ * {@link ConfigLoader} (module folders through a {@link ModuleReader}, the working directory handed in): root blocks,
+ * environments, modules ({@link ModuleTree}), root variables, every value on demand, validations, then the resource
+ * blocks and their cross-checks. Every independent problem is reported in one run.
  */
 final class ConfigDecoder {
 

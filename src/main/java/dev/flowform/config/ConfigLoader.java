@@ -23,17 +23,10 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
- * Loads a configuration folder: the public entry point of this package, and the only place it reads files.
- *
- * <p>Reads every {@code *.flow.json} file directly in the folder (not in subfolders), in file name
- * order, parses each into a located tree ({@link JsonSourceParser}), reads the {@code --var-file}
- * files and, on demand, the folders of {@code module} blocks, then decodes and evaluates the
- * blocks for the chosen environment. Bad input never throws: every problem, in every file, comes
- * back as a diagnostic with {@code file:line:column} where it has one. File names in diagnostics are
- * relative to the configuration folder ({@code ../../modules/mm2-eos-flow/main.flow.json} for a
- * module outside it); variable files are named as given. Syntax errors stop loading after parsing
- * (decoding a partial file would only add confusing follow-on errors); all other problems are
- * collected together. See the package documentation for the language.
+ * Loads a configuration folder: the entry point of this package and the only class that reads files (the
+ * {@code *.flow.json} files of the folder in name order, {@code --var-file} files, module folders). Bad input never
+ * throws: every problem is a diagnostic located at {@code file:line:column}, file names relative to the folder;
+ * syntax errors stop loading after parsing (docs/configuration.md).
  */
 public final class ConfigLoader {
 

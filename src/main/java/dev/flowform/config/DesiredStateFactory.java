@@ -19,35 +19,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Turns resolved configuration blocks into the Kubernetes objects flowform wants: one KafkaConnect
- * per {@code connect_cluster} and two or three KafkaConnectors per {@code replication_flow}
- * (Strimzi's KafkaConnect and KafkaConnector resources). Pure: no I/O.
- *
- * <p>Mapping of a flow to MirrorMaker 2 connectors (Connect mode, as Strimzi and Cloudera CSM run them):
- * <ul>
- *   <li>{@code <flow>-source} ({@code MirrorSourceConnector}), {@code <flow>-checkpoint} (when
- *       {@code checkpoints}, default true), {@code <flow>-heartbeat} (when {@code heartbeats}, default false);</li>
- *   <li>every connector gets {@code source.cluster.alias} / {@code target.cluster.alias}; source and checkpoint
- *       get {@code source.cluster.bootstrap.servers}, {@code source.cluster.<k>} for each {@code source.config}
- *       entry and the same for the target; the heartbeat gets the target side only;</li>
- *   <li>the source connector gets {@code topics} / {@code topics.exclude} (regexes joined by a comma), the
- *       checkpoint connector {@code groups};</li>
- *   <li>{@code config} goes to every connector, then {@code connector_config.<role>} to that one (later wins);</li>
- *   <li>EOS on (default): the source connector gets {@code exactly.once.support: required} and
- *       {@code source.consumer.isolation.level: read_committed} (or the declared {@code isolation_level}) and the
- *       declared {@code transaction.boundary}. Checkpoint and heartbeat never get {@code required}: they do not
- *       implement KIP-618's preflight API and Kafka rejects it. The Connect cluster's worker mode defaults to
- *       {@code enabled} when any flow on it wants EOS, else {@code disabled}.</li>
- * </ul>
- * With {@code manage: adopt}, a connector's desired config holds only what the block declares plus the EOS
- * keys, and EOS keys that must not be set go to {@link DesiredConnector#absentKeys()}.
- *
- * <p>A flow with EOS and {@code isolation_level: read_uncommitted} that sets
- * {@code acknowledge_read_uncommitted} gets {@code exactly.once.support: requested} on its source
- * connector (Kafka rejects {@code required} without {@code read_committed}); that connector's
- * {@link DesiredConnector#exactlyOnce()} is false, since it is not exactly-once in effect, while the
- * flow still wants the workers {@code enabled}. Connectors of flows declared in a module are
- * addressed {@code module.<name>.kafka_connector.<connector>}, like the flow.
+ * Turns resolved configuration blocks into the Kubernetes objects flowform wants: a KafkaConnect per
+ * {@code connect_cluster}, two or three KafkaConnectors per {@code replication_flow} (source, checkpoint, heartbeat)
+ * with MirrorMaker 2's settings, and a KafkaMirrorMaker2 per {@code mirrormaker2}; exactly-once keys go to the source
+ * connector only, and the workers' mode is derived from the flows (docs/configuration.md,
+ * docs/domain-rules.md 3 and 4). Under adopt only what the block declares is desired. Pure.
  */
 public final class DesiredStateFactory {
 

@@ -22,19 +22,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Decodes a {@code mirrormaker2} block, a KafkaMirrorMaker2 (Strimzi's own resource for MirrorMaker 2):
- * <pre>
- * "mirrormaker2": {"NAME": {"manage": "adopt", "namespace": ..., "replicas": 2, "version": "3.9.0",
- *   "exactly_once_source_support": ..., "target": {"alias": "dc2", "bootstrap_servers": ..., "config": {...}},
- *   "mirror": [{"source": {"alias": "dc1", "bootstrap_servers": ..., "config": {...}}, "topics": ".*", "groups": ".*",
- *               "tasks_max": 2, "source_connector": {...}, "checkpoint_connector": {...}, "exactly_once": true}]}}
- * </pre>
- * {@code target.config} is the worker configuration; {@code source_connector} and {@code checkpoint_connector} are the
- * mirror's {@code sourceConnector.config} and {@code checkpointConnector.config}. Reports, at the key: the worker mode in
- * {@code target.config} (it has its argument), the exactly-once keys in {@code source_connector} (they follow from
- * {@code exactly_once}), {@code exactly.once.support} in {@code checkpoint_connector} (only MirrorSourceConnector
- * implements the preflight API, KAFKA-14021) and {@code isolation.level} in a cluster's {@code config}, which MirrorMaker 2
- * drops ({@code MirrorSourceConfig.sourceConsumerConfig} keeps only client connection keys of {@code source.cluster.*}).
+ * Decodes a {@code mirrormaker2} block into a KafkaMirrorMaker2 ({@code target} with the worker configuration, one
+ * {@code mirror} per source; docs/mirrormaker2.md), reporting at the key the exactly-once settings written where they
+ * do not belong: the worker mode in {@code target.config}, the source connector's exactly-once keys, and
+ * {@code exactly.once.support} in {@code checkpoint_connector} (KAFKA-14021).
  */
 final class MirrorMakerDecoder {
 

@@ -23,23 +23,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Decodes the blocks that become Kubernetes objects, {@code connect_cluster} and
- * {@code replication_flow}, in one module instance, and runs the checks on them that need no
- * cluster (docs/domain-rules.md):
- * <ul>
- *   <li>a flow's {@code connect_cluster} must name a declared cluster (in any module);</li>
- *   <li>the exactly-once rules of {@link ConnectorRules}, placed here at the argument or key they concern:
- *       {@code exactly_once} (the default) with {@code isolation_level = "read_uncommitted"} is an error unless
- *       {@code acknowledge_read_uncommitted = true}; {@code exactly.once.support: required} written into the
- *       config of a checkpoint or heartbeat connector is an error; {@code transaction.boundary} /
- *       {@code transaction_boundary} {@code connector} is an error; {@code consumer.override.isolation.level}
- *       is a warning;</li>
- *   <li>the exactly-once keys of the source connector ({@code exactly.once.support},
- *       {@code source.consumer.isolation.level}, {@code transaction.boundary}) belong to their
- *       arguments; writing them into {@code config} is an error;</li>
- *   <li>{@code exactly.once.source.support} is a worker setting: an error in a flow, and in a
- *       cluster's {@code config} it belongs to the argument {@code exactly_once_source_support}.</li>
- * </ul>
+ * Decodes {@code connect_cluster} and {@code replication_flow} blocks of one module instance and runs the checks that
+ * need no cluster: a flow's cluster is declared, the rules of {@link ConnectorRules} placed at the argument or key, and
+ * exactly-once keys written in {@code config} instead of their arguments (docs/configuration.md,
+ * docs/domain-rules.md).
  */
 final class ResourceDecoder {
 

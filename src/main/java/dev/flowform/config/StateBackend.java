@@ -6,18 +6,10 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * Where a configuration keeps its environments' state: the {@code backend} block (Terraform's), or the default.
- *
- * <ul>
- *   <li>{@link Local}: {@code "backend": {"local": {"path": "state"}}} keeps one folder per environment under
- *       {@code path}, a path relative to the folder of the file that declares the block (an absolute path is taken as
- *       it is). Without a block the state lives in {@value #DEFAULT_FOLDER} under the configuration folder, so the
- *       same configuration finds the same state whatever the shell's working directory. {@code --state-dir} on the
- *       command line overrides both.</li>
- *   <li>{@link Pg}: {@code "backend": {"pg": {"conn_str": "...", "schema_name": "flowform"}}} keeps every
- *       environment in one schema of a PostgreSQL database (Terraform's {@code pg} backend). The settings are kept as
- *       written; the process environment fills in the rest when the state is opened, not here.</li>
- * </ul>
+ * Where a configuration keeps its environments' state, Terraform's {@code backend} block: {@link Local} (one folder
+ * per environment under {@code path}, relative to the declaring file; default {@value #DEFAULT_FOLDER} under the
+ * configuration folder) or {@link Pg} (one PostgreSQL schema). {@code --state-dir} overrides both
+ * (docs/state-backends.md).
  */
 public sealed interface StateBackend permits StateBackend.Local, StateBackend.Pg {
 

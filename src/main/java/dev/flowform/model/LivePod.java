@@ -26,17 +26,7 @@ public record LivePod(
         String image,
         String created) {
 
-    /**
-     * A pod whose image and creation time are not known.
-     *
-     * @param name                 pod name
-     * @param uid                  {@code metadata.uid}
-     * @param revision             {@code strimzi.io/revision}, or null
-     * @param configurationHash    {@code strimzi.io/configuration-hash}, or null
-     * @param ready                condition Ready is True
-     * @param terminating          {@code metadata.deletionTimestamp} is set
-     * @param connectConfiguration env var {@code KAFKA_CONNECT_CONFIGURATION}, or null
-     */
+    /** A pod whose image and creation time are not known; the other components are the record's. */
     public LivePod(String name, String uid, String revision, String configurationHash, boolean ready, boolean terminating,
                    String connectConfiguration) {
         this(name, uid, revision, configurationHash, ready, terminating, connectConfiguration, null, null);

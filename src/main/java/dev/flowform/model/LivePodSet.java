@@ -29,17 +29,7 @@ public record LivePodSet(
         annotations = Maps.sorted(annotations == null ? Map.of() : annotations);
     }
 
-    /**
-     * A PodSet without annotations.
-     *
-     * @param ref                the object
-     * @param generation         {@code metadata.generation}
-     * @param observedGeneration {@code status.observedGeneration}, or null
-     * @param podRevisions       pod name to its template's {@code strimzi.io/revision}
-     * @param pods               {@code status.pods}, or null
-     * @param readyPods          {@code status.readyPods}, or null
-     * @param currentPods        {@code status.currentPods}, or null
-     */
+    /** A PodSet without annotations; the other components are the record's. */
     public LivePodSet(ObjectRef ref, long generation, Long observedGeneration, Map<String, String> podRevisions,
                       Integer pods, Integer readyPods, Integer currentPods) {
         this(ref, generation, observedGeneration, podRevisions, pods, readyPods, currentPods, Map.of());

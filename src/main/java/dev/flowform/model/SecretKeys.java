@@ -6,15 +6,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
- * Decides which configuration keys carry credentials, so their values are masked in plan output,
- * logs and plan files and stored only as a salted hash in state.
- *
- * <p>Rule (docs/operations.md, "Secrets"): keys containing {@code password}, {@code secret} or {@code token},
- * keys ending in {@code .jaas.config} or {@code .key}, plus SSL key material
- * ({@code ssl.keystore.key}, {@code ssl.key.password}, ...) and basic-auth user info. Kafka config
- * provider references such as {@code ${secrets:ns/name:key}} are not secrets themselves but are
- * masked too when their key matches, which costs nothing. Keys naming classes ({@code *.class},
- * such as {@code config.providers.secrets.class}) are not sensitive.
+ * Decides which configuration keys carry credentials, masked in output and stored only as salted hashes: keys with
+ * {@code password}, {@code secret} or {@code token}, ending {@code .jaas.config} or {@code .key}, SSL key material and
+ * basic-auth user info; not {@code *.class} keys (docs/operations.md, "Secrets").
  */
 public final class SecretKeys {
     private static final Pattern SENSITIVE = Pattern.compile(

@@ -22,22 +22,11 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * Writes {@code manage = "adopt"} configuration for what runs in one namespace: per KafkaConnect one file with its
- * {@code connect_cluster} block and one {@code replication_flow} per MirrorMaker 2 flow on it, per KafkaMirrorMaker2
- * one file with its {@code mirrormaker2} block ({@link MirrorMakerAdoption}), in the layout
- * {@code flowform fmt} writes. A flow is the connectors {@code <flow>-source}, {@code <flow>-checkpoint} and
- * {@code <flow>-heartbeat} (classes {@code MirrorSourceConnector}, {@code MirrorCheckpointConnector},
- * {@code MirrorHeartbeatConnector}), the names flowform gives them.
- *
- * <p>Like Terraform's generated configuration ({@code terraform plan -generate-config-out}), the text declares what
- * the cluster holds, so that the next plan against the same cluster changes nothing; with {@code exactlyOnce} every
- * flow is written with {@code exactly_once = true}, so the next plan is the exactly-once rollout. Connector settings
- * are copied into {@code connector_config} verbatim, except: the keys flowform sets from arguments; keys the
- * configuration rules refuse; and keys whose name marks a credential (password, secret, JAAS, token, private key)
- * holding a literal value, which are never written (adopt leaves them as they are). Config-provider placeholders
- * ({@code ${secrets:ns/name:key}}, {@code ${file:...}}, {@code ${env:...}}, KIP-297 and KIP-421) are written as
- * placeholders, escaped as {@code $${...}} so the configuration language does not read them as references.
- * Everything else is listed in {@link Adoption#leftOut()} with the reason. Pure: no I/O.
+ * Writes {@code manage = "adopt"} configuration for what runs in one namespace (like Terraform's
+ * {@code plan -generate-config-out}), in {@code fmt}'s layout, so that the next plan changes nothing: per KafkaConnect
+ * its cluster and flows, per KafkaMirrorMaker2 its {@code mirrormaker2} block ({@link MirrorMakerAdoption}). Literal
+ * credentials are never written; config-provider placeholders are escaped as {@code $${...}}; what is left out is
+ * listed with the reason ({@link Adoption#leftOut()}). Pure.
  */
 public final class AdoptionWriter {
 

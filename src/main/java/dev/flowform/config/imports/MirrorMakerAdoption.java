@@ -13,20 +13,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The {@code mirrormaker2} file of one KafkaMirrorMaker2 (either layout, Strimzi {@code KafkaMirrorMaker2Cluster}):
- * {@code manage = "adopt"}, {@code replicas} and {@code version} when set, the target (alias, bootstrap servers and the
- * worker configuration; in {@code v1} {@code spec.target.groupId} and the storage topic fields as the worker keys
- * {@code group.id}, ... that flowform writes them from), and one {@code mirror} per {@code spec.mirrors[]} entry with
- * its source cluster (alias, bootstrap servers, config), {@code topics} and {@code groups} patterns, {@code tasks_max},
- * the source and checkpoint connectors' {@code config}, and {@code exactly_once} (on when asked, or when the source
- * connector already has {@code exactly.once.support: required}).
- *
- * <p>Only what the resource sets is written, so the next plan changes nothing. Values are written verbatim, config
- * provider placeholders ({@code ${secrets:...}}, {@code ${file:...}}, {@code ${env:...}}) escaped as {@code $${...}} so
- * they stay placeholders. Left out, with the reason: the keys flowform sets itself (the exactly-once keys); keys the
- * configuration refuses ({@code isolation.level} in a cluster's config, which MirrorMaker 2 drops); literal values of
- * credential keys; and what the block does not model ({@code authentication}, {@code tls}, {@code heartbeatConnector},
- * exclude patterns, ...), which adopt leaves as it is, a Secret reference included. Pure.
+ * The {@code mirrormaker2} file of one KafkaMirrorMaker2 (either layout): what the resource sets, verbatim, so the next
+ * plan changes nothing; placeholders escaped, and left out with the reason: the keys flowform sets itself, keys the
+ * configuration refuses, literal credentials, and what the block does not model. Pure.
  */
 final class MirrorMakerAdoption {
 

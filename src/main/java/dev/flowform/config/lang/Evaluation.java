@@ -10,15 +10,9 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * The values computed on demand while one configuration is evaluated for one environment: local
- * values, module outputs and module variables. Each is computed at most once, when first needed,
- * and remembered (null when it could not be computed; the reason was reported then).
- *
- * <p>Values may refer to each other in any order, across module boundaries. When a computation
- * needs a value that is itself still being computed, the references form a cycle: it is reported
- * once, naming every member in order (e.g. {@code local.a → local.b → local.a}), located at the
- * definition of the value the cycle returns to, and every member of the cycle becomes unknown
- * without further errors.
+ * The values computed on demand while one configuration is evaluated: locals, module outputs and module variables,
+ * each computed once. A reference cycle is reported once, naming its members in order at the value it returns to,
+ * and every member becomes unknown.
  */
 public final class Evaluation {
 

@@ -9,14 +9,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Evaluates located JSON as expressions (HCL JSON "full expression mode") or as literals.
- *
- * <p>Every string is a {@link Template}; references are resolved through a {@link Scope}. A template
- * that is exactly one reference yields the referenced value itself (Terraform's "interpolation
- * unwrapping"); otherwise each reference is converted to a string and concatenated, and the result
- * is sensitive when any referenced value is. Object keys are literal. Evaluation never throws: it
- * reports to the {@link Sink} and returns null for a value it could not compute (also when it depends
- * on a value that failed earlier, which is not reported twice).
+ * Evaluates located JSON as expressions (HCL JSON "full expression mode") or literals: every string is a
+ * {@link Template}; a template of exactly one reference yields that value (Terraform's unwrapping), else a string,
+ * sensitive when any reference is. Never throws: problems go to the {@link Sink} and the value is null.
  */
 public final class Evaluator {
 

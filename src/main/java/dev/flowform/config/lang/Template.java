@@ -6,20 +6,9 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * A string value parsed as a template (HCL JSON syntax: "a string is parsed as a template").
- *
- * <p>Rules:
- * <ul>
- *   <li><code>$${</code> is an escape: it produces a literal <code>${</code>, and what follows is plain text.</li>
- *   <li>{@code ${...}} whose content starts with one of flowform's reference roots ({@code var},
- *       {@code local}, {@code module}, {@code environment}) is an interpolation: a {@link Reference}.
- *       Only dotted names are accepted ({@code ${var.name}}); functions, operators and indexes are
- *       reported as unsupported.</li>
- *   <li>Anything else inside {@code ${...}}, notably Kafka config provider placeholders such as
- *       {@code ${secrets:ns/name:key}}, {@code ${file:/path:key}} or {@code ${strimzidir:...}}, is
- *       plain text and passes through verbatim.</li>
- *   <li><code>%{</code> has no meaning (template directives are not part of the language).</li>
- * </ul>
+ * A string value parsed as a template (HCL JSON syntax): {@code ${var.x}}-style references to {@code var},
+ * {@code local}, {@code module} and {@code environment}; <code>$${</code> escapes; anything else inside
+ * {@code ${...}} (Kafka config-provider placeholders) is plain text (docs/configuration.md, "Expressions").
  *
  * @param parts the literal text and references, in order (adjacent literals merged)
  */

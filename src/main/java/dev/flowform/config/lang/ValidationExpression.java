@@ -8,36 +8,10 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * A parsed variable {@code validation} condition: a small, side-effect-free subset of Terraform's
- * expression syntax that yields true or false. {@link ValidationExpressionParser} reads it and
- * {@link ValidationExpressionEvaluator} computes it.
- *
- * <p>Grammar (precedence from loosest to tightest; {@code &&} and {@code ||} short-circuit):
- * <pre>
- * condition  := or
- * or         := and ( "||" and )*
- * and        := not ( "&amp;&amp;" not )*
- * not        := "!" not | comparison
- * comparison := primary [ ( "==" | "!=" | "&lt;" | "&lt;=" | "&gt;" | "&gt;=" ) primary ]
- * primary    := number | string | true | false | null | list | reference | call | "(" condition ")"
- * list       := "[" [ condition ( "," condition )* ] "]"
- * reference  := var.NAME ( "." ATTRIBUTE )* | environment.name | environment.namespace
- * call       := FUNCTION "(" [ condition ( "," condition )* ] ")"
- * </pre>
- * Strings are written in double quotes (JSON escapes) or, to spare escaping inside JSON, in single
- * quotes ({@code \'} and {@code \\} escape). Numbers are JSON numbers, optionally negative. The
- * whole condition may be wrapped in {@code ${ }} as Terraform's JSON syntax writes it.
- *
- * <p>Semantics: {@code ==} and {@code !=} compare values of any type (a number never equals a
- * string, numbers compare by value); the ordering operators take numbers; {@code !}, {@code &&}
- * and {@code ||} take bools. Functions (Terraform's names and meaning):
- * {@code length(string|list|object)} (characters are Unicode code points),
- * {@code contains(list, value)}, {@code strcontains(string, substring)},
- * {@code startswith(string, prefix)}, {@code endswith(string, suffix)},
- * {@code regex(pattern, string)} (the first match; an error when nothing matches; Java
- * {@link java.util.regex.Pattern} syntax), {@code can(expression)} (true when the expression evaluates
- * without an error, so {@code can(regex("^[a-z]+$", var.name))} is a regular-expression match),
- * {@code lower(string)} and {@code upper(string)}. The result of the condition must be a bool.
+ * A parsed variable {@code validation} condition: a side-effect-free subset of Terraform's expressions yielding a
+ * bool (comparisons, {@code !}, {@code &&}, {@code ||}, lists, references and Terraform's functions {@code length},
+ * {@code contains}, {@code regex}, {@code can}, ...), read by {@link ValidationExpressionParser} and computed by
+ * {@link ValidationExpressionEvaluator} (docs/configuration.md, "Variable validation").
  */
 public final class ValidationExpression {
 

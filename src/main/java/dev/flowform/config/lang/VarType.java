@@ -10,16 +10,9 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * A type constraint: the {@code type} of a {@code variable} block, also used for argument types.
- *
- * <p>Written the way Terraform writes them: {@code string}, {@code number}, {@code bool},
- * {@code any}, {@code list(T)}, {@code map(T)} and {@code object({name = T, ...})} (attribute
- * separators {@code =} or {@code :}, attributes separated by commas; {@code optional(T)} marks an
- * attribute that may be left out, which then reads as null). Conversion follows Terraform's rules:
- * numbers and bools convert to strings, strings that spell a number or {@code true}/{@code false}
- * convert back, lists, maps and objects convert element by element, and {@code null} is a valid
- * value of every type. Unlike Terraform, an object value with an attribute its type does not declare
- * is an error (with a "did you mean" hint) rather than silently dropped.
+ * A type constraint ({@code string}, {@code number}, {@code bool}, {@code any}, {@code list(T)}, {@code map(T)},
+ * {@code object({...})} with {@code optional(T)}), converting values by Terraform's rules; unlike Terraform, an
+ * undeclared object attribute is an error (docs/configuration.md, "Variables").
  *
  * @param kind       the kind of type
  * @param element    the element type of a list or map, else null

@@ -21,16 +21,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The values of the root module's input variables for one run.
- *
- * <p>Each variable's value comes from the highest-precedence source that sets it, lowest first:
- * the {@code default}, the selected environment's {@code variables}, {@code FLOWFORM_VAR_<name>}
- * environment variables, {@code --var-file} files in the order given, then {@code --var} on the
- * command line (the last {@code --var} for a name wins). Every value is converted to the variable's
- * type; a value that cannot be converted is reported where it was given and leaves the variable
- * unknown, so references to it fail quietly instead of reporting the same problem again. A null
- * value for a variable with {@code nullable = false} takes the default instead (Terraform's rule),
- * and is an error when there is no non-null default.
+ * The values of the root module's input variables for one run, by Terraform's precedence (default, the environment's
+ * {@code variables}, {@code FLOWFORM_VAR_<name>}, {@code --var-file}, {@code --var}), converted to the variable's type;
+ * a value that cannot be is reported where given and leaves the variable unknown (docs/configuration.md, "Variables").
  */
 public final class InputVariables {
 

@@ -21,17 +21,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * One module instance: the root configuration folder, or a folder instantiated by a {@code module}
- * block (possibly inside another module). It owns the instance's declarations (variables, locals,
- * outputs, module calls, and the blocks that become Kubernetes objects) and is the
- * {@link Evaluator.Scope} its expressions are evaluated in. {@link ModuleTree} builds the instances.
- *
- * <p>References: {@code var.NAME} (this instance's variables: the root's come from
- * {@link InputVariables}, a child's from the calling block's arguments, evaluated in the caller),
- * {@code local.NAME}, {@code module.CALL.OUTPUT} (an output of a child instance) and
- * {@code environment.name} / {@code environment.namespace}. Further dotted names read attributes
- * of object values: {@code var.cluster.bootstrap}. Locals, outputs and child variables are
- * computed on demand through the shared {@link Evaluation}, which detects reference cycles.
+ * One module instance (the root folder, or a folder a {@code module} block instantiates): its declarations, and the
+ * {@link Evaluator.Scope} of its expressions ({@code var.}, {@code local.}, {@code module.CALL.OUTPUT},
+ * {@code environment.}), values computed on demand through the shared {@link Evaluation}.
  */
 public final class ModuleInstance implements Evaluator.Scope {
 

@@ -10,14 +10,9 @@ import java.util.Optional;
 import java.util.TreeSet;
 
 /**
- * Block structure of the HCL JSON syntax: turning properties into blocks with labels and bodies,
- * and splitting a body into arguments and nested blocks according to a schema.
- *
- * <p>A block type's value holds one JSON object level per label (each property name is a label
- * value); after the labels comes the body, a JSON object. At every one of these levels a JSON array
- * of objects may stand in for a single object, which is how order and repetition are written
- * (HCL JSON spec, "Blocks"). A property named {@code "//"} is a comment in a body and, since no block
- * may be called {@code "//"}, also at label levels.
+ * Block structure of the HCL JSON syntax: properties into blocks with labels and bodies, and a body split into
+ * arguments and nested blocks by a schema; an array of objects may stand for one object at every level, and
+ * {@code "//"} is a comment (HCL JSON spec, "Blocks").
  */
 public final class Blocks {
 

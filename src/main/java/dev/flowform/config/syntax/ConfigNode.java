@@ -7,14 +7,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One JSON value of a configuration file, exactly as written, with where it was written.
- *
- * <p>This is the located syntax tree every later stage works from: block decoding, expression
- * evaluation, and (later) {@code fmt} and {@code validate --json}. It keeps what a plain JSON tree
- * loses: the order of object properties, repeated property names (the HCL JSON syntax requires both),
- * {@code "//"} comment properties, the literal spelling of numbers, and the start and end of every
- * value and every property name. Numbers are kept as {@link BigDecimal}, so values of any size load
- * without overflow. Immutable.
+ * One JSON value of a configuration file exactly as written, located: property order, repeated names, {@code "//"}
+ * comments and the spelling of numbers ({@link BigDecimal}) are kept. Immutable.
  */
 public sealed interface ConfigNode
         permits ConfigNode.ObjectNode, ConfigNode.ArrayNode, ConfigNode.StringNode, ConfigNode.NumberNode,

@@ -3,22 +3,10 @@ package dev.flowform.config.syntax;
 import java.util.List;
 
 /**
- * The canonical layout of a configuration file, for {@code flowform fmt}. Pure: text in, text out.
- *
- * <p>Rules, applied to the parsed tree (so formatting twice gives the same text as formatting once):
- * <ul>
- *   <li>two spaces of indentation per level; {@code "key": value} with one space after the colon;</li>
- *   <li>every non-empty object is written one property per line, in the order written, repeated
- *       names and {@code "//"} comments included; empty objects and arrays are {@code {}} and
- *       {@code []};</li>
- *   <li>an array of strings, numbers, bools and nulls stays on one line ({@code ["a", "b"]}) when
- *       the whole line fits in {@value #WIDTH} characters; other arrays are one element per line;</li>
- *   <li>numbers are kept exactly as written ({@code 1.50}, {@code 1e3}); strings are written with
- *       the shortest JSON escapes ({@code \"}, {@code \\}, {@code \n}, {@code \t}, ... and
- *       {@code \}{@code uXXXX} for other control characters, U+2028, U+2029 and unpaired surrogates),
- *       every other character as itself;</li>
- *   <li>line ends are {@code \n}, the file ends with exactly one, and a byte order mark is dropped.</li>
- * </ul>
+ * The canonical layout of a configuration file for {@code flowform fmt}, idempotent: two-space indentation, one
+ * property per line in the order written, short scalar arrays on one line up to {@value #WIDTH} characters, numbers as
+ * written, strings with the shortest JSON escapes, {@code \n} line ends and one final newline (docs/configuration.md,
+ * "validate and fmt"). Pure.
  */
 public final class Formatter {
 

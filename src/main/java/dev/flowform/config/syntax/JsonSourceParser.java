@@ -23,14 +23,9 @@ import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.json.JsonFactory;
 
 /**
- * Parses JSON text into a located {@link ConfigNode} tree with Jackson's streaming parser.
- *
- * <p>Strict RFC 8259 JSON (no comments, no trailing commas, no single quotes, no {@code NaN}); the
- * only extension the HCL JSON syntax needs, repeated property names, is kept in order. Bad input
- * never throws: invalid UTF-8, syntax errors, numbers longer than {@value #MAX_NUMBER_LENGTH} characters, property
- * names longer than {@value #MAX_NAME_LENGTH} characters and nesting deeper
- * than {@value #MAX_DEPTH} levels each become one located error diagnostic, and parsing of that
- * file stops there. Pure: works on bytes or text handed in.
+ * Parses strict RFC 8259 JSON into a located {@link ConfigNode} tree with Jackson's streaming parser, keeping repeated
+ * property names. Bad input (invalid UTF-8, syntax, numbers over {@value #MAX_NUMBER_LENGTH} characters, names over
+ * {@value #MAX_NAME_LENGTH}, nesting over {@value #MAX_DEPTH}) is one located error and stops that file. Pure.
  */
 public final class JsonSourceParser {
 

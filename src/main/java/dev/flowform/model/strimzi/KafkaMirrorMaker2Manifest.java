@@ -11,14 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A KafkaMirrorMaker2 to create, in the layout of its API version. {@code v1beta2} (Strimzi
- * {@code KafkaMirrorMaker2Spec} at 0.45-0.48): {@code spec.connectCluster} names the target's entry of
- * {@code spec.clusters[]}, whose {@code config} is the worker configuration; each mirror names its {@code sourceCluster}
- * and {@code targetCluster}. {@code v1} (Strimzi 0.49+, the only version from 1.0): {@code spec.target} holds the
- * target's alias, bootstrap servers and worker {@code config}, with {@code group.id} and the three storage topics as
- * the fields {@code groupId}, {@code configStorageTopic}, {@code offsetStorageTopic}, {@code statusStorageTopic} (the
- * conversion Strimzi 0.49's {@code validateAndUpdateToNewAPI} makes, since the v1 {@code config} forbids those keys);
- * each mirror has its {@code source} (alias, bootstrap servers, config). Pure.
+ * A KafkaMirrorMaker2 to create, in the layout of its API version: {@code v1beta2} ({@code spec.clusters[]} with
+ * {@code spec.connectCluster}) or {@code v1} ({@code spec.target} with the group id and storage topics as fields, as
+ * Strimzi 0.49's {@code validateAndUpdateToNewAPI} converts them). Pure.
  *
  * @param apiVersion  {@code kafka.strimzi.io/v1beta2} or {@code kafka.strimzi.io/v1}, as the API serves it
  * @param labels      {@code metadata.labels}

@@ -9,20 +9,10 @@ import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
- * Where the Strimzi resources flowform manages keep credentials, and the one walk that encodes them (masks, hashes,
- * encrypts or reveals) wherever an object, or a piece of one, is stored or printed. Pure.
- *
- * <p>Kafka configuration maps, whose values are sensitive by key ({@link SecretKeys}, or a key the caller knows came
- * from a sensitive variable): {@code spec.config} (KafkaConnect, KafkaConnector); in a KafkaMirrorMaker2
- * {@code spec.clusters[].config} ({@code v1beta2}), {@code spec.target.config} and {@code spec.mirrors[].source.config}
- * ({@code v1}), and the connector configs {@code spec.mirrors[].sourceConnector.config},
- * {@code checkpointConnector.config} and {@code heartbeatConnector.config} (Strimzi's {@code KafkaMirrorMaker2Spec},
- * {@code KafkaMirrorMaker2ClusterSpec}, {@code KafkaMirrorMaker2MirrorSpec}). Authentication blocks
- * ({@code spec.authentication}, {@code spec.clusters[].authentication}, {@code spec.target.authentication},
- * {@code spec.mirrors[].source.authentication}; Strimzi's {@code KafkaClientAuthentication}): every value under a
- * sensitive key, and the {@code config} map of {@code type: custom}. A reference to a Secret (an object with
- * {@code secretName}, such as {@code passwordSecret: {secretName, password}}) names where the credential lives, not
- * the credential, and is kept as it is.
+ * Where the Strimzi resources flowform manages keep credentials (every Kafka {@code config} map, by key:
+ * {@link SecretKeys}; every authentication block), and the one walk that masks, hashes, encrypts or reveals them. A
+ * Secret reference ({@code secretName}) names where a credential lives and is kept as it is (docs/operations.md,
+ * "Secrets"). Pure.
  */
 public final class SecretFields {
 
