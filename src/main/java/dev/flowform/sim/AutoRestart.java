@@ -40,13 +40,8 @@ final class AutoRestart {
     }
 
     /**
-     * Restarts the FAILED tasks of the connectors of {@code mm2} that enable {@code autoRestart}, when the back-off
-     * allows, and forgets the count of a connector that has run long enough without one.
-     *
-     * @param ctx      the simulator (runtime, clock)
-     * @param mm2      the KafkaMirrorMaker2
-     * @param statuses connector name to its status as Kafka Connect reports it
-     * @return the status entries, and whether a task was restarted
+     * Restarts the FAILED tasks of {@code mm2}'s connectors that enable {@code autoRestart} when the back-off allows,
+     * and forgets the count of a connector that ran long enough without one; {@code statuses} by connector name.
      */
     Result apply(SimContext ctx, GenericKubernetesResource mm2, Map<String, ConnectorStatus> statuses) {
         Map<String, Map<String, Object>> specs = specs(mm2);

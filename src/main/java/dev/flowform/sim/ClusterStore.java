@@ -46,12 +46,8 @@ final class ClusterStore {
     }
 
     /**
-     * Reads every {@code *.yaml} / {@code *.yml} file of {@code dir}, in file-name order, each possibly
-     * holding several documents; empty documents are skipped, {@code kind: List} is flattened.
-     *
-     * @return the objects as JSON-like maps, in file order
-     * @throws UncheckedIOException     when a file cannot be read
-     * @throws IllegalArgumentException when a document is not a Kubernetes object
+     * Reads every {@code *.yaml} / {@code *.yml} file of {@code dir} in name order, several documents each ({@code kind:
+     * List} flattened, empty ones skipped); an unreadable file or a document that is no object throws.
      */
     static List<Map<String, Object>> readSeedDir(Path dir) {
         List<Path> files;
@@ -131,12 +127,8 @@ final class ClusterStore {
     }
 
     /**
-     * Holds seed objects to Strimzi's schemas as the API server would hold a create (status included), but strictly:
-     * a field the schema does not know is an error here, not pruned, since a seed says what Strimzi's objects look like.
-     *
-     * @param objects seed objects
-     * @param api     the served Strimzi version
-     * @throws IllegalArgumentException naming each object that does not match and every field why
+     * Holds seed objects to Strimzi's schemas strictly (an unknown field is an error, not pruned: a seed says what
+     * Strimzi's objects look like); throws naming each object and field that does not match.
      */
     static void checkSchemas(List<Map<String, Object>> objects, StrimziApi api) {
         List<String> problems = new ArrayList<>();
@@ -180,14 +172,9 @@ final class ClusterStore {
     }
 
     /**
-     * Creates {@code objects} in the store through {@code writer}: namespaces first (also the ones only
-     * referenced), then the other kinds in {@link #KINDS} order, restoring generations and statuses.
-     *
-     * @param objects objects as JSON-like maps
-     * @param api     the served Strimzi version
-     * @param writer  the store's write path (in-process: no client, no HTTP)
-     * @throws IllegalArgumentException when a Strimzi object does not use the served API version, or the store
-     *                                  refuses an object (e.g. the same name twice): names the object and why
+     * Creates {@code objects} through {@code writer} (no client, no HTTP): namespaces first, then the kinds in
+     * {@link #KINDS} order, restoring generations and statuses; throws naming an object of another API version or one
+     * the store refuses.
      */
     static void load(List<Map<String, Object>> objects, StrimziApi api, Writer writer) {
         for (Map<String, Object> o : objects) {
@@ -292,12 +279,7 @@ final class ClusterStore {
         }
     }
 
-    /**
-     * Lists every persisted kind on the server.
-     *
-     * @return the objects without server-assigned fields ({@code resourceVersion}, {@code uid},
-     *         {@code creationTimestamp}, {@code managedFields}), sorted by kind, namespace and name
-     */
+    /** @return every persisted object without server-assigned fields, sorted by kind, namespace and name */
     List<Map<String, Object>> dump() {
         List<HasMetadata> all = new ArrayList<>();
         all.addAll(client.namespaces().list().getItems());

@@ -181,11 +181,8 @@ final class ConnectReconciler {
     }
 
     /**
-     * Reconciles every KafkaConnect that has no reconcile scheduled or running and whose status does not reflect its
-     * generation (a watch event was lost) or whose worker pods do not all run the revision and configuration hash its
-     * spec renders (a roll left unfinished, a pod whose {@code strimzi.io/configuration-hash} is not its ConfigMap's),
-     * and every unsettled KafkaConnector: what Strimzi's start-up and periodic reconciliation
-     * ({@code STRIMZI_FULL_RECONCILIATION_INTERVAL_MS}) find to do without any change to the resource.
+     * Strimzi's start-up and periodic reconciliation: reconciles every KafkaConnect with nothing scheduled whose status
+     * is behind its generation or whose pods do not run what its spec renders, and every unsettled KafkaConnector.
      */
     void reconcileUnsettled() {
         if (ctx.faults().operatorPaused()) {

@@ -11,11 +11,9 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Reads of the Strimzi CRDs with their schemas. The store holds them without {@code schema} (see
- * {@link #stored(Map)}): fabric8's mock turns every CRD it stores into a typed {@code CustomResourceDefinition} to learn
- * its names, scope and status subresource, and doing that with Strimzi's schemas cost a cold start about 0.2 s of CPU
- * (four CRDs, measured) for nothing it uses. A GET of one CRD or of the list is answered with the store's object
- * (its {@code uid}, {@code resourceVersion}, {@code creationTimestamp}) and Strimzi's versions, schemas included.
+ * Reads of the Strimzi CRDs with their schemas: the store keeps them without (the mock would otherwise type every
+ * CRD's schema at start-up, for nothing; docs/performance.md), and a GET answers the stored object with Strimzi's
+ * versions and schemas.
  */
 final class CrdReads {
     private static final String PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";

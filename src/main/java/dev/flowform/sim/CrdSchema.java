@@ -48,9 +48,8 @@ final class CrdSchema {
     /**
      * What the API server does with one object of this kind.
      *
-     * @param object  the object after pruning (a new map; the input is not changed)
-     * @param pruned  the fields pruning dropped, as {@code spec.foo} (what {@code fieldValidation=Strict} refuses and
-     *                the default {@code Warn} reports in a {@code Warning} header)
+     * @param object  the object after pruning (a new map)
+     * @param pruned  the fields pruning dropped, as {@code spec.foo} ({@code fieldValidation=Strict} refuses them)
      * @param causes  the validation findings; empty when the object is valid
      */
     record Result(Map<String, Object> object, List<String> pruned, List<Cause> causes) {
@@ -70,12 +69,7 @@ final class CrdSchema {
         return group;
     }
 
-    /**
-     * Prunes and validates one object.
-     *
-     * @param object the object as JSON-like maps (apiVersion, kind, metadata, spec, status)
-     * @return the pruned object, what was pruned and the causes of a refusal
-     */
+    /** Prunes and validates one object (apiVersion, kind, metadata, spec, status as maps). */
     Result check(Map<String, Object> object) {
         Map<String, Object> rest = new LinkedHashMap<>(object);
         Map<String, Object> copy = new LinkedHashMap<>();

@@ -11,11 +11,8 @@ import java.util.UUID;
 
 /**
  * The answer to an admitted write sent with {@code dryRun=All} (Kubernetes API concepts, "Dry-run"): the object as it
- * would be stored, with nothing stored. A create fails with 409 when the name is taken and answers 201 with a
- * {@code uid}, a {@code creationTimestamp} and generation 1 but no {@code resourceVersion}; an update or patch fails
- * with 409 when the {@code resourceVersion} it names is not the stored one and answers 200 with the stored
- * {@code uid}, {@code resourceVersion} and status, and the generation raised when anything but metadata and status
- * changed (as the mock raises it on a real write).
+ * would be stored, nothing stored; 409 for a taken name or a stale {@code resourceVersion}, the generation raised when
+ * the spec changes, as a real write would.
  */
 final class DryRunAnswer {
     private static final List<String> NOT_SPEC = List.of("apiVersion", "kind", "metadata", "status");

@@ -7,12 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The discovery documents kubectl reads before anything else (Kubernetes docs, "Discovering cluster APIs"):
- * {@code /version}, {@code /api}, {@code /api/v1}, {@code /apis} and {@code /apis/<group>/<version>}, each an
- * {@code APIResourceList} with kind, namespaced, verbs, short names and categories (subresources are not listed:
- * {@code kubectl patch --subresource=status} is not served). The fabric8 mock serves none of them in a form kubectl accepts
- * ({@code kubectl get} then fails with "the server doesn't have a resource type"). Only the unaggregated
- * documents: kubectl falls back to them when the aggregated ones are not offered. Immutable and thread-safe.
+ * The unaggregated discovery documents kubectl reads first (Kubernetes docs, "Discovering cluster APIs"):
+ * {@code /version}, {@code /api}, {@code /api/v1}, {@code /apis} and each group version's {@code APIResourceList}; the
+ * mock serves none in a form kubectl accepts. Immutable and thread-safe.
  */
 final class KubeDiscovery {
     /** The Kubernetes version the embedded cluster claims: the API it imitates. */

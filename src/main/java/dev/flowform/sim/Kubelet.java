@@ -61,11 +61,8 @@ final class Kubelet {
     }
 
     /**
-     * Takes over the worker pods found on start: remembers their IPs, starts the workers of Ready pods again
-     * (with the properties their pod carries) so the runtime knows every worker's mode, and finishes the start
-     * of pods that are not Ready yet.
-     *
-     * @param pods every worker pod of the cluster
+     * Takes over the worker pods found on start: their IPs, the workers of Ready pods started again with the
+     * properties they carry, and the start of pods not Ready yet finished.
      */
     void adopt(List<Pod> pods) {
         for (Pod p : pods) {
@@ -83,12 +80,7 @@ final class Kubelet {
         }
     }
 
-    /**
-     * The status of a pod the scheduler just placed: {@code Pending}, not Ready, with a fresh pod IP.
-     *
-     * @param key           {@code ns/pod} of the pod about to be created
-     * @return the status to create the pod with
-     */
+    /** @return the status of a pod just placed ({@code ns/pod} {@code key}): Pending, not Ready, a fresh pod IP */
     PodStatus pendingStatus(String key, String containerName) {
         String ip = nextIp();
         podIps.put(key, ip);
@@ -133,11 +125,9 @@ final class Kubelet {
     }
 
     /**
-     * The worker container of a pod crashes (its process SIGKILLed: no offset commit, open transactions left to
-     * be fenced) and the kubelet restarts it, as for a container with {@code restartPolicy: Always}: the pod is
-     * NotReady, with one more restart counted, until its new worker answers its health check.
-     *
-     * @throws IllegalStateException when no worker runs in that pod
+     * The worker container of a pod crashes (SIGKILL: no offset commit, open transactions left) and restarts
+     * ({@code restartPolicy: Always}): NotReady, one more restart, until the new worker is healthy; throws when no
+     * worker runs there.
      */
     void crash(String ns, String podName) {
         String k = ns + "/" + podName;
@@ -252,10 +242,8 @@ final class Kubelet {
     }
 
     /**
-     * The worker as its container starts it: the properties the pod carries (Strimzi 0.45's
-     * {@code KAFKA_CONNECT_CONFIGURATION}, or the ConfigMap text recorded for its {@code strimzi.io/configuration-hash})
-     * with {@code rest.advertised.host.name} resolved to the pod IP, as Strimzi's {@code strimzidir} config
-     * provider resolves it.
+     * The worker as its container starts it: the properties the pod carries, {@code rest.advertised.host.name}
+     * resolved to the pod IP as Strimzi's {@code strimzidir} provider does.
      */
     private WorkerSpec workerSpec(Pod p) {
         String k = SimContext.key(p);

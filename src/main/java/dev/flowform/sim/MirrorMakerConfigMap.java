@@ -14,12 +14,7 @@ final class MirrorMakerConfigMap {
     private MirrorMakerConfigMap() {
     }
 
-    /**
-     * Records the worker configuration by its hash (for the kubelet) and writes it into ConfigMap
-     * {@code <name>-mirrormaker2-config} unless it already holds it.
-     *
-     * @param mm2 the KafkaMirrorMaker2
-     */
+    /** Records the worker configuration by hash and writes ConfigMap {@code <name>-mirrormaker2-config} when it differs. */
     static void write(SimContext ctx, GenericKubernetesResource mm2, MirrorMakerModel m) {
         String ns = mm2.getMetadata().getNamespace();
         String cmName = MirrorMaker2Names.configMapName(m.name());

@@ -29,10 +29,8 @@ record MirrorMakerModel(String name, int replicas, String target, WorkerConfig.R
     private static final String MIRROR_PACKAGE = "org.apache.kafka.connect.mirror.";
     private static final String BYTE_ARRAY_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter";
     /**
-     * What Strimzi's {@code KafkaMirrorMaker2Configuration.DEFAULTS} give a MirrorMaker 2 worker when the target
-     * entry's {@code config} does not say: byte-array converters (records are copied as they are), the
-     * {@code mirrormaker2-cluster} group and storage topics ({@code v1beta2}; {@code v1} requires its own), and the
-     * file config provider.
+     * Strimzi's {@code KafkaMirrorMaker2Configuration.DEFAULTS}: byte-array converters, the {@code mirrormaker2-cluster}
+     * group and topics ({@code v1beta2}) and the file config provider.
      */
     static final Map<String, String> WORKER_DEFAULTS = Map.of(
             "group.id", "mirrormaker2-cluster",
@@ -50,13 +48,7 @@ record MirrorMakerModel(String name, int replicas, String target, WorkerConfig.R
         return of(mm2, true);
     }
 
-    /**
-     * @param mm2       a KafkaMirrorMaker2
-     * @param hashOnPods false for Strimzi 0.46-0.48: the pods carry no configuration hash and their revision does not
-     *                   depend on the worker configuration (it lives in the ConfigMap the pods mount), so a change of it
-     *                   alone does not roll them (Strimzi PR 11926)
-     * @return its model
-     */
+    /** @return the model of {@code mm2}; {@code hashOnPods} false for Strimzi 0.46-0.48 (a config change alone does not roll) */
     static MirrorMakerModel of(GenericKubernetesResource mm2, boolean hashOnPods) {
         Map<String, Object> spec = SimContext.spec(mm2);
         boolean v1 = spec.get("target") instanceof Map<?, ?>;
@@ -94,12 +86,8 @@ record MirrorMakerModel(String name, int replicas, String target, WorkerConfig.R
     }
 
     /**
-     * The target state of each connector of a KafkaMirrorMaker2: its {@code sourceConnector} or
-     * {@code checkpointConnector} entry's {@code state} (Strimzi 0.38+), else the deprecated {@code pause: true}, else
-     * running.
-     *
-     * @param mm2 a KafkaMirrorMaker2
-     * @return connector name to target state, for the connectors that are not to run
+     * @return connector name to target state for the connectors of {@code mm2} that are not to run: the entry's
+     *         {@code state} (Strimzi 0.38+), else the deprecated {@code pause: true}
      */
     static Map<String, ConnectRuntime.TargetState> targetStates(GenericKubernetesResource mm2) {
         Map<String, Object> spec = SimContext.spec(mm2);
@@ -157,12 +145,7 @@ record MirrorMakerModel(String name, int replicas, String target, WorkerConfig.R
         return shape;
     }
 
-    /**
-     * @param mm2        a KafkaMirrorMaker2
-     * @param hashOnPods false to leave out the cluster entries too (Strimzi 0.46-0.48: they reach the pods only through
-     *                   the ConfigMap, so they do not shape the pods)
-     * @return a fingerprint of what shapes its pods
-     */
+    /** @return a fingerprint of what shapes {@code mm2}'s pods (without the cluster entries unless {@code hashOnPods}) */
     static String fingerprint(GenericKubernetesResource mm2, boolean hashOnPods) {
         Map<String, Object> podShape = podShape(SimContext.spec(mm2));
         return WorkerConfig.fingerprint(hashOnPods ? podShape : withoutClusters(podShape));

@@ -20,13 +20,7 @@ final class MirrorMakerPodSet {
     private MirrorMakerPodSet() {
     }
 
-    /**
-     * Creates the PodSet of {@code mm2}, or updates its templates when they changed.
-     *
-     * @param mm2    the KafkaMirrorMaker2
-     * @param m      what it renders
-     * @param noHash true for Strimzi 0.46-0.48, whose pods carry no configuration hash
-     */
+    /** Creates the PodSet of {@code mm2}, or updates its templates; {@code noHash} for Strimzi 0.46-0.48. */
     static void write(SimContext ctx, GenericKubernetesResource mm2, MirrorMakerModel m, boolean noHash) {
         String ns = mm2.getMetadata().getNamespace();
         List<Object> templates = new ArrayList<>();
@@ -58,12 +52,10 @@ final class MirrorMakerPodSet {
     }
 
     /**
-     * A Strimzi 0.46-0.48 operator's start-up reconciliation of pods carrying a configuration hash (see the class
-     * comment): each is replaced by that operator's pod, with its name and status (a Ready pod stays Ready), and the
-     * PodSet's templates are rewritten to match, its status then observing them.
+     * A Strimzi 0.46-0.48 operator's start-up: each pod carrying a configuration hash is replaced by that operator's
+     * pod (same name and status) and the templates rewritten to match.
      *
-     * @param mm2  the KafkaMirrorMaker2
-     * @return its pods afterwards
+     * @return the pods afterwards
      */
     static List<Pod> replaceHashedPods(SimContext ctx, GenericKubernetesResource mm2, List<Pod> pods) {
         if (pods.stream().noneMatch(p -> SimContext.annotation(p, Strimzi.CONFIG_HASH_ANNOTATION) != null)) {
@@ -92,12 +84,7 @@ final class MirrorMakerPodSet {
         return out;
     }
 
-    /**
-     * Writes the PodSet's {@code status} (pods, readyPods, currentPods) when it changed.
-     *
-     * @param name    the KafkaMirrorMaker2's name
-     * @param current true for a pod that runs the current template
-     */
+    /** Writes the PodSet's {@code status} when it changed; {@code current} tells a pod on the current template. */
     static void writeStatus(SimContext ctx, String ns, String name, List<Pod> pods, java.util.function.Predicate<Pod> current) {
         GenericKubernetesResource ps = ctx.sps().inNamespace(ns).withName(MirrorMaker2Names.podSetName(name)).get();
         if (ps == null) {
@@ -114,13 +101,7 @@ final class MirrorMakerPodSet {
         }
     }
 
-    /**
-     * Creates a pod from one of the PodSet's templates, Pending until the kubelet starts it.
-     *
-     * @param kubelet  the kubelet, for the pod's first status
-     * @param name     the KafkaMirrorMaker2's name
-     * @return the created pod
-     */
+    /** @return a pod created from one of the PodSet's templates, Pending until the kubelet starts it */
     static Pod createPod(SimContext ctx, Kubelet kubelet, String ns, Map<String, Object> template, String name) {
         Pod pod = JsonMaps.convert(template, Pod.class);
         pod.getMetadata().setNamespace(ns);

@@ -82,10 +82,8 @@ final class MirrorMakerReconciler {
     }
 
     /**
-     * Strimzi's start-up and periodic reconciliation: schedules a reconcile of a KafkaMirrorMaker2 that is not
-     * reconciled at its generation, or whose pods do not all run what it renders (a roll left unfinished, a
-     * configuration hash that is not its ConfigMap's), unless one is scheduled or running; then checks again in
-     * {@link ConnectorReconciler#PERIODIC_RECONCILE}.
+     * Strimzi's start-up and periodic reconciliation: schedules a reconcile of a resource behind its generation or with
+     * pods not running what it renders, then looks again after {@link ConnectorReconciler#PERIODIC_RECONCILE}.
      */
     private void reconcileIfBehind(State st, GenericKubernetesResource mm2) {
         if (!st.running && st.scheduled == null && !ctx.faults().operatorPaused() && !SimContext.paused(mm2)) {
@@ -420,11 +418,8 @@ final class MirrorMakerReconciler {
     }
 
     /**
-     * A StrimziPodSet of a KafkaMirrorMaker2 changed: when it carries {@code strimzi.io/manual-rolling-update="true"},
-     * the next reconciliation rolls its pods (Strimzi docs, proc-manual-rolling-update-strimzipodset.adoc; the real
-     * operator's next one is at most {@code STRIMZI_FULL_RECONCILIATION_INTERVAL_MS} away, here the reconcile delay).
-     *
-     * @param ps the PodSet as the informer delivered it
+     * A PodSet of a KafkaMirrorMaker2 changed: with {@code strimzi.io/manual-rolling-update="true"} the next
+     * reconciliation rolls its pods (docs/domain-rules.md, 7a).
      */
     void onPodSetEvent(GenericKubernetesResource ps) {
         String cluster = SimContext.label(ps, Strimzi.CLUSTER_LABEL);

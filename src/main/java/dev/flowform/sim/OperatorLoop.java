@@ -20,12 +20,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The simulated operator's single scheduler thread ({@code flowform-sim-operator}), like the Strimzi cluster
- * operator's one event loop per resource kind: every decision of the operator and the kubelet runs here, so
- * their state needs no locks. Delays are scheduled, never slept or polled.
- *
- * <p>Also tracks idleness (steps pending, activity since a moment) for {@link StrimziSimulator#awaitIdle(Duration)}
- * and tells {@link StrimziSimulator.Observer}s when a generation a client wrote became Ready.
+ * The simulated operator's single scheduler thread, like Strimzi's event loop: every decision of the operator and
+ * the kubelet runs here, so their state needs no locks; delays are scheduled, never slept. Tracks idleness for
+ * {@link StrimziSimulator#awaitIdle(Duration)} and tells {@link StrimziSimulator.Observer}s of Ready generations.
  */
 final class OperatorLoop {
     private static final Logger LOG = Logger.getLogger(OperatorLoop.class.getName());
@@ -109,11 +106,8 @@ final class OperatorLoop {
     }
 
     /**
-     * Runs {@code r} on the operator thread after {@code delay}, like {@link #schedule}, except that the wait does not
-     * count as pending work: periodic reconciliation, which a real operator does while otherwise idle. Once the delay
-     * has passed, {@code r} runs as an ordinary (counted) step.
-     *
-     * @return a handle that cancels the step if its delay has not passed; a no-op after {@link #close()}
+     * Like {@link #schedule}, but the delay does not count as pending work (periodic reconciliation); a no-op handle
+     * after {@link #close()}.
      */
     Task background(Duration delay, Runnable r) {
         if (closed.get()) {
@@ -138,11 +132,8 @@ final class OperatorLoop {
     }
 
     /**
-     * Runs {@code check} on the operator thread after {@code delay} without counting it as a step or as activity: a
-     * cheap look at whether there is work, which {@link #awaitIdle} must not mistake for work (the work it finds is
-     * handed to {@link #execute}). A check that throws is logged and dropped.
-     *
-     * @return a handle that cancels the check if it has not started; a no-op after {@link #close()}
+     * Runs a cheap {@code check} after {@code delay} without counting it as work for {@link #awaitIdle}; the work it
+     * finds goes to {@link #execute}; a check that throws is logged.
      */
     Task poll(Duration delay, Runnable check) {
         if (closed.get()) {
@@ -166,11 +157,8 @@ final class OperatorLoop {
     }
 
     /**
-     * Waits until no step is pending and {@code settled} holds, both for a short quiet period; see
-     * {@link StrimziSimulator#awaitIdle(Duration)}.
+     * Waits until no step is pending and {@code settled} holds, for a short quiet period.
      *
-     * @param timeout the longest time to wait
-     * @param settled reads the API server: true when every object the operator acts on is settled
      * @return true when idle (or closed), false when {@code timeout} passed first
      */
     boolean awaitIdle(Duration timeout, BooleanSupplier settled) {

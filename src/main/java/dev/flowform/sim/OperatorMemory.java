@@ -58,13 +58,7 @@ final class OperatorMemory {
         return out;
     }
 
-    /**
-     * Replaces the persisted parts with {@code json} (as written by {@link #toJson(ConnectRuntime)}); null is
-     * ignored.
-     *
-     * @param json    the persisted form, or null
-     * @param runtime receives the persisted connectors when it is a {@link SimulatedConnectRuntime}
-     */
+    /** Replaces the persisted parts with {@code json} ({@link #toJson(ConnectRuntime)}'s form; null is ignored). */
     void load(Map<String, Object> json, ConnectRuntime runtime) {
         if (json == null) {
             return;

@@ -11,12 +11,9 @@ import java.util.Objects;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The object a create, update or patch of a custom resource asks the API server to store, computed as the API
- * server computes it: the body of a POST or PUT; the stored object with the patch applied for a PATCH (JSON patch,
- * RFC 6902, through fabric8's zjsonpatch; JSON merge patch, RFC 7386, where {@code null} removes a field; a strategic
- * merge patch is taken as a merge patch, as for every custom resource). A write of the resource leaves out
- * {@code status} (the status subresource keeps the stored one); a write of {@code /status} changes only the status of
- * the stored object.
+ * The object a create, update or patch of a custom resource asks the API server to store, computed as the API server
+ * does (JSON patch, RFC 6902; merge patch, RFC 7386, also for a strategic merge patch); a write of the resource keeps
+ * the stored {@code status}, a write of {@code /status} changes only that.
  */
 final class PatchedObject {
     private static final String MERGE = "merge-patch+json";

@@ -22,11 +22,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The objects a KafkaConnect reconcile writes, and the StrimziPodSet controller: the worker configuration
- * ({@code KafkaConnectConfiguration}), ConfigMap {@code <name>-connect-config}, StrimziPodSet {@code <name>-connect}
- * with one pod template per replica ({@code KafkaConnectCluster.generatePodSet}), the pods themselves, surplus
- * pods on scale-down, the PodSet's status, and pods re-created after someone deleted them
- * ({@code StrimziPodSetController}). Runs on the operator thread.
+ * The objects a KafkaConnect reconcile writes (worker configuration, ConfigMap, StrimziPodSet, pods, the PodSet's
+ * status) and the StrimziPodSet controller's re-creation of deleted pods. Runs on the operator thread.
  */
 final class PodSetController {
     private static final Logger LOG = Logger.getLogger(PodSetController.class.getName());

@@ -17,13 +17,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The server-side {@code Table} the API server answers a {@code kubectl get} of a custom resource with
- * ({@code Accept: application/json;as=Table;v=v1;g=meta.k8s.io}; Kubernetes API concepts, "Receiving resources as
- * Tables"): a {@code Name} column, then the CRD's {@code additionalPrinterColumns} of the served version, each cell the
- * first result of the column's {@code jsonPath} (apiextensions-apiserver's table convertor: a {@code string} column
- * prints the value as text, a {@code date} column as its age, numbers and booleans as they are, nothing when the path
- * finds nothing). The {@code jsonPath}s Strimzi's CRDs use are field paths, with {@code \.} for a dot inside a key,
- * and one filter, {@code [?(@.type=="Ready")]}; that subset is what is evaluated.
+ * The {@code Table} the API server answers a {@code kubectl get} of a custom resource with (Kubernetes API concepts,
+ * "Receiving resources as Tables"): {@code Name}, then the CRD's {@code additionalPrinterColumns}, each evaluated over
+ * the subset of {@code jsonPath} Strimzi's CRDs use.
  */
 final class PrinterColumns {
     private static final Pattern PATH = Pattern.compile(

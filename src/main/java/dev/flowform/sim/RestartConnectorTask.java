@@ -41,13 +41,8 @@ final class RestartConnectorTask {
     }
 
     /**
-     * Restarts the task {@code strimzi.io/restart-task} names ({@code <task id>}) on a KafkaConnector and removes the
-     * annotation, as Strimzi's {@code AbstractConnectOperator.maybeRestartConnectorTask} does during a reconcile that
-     * sends no new configuration. A value that is not a task id is left as it is (Strimzi reads it as no task); a
-     * failed restart keeps the annotation for the next reconcile. {@code c} gets the new resource version.
-     *
-     * @param c              the KafkaConnector as read for this reconcile
-     * @param connectCluster {@code namespace/name} of its KafkaConnect
+     * Restarts the task {@code strimzi.io/restart-task} names on a KafkaConnector and removes the annotation, as
+     * Strimzi's {@code maybeRestartConnectorTask} does; a failed restart keeps it for the next reconcile.
      */
     static void forConnector(SimContext ctx, GenericKubernetesResource c, String connectCluster) {
         String value = SimContext.annotation(c, Strimzi.RESTART_TASK_ANNOTATION);

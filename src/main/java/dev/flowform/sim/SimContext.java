@@ -140,11 +140,7 @@ record SimContext(KubernetesClient client, StrimziApi api, SimSettings settings,
     }
 
     /**
-     * A Strimzi resource the operator is done with: paused ones once they report {@code ReconciliationPaused},
-     * others once {@code status.observedGeneration} reached {@code metadata.generation}.
-     *
-     * @param r a KafkaConnect or KafkaConnector
-     * @return true when settled
+     * @return true when the operator is done with {@code r}: paused and reporting it, or observed at its generation
      */
     static boolean settled(GenericKubernetesResource r) {
         if (paused(r)) {

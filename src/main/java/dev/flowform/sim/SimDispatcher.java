@@ -124,11 +124,8 @@ final class SimDispatcher extends Dispatcher {
     }
 
     /**
-     * Answers a GET of a list straight from the CRUD store, without HTTP (so it works on the server's
-     * own event loop, where a client request would never be answered).
-     *
-     * @param path e.g. {@code /api/v1/pods}
-     * @return the list's items as JSON-like maps (empty when the server answers with an error)
+     * @return the items of a list read straight from the CRUD store (usable on the server's own event loop); empty on
+     *         an error
      */
     List<Map<String, Object>> list(String path) {
         MockResponse r = delegate.dispatch(new RecordedRequest("HTTP/1.1", HttpMethod.GET, path, Headers.builder().build(),
@@ -145,12 +142,8 @@ final class SimDispatcher extends Dispatcher {
     }
 
     /**
-     * Sends one write straight to the CRUD store, without HTTP and without the audit, the request counts, the
-     * write faults or the write hooks: how the cluster loads its objects before anyone is connected.
+     * Sends one write straight to the CRUD store, without HTTP, audit, counts, faults or hooks: how the cluster loads.
      *
-     * @param method POST (create) or PUT (replace, or a status when the path ends in {@code /status})
-     * @param path   e.g. {@code /api/v1/namespaces/ns/configmaps}
-     * @param body   the object as a JSON-like map
      * @return the stored object as the API server answers it
      * @throws IllegalStateException when the store refuses the write (its status code and message)
      */

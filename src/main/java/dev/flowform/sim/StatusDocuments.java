@@ -19,17 +19,8 @@ final class StatusDocuments {
     }
 
     /**
-     * The status of a KafkaConnect whose roll finished: {@code Ready}, the REST URL, the plugins (only with
-     * {@code strimzi.io/use-connector-resources} and at least one replica, as Strimzi lists them from a worker),
-     * replicas and the pod label selector.
-     *
-     * @param kc       the KafkaConnect as read (its previous status keeps an unchanged condition's time)
-     * @param g        the generation the reconcile started with
-     * @param replicas the replicas rolled out
-     * @param version  the Kafka version reported for the plugins
-     * @param plugins  connector classes the workers have installed
-     * @param now      the current time, formatted
-     * @return the status document
+     * The status of a KafkaConnect whose roll finished: {@code Ready} for generation {@code g}, the REST URL, the
+     * plugins (with connector resources and a replica, as Strimzi lists them), replicas and the pod selector.
      */
     static Map<String, Object> connectReady(GenericKubernetesResource kc, long g, int replicas, String version,
                                             List<String> plugins, String now) {
@@ -53,15 +44,7 @@ final class StatusDocuments {
         return status;
     }
 
-    /**
-     * The status of a failed KafkaConnect reconcile: the previous status with one {@code NotReady} condition.
-     *
-     * @param kc      the KafkaConnect as read
-     * @param g       the generation the reconcile started with
-     * @param reason  the exception's simple class name, as Strimzi reports it
-     * @param now     the current time, formatted
-     * @return the status document
-     */
+    /** The status of a failed KafkaConnect reconcile: the previous status with one {@code NotReady} condition. */
     static Map<String, Object> connectNotReady(GenericKubernetesResource kc, long g, String reason, String message,
                                                String now) {
         Map<String, Object> previous = previous(kc);
@@ -71,14 +54,7 @@ final class StatusDocuments {
         return status;
     }
 
-    /**
-     * The status of a resource with {@code strimzi.io/pause-reconciliation: "true"}: the previous status with
-     * one {@code ReconciliationPaused} condition and the observed generation left as it was.
-     *
-     * @param r   a KafkaConnect or KafkaConnector as read
-     * @param now the current time, formatted
-     * @return the status document
-     */
+    /** The status of a paused resource: the previous one with {@code ReconciliationPaused}, the generation unchanged. */
     static Map<String, Object> paused(GenericKubernetesResource r, String now) {
         Map<String, Object> previous = previous(r);
         Map<String, Object> status = previous == null ? new LinkedHashMap<>() : new LinkedHashMap<>(previous);
@@ -87,15 +63,8 @@ final class StatusDocuments {
     }
 
     /**
-     * The status of a KafkaConnector Kafka Connect runs: {@code Ready}, {@code tasksMax}, the active topics
-     * and {@code connectorStatus} as {@code GET /connectors/{name}/status} returned it.
-     *
-     * @param c        the KafkaConnector as read
-     * @param tasksMax {@code spec.tasksMax} as sent to Kafka Connect
-     * @param topics   {@code GET /connectors/{name}/topics}; left out when empty
-     * @param runtime  the connector's status, or null when no worker answered
-     * @param now      the current time, formatted
-     * @return the status document
+     * The status of a KafkaConnector Kafka Connect runs: {@code Ready}, {@code tasksMax}, the active topics (left out
+     * when none) and {@code connectorStatus} ({@code runtime}, null when no worker answered).
      */
     static Map<String, Object> connectorReady(GenericKubernetesResource c, long g, int tasksMax, List<String> topics,
                                               ConnectorStatus runtime, String now) {
@@ -112,15 +81,7 @@ final class StatusDocuments {
         return status;
     }
 
-    /**
-     * The status of a KafkaConnector whose reconcile failed: one {@code NotReady} condition, the generation and
-     * {@code spec.tasksMax} when set.
-     *
-     * @param c       the KafkaConnector as read
-     * @param reason  the exception's simple class name, as Strimzi reports it
-     * @param now     the current time, formatted
-     * @return the status document
-     */
+    /** The status of a KafkaConnector whose reconcile failed: one {@code NotReady} condition, generation, tasksMax. */
     static Map<String, Object> connectorError(GenericKubernetesResource c, long g, String reason, String message, String now) {
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("conditions", List.of(condition("NotReady", reason, message, previous(c), now)));

@@ -39,11 +39,8 @@ public final class StrimziCrds {
     }
 
     /**
-     * Strimzi's CRDs as the embedded API server stores them, read once per JVM from the class path: each with the one
-     * version the cluster serves.
-     *
-     * @return the KafkaConnect, KafkaConnector, StrimziPodSet, KafkaMirrorMaker2 and KafkaUser CRDs for {@code api}, in that order,
-     *         as JSON-like maps shared by every caller: read them, never change them
+     * @return the five Strimzi CRDs for {@code api} (KafkaConnect, KafkaConnector, StrimziPodSet, KafkaMirrorMaker2,
+     *         KafkaUser, in that order), one served version each, read once per JVM and shared (never change them)
      * @throws IllegalStateException when the class path lacks them (a build that skipped {@code generate-resources})
      */
     static synchronized List<Map<String, Object>> documents(StrimziApi api) {
@@ -91,11 +88,8 @@ public final class StrimziCrds {
     }
 
     /**
-     * Builds the schemas of the Strimzi kinds the cluster holds and runs one validation through each on a daemon thread,
-     * so that the first write a client sends (a plan's dry runs, right after start-up) does not wait for the validator's
-     * classes and schemas; a kind the cluster does not hold is built when it is first written.
-     *
-     * @param kinds the kinds of the objects the cluster starts with
+     * Builds the schemas of the kinds the cluster holds and runs one validation through each on a daemon thread, so a
+     * plan's first dry run does not wait for the validator.
      */
     static void warmUp(StrimziApi api, java.util.Set<String> kinds) {
         Thread t = new Thread(() -> {

@@ -230,12 +230,8 @@ public final class StrimziSimulator implements AutoCloseable {
     // ------------------------------------------------------------------ start-up
 
     /**
-     * Records what the cluster already runs (revisions, worker configurations, connectors), starts the workers
-     * of Ready pods, lets the kubelet finish pods that are not Ready yet and starts the informers, which pick up
-     * unfinished work.
-     *
-     * @param initRuntimeFromStatuses true on a fresh seed: every KafkaConnector that reports a connector state
-     *                                is taken as running in a {@link SimulatedConnectRuntime}
+     * Takes over what the cluster runs (revisions, configurations, connectors; on a fresh seed, connectors reporting a
+     * state are taken as running), then starts the informers.
      */
     void start(boolean initRuntimeFromStatuses) {
         podSets.adoptExisting();
@@ -266,10 +262,8 @@ public final class StrimziSimulator implements AutoCloseable {
     }
 
     /**
-     * Once every informer's watch is open, reconciles what is not reconciled at its generation and has nothing
-     * scheduled: an informer lists, then opens its watch, and a write the API server stores between the two reaches
-     * neither (the embedded server does not replay history from a resource version). Looks every 50 ms for 10 s, without
-     * counting as the operator's work.
+     * Once every watch is open, reconciles what is behind and has nothing scheduled: a write between an informer's list
+     * and its watch reaches neither.
      */
     private void reconcileUnsettledOnceWatching() {
         reconcileUnsettledOnceWatching(System.nanoTime() + Duration.ofSeconds(10).toNanos());

@@ -57,11 +57,8 @@ final class WorkerConfig {
     }
 
     /**
-     * @param spec     the KafkaConnect {@code spec} (or what a KafkaMirrorMaker2's target entry becomes)
-     * @param api      the API version the object was read with (decides where the group id lives)
-     * @param defaults the operator's defaults for keys {@code spec.config} does not set (Strimzi's
-     *                 {@code AbstractConfiguration} puts its defaults first, the user's options over them)
-     * @return the worker configuration
+     * Renders the worker configuration of {@code spec} with the operator's {@code defaults} under the user's options;
+     * {@code api} decides where the group id lives.
      */
     static Rendered render(Map<String, Object> spec, StrimziApi api, Map<String, String> defaults) {
         Map<String, Object> config = JsonMaps.map(spec.get("config"));
@@ -115,27 +112,14 @@ final class WorkerConfig {
         }
     }
 
-    /**
-     * The pod revision, like Strimzi's {@code strimzi.io/revision}: the first 8 hex characters of a SHA-1
-     * over the pod definition. Here: over the spec without {@code replicas} and the rendered configuration.
-     *
-     * @param spec     the KafkaConnect {@code spec}
-     * @return 8 lowercase hex characters
-     */
+    /** @return the pod revision, 8 hex characters of SHA-1 over the spec without replicas and the rendered configuration */
     static String revision(Map<String, Object> spec, Rendered rendered) {
         Map<String, Object> copy = new LinkedHashMap<>(spec);
         copy.remove("replicas");
         return Strimzi.sha1Prefix("pod-revision\n" + JsonMaps.canonicalJson(copy) + "\n" + rendered.fileText());
     }
 
-    /**
-     * Tells whether worker properties found in the cluster were rendered from {@code spec}: every
-     * {@code spec.config} entry Strimzi passes on has the same value there, and the EOS mode agrees.
-     *
-     * @param spec the KafkaConnect {@code spec}
-     * @param text worker properties (ConfigMap file or env var), or null
-     * @return true when {@code text} carries {@code spec.config}
-     */
+    /** @return true when worker properties {@code text} were rendered from {@code spec} (its config and EOS mode agree) */
     static boolean carries(Map<String, Object> spec, String text) {
         if (text == null) {
             return false;
@@ -156,12 +140,7 @@ final class WorkerConfig {
         return EosMode.parse(specEos).equals(EosMode.parse(props.get(EosMode.CONFIG_KEY)));
     }
 
-    /**
-     * Parses properties text the way a worker reads it (later keys win; {@code #}/{@code !} comments).
-     *
-     * @param text the properties, or null
-     * @return key to value, in file order
-     */
+    /** @return key to value of properties {@code text} (null for none) read as a worker reads them, in file order */
     static Map<String, String> parse(String text) {
         Map<String, String> out = new LinkedHashMap<>();
         if (text == null) {
