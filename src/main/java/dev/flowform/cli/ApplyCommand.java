@@ -20,13 +20,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code flowform apply [FILE]}: checks the flags, opens the environment under its state lock, runs one
- * {@link ApplyOperation} (plan or saved plan, cluster leases, approval, steps, state records) and hands its
- * events to the human or the JSON view.
- *
- * <p>Ctrl-C (SIGINT) and SIGTERM are handled as Terraform does ({@link ApplyInterrupts}).
- *
- * <p>Exit codes: 0 when every step is done (or there was nothing to do); 1 on an error or a failed step; 130
- * after Ctrl-C (143 after SIGTERM), once the step in flight is journaled and the lock is released.
+ * {@link ApplyOperation} and hands its events to the human or the JSON view; signals as Terraform
+ * ({@link ApplyInterrupts}). Exit 0 when every step is done, 1 on an error or a failed step, 130 after Ctrl-C (143
+ * after SIGTERM) once the step in flight is journaled and the lock released.
  */
 @Command(name = "apply", mixinStandardHelpOptions = true,
         description = "Plan (or take a saved plan), ask for approval, then execute the steps in order, waiting for every roll.")

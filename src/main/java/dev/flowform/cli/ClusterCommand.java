@@ -37,12 +37,9 @@ public final class ClusterCommand implements Runnable {
     }
 
     /**
-     * {@code flowform cluster serve}: serves an environment's embedded cluster (API server and simulated Strimzi
-     * operator) on 127.0.0.1 until Ctrl-C, and writes a kubeconfig for it, so kubectl and flowform in other
-     * processes can watch a roll, create drift or break a connector. The objects are kept in the same file the
-     * environment's own commands use and saved after every write and on exit. It holds the environment's state lock
-     * while it serves, as an apply does while its embedded cluster runs: each writes the cluster's file, so the one
-     * that comes second is refused naming the other, and neither saves an older copy over the other's writes.
+     * {@code flowform cluster serve}: serves an environment's embedded cluster on 127.0.0.1 until Ctrl-C, with a
+     * kubeconfig for kubectl, holding the state lock meanwhile (the environment's commands write the same file)
+     * (docs/kubernetes.md).
      */
     @Command(name = "serve", mixinStandardHelpOptions = true,
             description = "Serve an environment's embedded cluster on 127.0.0.1 until Ctrl-C, with a kubeconfig for kubectl.")

@@ -6,12 +6,9 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Commands that flowform prints for the user to run next ({@code apply FILE} after {@code plan --out}, the
- * {@code force-unlock} of a stale lock), written so they work when pasted into the same shell: the program as it
- * was started ({@code flowform}, or the launcher's path, when started by {@code bin/flowform}; else
- * {@code java -jar target/flowform.jar} when run from a jar, else {@code flowform}), then the
- * arguments, each quoted for a POSIX shell when it needs to be, with the paths exactly as the user gave them
- * (relative to the same working directory).
+ * Commands flowform prints for the user to run next, written so they work pasted into the same shell: the program as
+ * it was started (the launcher's path, {@code java -jar ...}, or {@code flowform}), then the arguments as the user gave
+ * them, quoted for a POSIX shell where needed.
  */
 final class CommandHint {
 

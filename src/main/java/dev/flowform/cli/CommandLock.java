@@ -42,8 +42,6 @@ final class CommandLock {
      * @param operation   what the holder does, e.g. {@code apply}
      * @param timeout     how long to keep trying when the lock is held (zero: one attempt)
      * @param info        shown to others who find the lock held, or null
-     * @param ctx         the process context, whose clock times the wait
-     * @param term        where notes and errors go
      * @param stop        interrupts the pauses between attempts (Ctrl-C while waiting for the lock)
      * @param releaseHint the options to put after {@code flowform force-unlock ID} in hints, e.g. {@code -e prod}
      */
@@ -77,14 +75,10 @@ final class CommandLock {
     }
 
     /**
-     * Opens the state with {@code open} and takes its lock ({@link StateLockTable#openLocked}), printing its events:
-     * waits up to the timeout both while the lock is held and while the process holding the state open does not
-     * answer.
+     * Opens the state with {@code open} and takes its lock ({@link StateLockTable#openLocked}), printing its events,
+     * waiting both while the lock is held and while the state's holder does not answer.
      *
-     * @param open opens the state, pausing with {@link #sleeper()}; prints and throws {@link CommandFailed} itself
-     * @return the open state, locked
-     * @throws CommandFailed exit 1 after printing the holder when the lock stays held or the holder does not answer,
-     *                       exit 130 (143 after SIGTERM: the caller's exit code) when interrupted while waiting
+     * @throws CommandFailed exit 1 when the lock stays held or the holder does not answer, 130 (143) when interrupted
      */
     StateStore open(Supplier<StateStore> open) {
         StateLockTable.Locked locked = locked(() -> StateLockTable.openLocked(open, request(), timeout, clock, sleeper(),

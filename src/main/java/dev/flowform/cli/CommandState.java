@@ -34,21 +34,13 @@ final class CommandState {
 
 
 
-    /**
-     * @param opts the common options (environment, configuration and state folders)
-     * @param term where errors go
-     * @return the open state; close it
-     * @throws CommandFailed after printing why when the environment is unknown or has no state
-     */
+    /** {@link #open(CommonOptions, CliContext, Terminal, String)} for a command that only reads. */
     static StateStore open(CommonOptions opts, CliContext ctx, Terminal term) {
         return open(opts, ctx, term, null);
     }
 
     /**
-     * @param opts    the common options (environment, configuration and state folders)
-     * @param term    where errors go
-     * @param writing what writes the state (e.g. {@code force-unlock}), or null for a command that only reads (then a
-     *                read-only state opens read-only)
+     * @param writing what writes the state (e.g. {@code force-unlock}), or null for a command that only reads
      * @return the open state; close it
      * @throws CommandFailed after printing why when the environment is unknown, has no state, or cannot be opened
      */
@@ -83,13 +75,9 @@ final class CommandState {
     }
 
     /**
-     * Finds where the state is, folder or PostgreSQL, reading only the configuration's {@code backend} blocks
-     * ({@link Workspace#locateState}), and says why when they cannot be read.
+     * Finds where the state is from {@code --state-dir} or the configuration's {@code backend} blocks only
+     * ({@link Workspace#locateState}).
      *
-     * @param stateDirOption {@code --state-dir}, or null when not given
-     * @param dir            the configuration folder ({@code --dir})
-     * @param term           where problems go
-     * @return the state's home
      * @throws CommandFailed after printing why, when the backend block is invalid or the files cannot be parsed
      */
     static StateHome home(Path stateDirOption, Path dir, Terminal term) {
@@ -126,14 +114,9 @@ final class CommandState {
 
 
     /**
-     * Opens the state of a command that only reads, from a folder ({@link #forReading(Path, String, CliContext,
-     * Terminal, List)}) or PostgreSQL ({@link #postgres}, creating the environment's state when it has none, as a
-     * folder's first open does).
+     * Opens the state of a command that only reads, from a folder or PostgreSQL (created there when missing, as a
+     * folder's first open does); {@code select} is what selects this state again, for hints.
      *
-     * @param home   where the state is
-     * @param term   where notes and errors go
-     * @param select the options that select this state again, for hints
-     * @return the open store
      * @throws CommandFailed after printing why it cannot be opened
      */
     static StateStore forReading(StateHome home, String env, CliContext ctx, Terminal term, List<String> select) {
@@ -141,13 +124,8 @@ final class CommandState {
     }
 
     /**
-     * Opens the state of a command that writes it, from a folder or PostgreSQL.
+     * Opens the state of a command that writes it ({@code command}, for messages), from a folder or PostgreSQL.
      *
-     * @param home    where the state is
-     * @param term    where errors go
-     * @param select  the options that select this state again, for hints
-     * @param command what would write, for messages
-     * @return the open, writable store
      * @throws CommandFailed after printing why it cannot be opened
      */
     static StateStore forWriting(StateHome home, String env, CliContext ctx, Terminal term, List<String> select,
@@ -173,12 +151,9 @@ final class CommandState {
     }
 
     /**
-     * Opens an environment's state in PostgreSQL ({@link PgConnection}); no message repeats the connection string.
+     * Opens an environment's state in PostgreSQL ({@link PgConnection}); {@code create} false reports "No state for
+     * environment" instead of creating one. No message repeats the connection string.
      *
-     * @param ctx    the process context (its environment variables)
-     * @param term   where errors go
-     * @param create false to report "No state for environment" instead of creating an empty state
-     * @return the open store
      * @throws CommandFailed after printing why it cannot be opened (exit 1)
      */
     static StateStore postgres(StateHome home, String env, CliContext ctx, Terminal term, boolean create) {
@@ -223,11 +198,8 @@ final class CommandState {
     }
 
     /**
-     * Opens the state of a command that only reads.
+     * Opens the state of a command that only reads: read-only when its files are.
      *
-     * @param term     where notes and errors go
-     * @param select   the options that select this state again, for the restore hint (e.g. {@code --dir X -e demo})
-     * @return the open store: read-only when its files are
      * @throws CommandFailed after printing why it cannot be opened
      */
     static StateStore forReading(Path stateDir, String env, CliContext ctx, Terminal term, List<String> select) {
@@ -251,12 +223,8 @@ final class CommandState {
     }
 
     /**
-     * Opens the state of a command that writes it (apply, state push, force-unlock): refused when it is read-only.
+     * Opens the state of a command that writes it ({@code command}, for the message): refused when it is read-only.
      *
-     * @param term     where errors go
-     * @param select   the options that select this state again, for the restore hint
-     * @param command  what would write, for the message (e.g. {@code apply})
-     * @return the open, writable store
      * @throws CommandFailed after printing why it cannot be opened
      */
     static StateStore forWriting(Path stateDir, String env, CliContext ctx, Terminal term, List<String> select,

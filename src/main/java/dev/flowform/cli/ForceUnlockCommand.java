@@ -13,11 +13,8 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flowform force-unlock LOCK_ID}: releases an environment's state lock left by a run that can
- * no longer release it (Terraform's {@code force-unlock}). The lock ID acts as a nonce: only the ID
- * printed in the lock error releases the lock, so nobody releases a lock they have not looked at.
- * Asks for confirmation unless {@code --force}. Exit 0 when released, 1 otherwise (wrong ID, not
- * locked, no state).
+ * {@code flowform force-unlock LOCK_ID} (Terraform's): releases a state lock left by a run that cannot release it; the
+ * ID printed in the lock error acts as a nonce. Asks unless {@code --force}. Exit 0 released, 1 otherwise.
  */
 @Command(name = "force-unlock", mixinStandardHelpOptions = true,
         description = "Release a state lock left by a run that can no longer release it. Needs the lock's ID.")

@@ -13,11 +13,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Checks that an existing H2 database file is whole, before H2 opens it: H2 opens a truncated file without an error,
- * falling back to whatever older chunk it still finds (measured with H2 2.5.252: a 96 KiB state cut to 12,000 bytes
- * opened as an empty database, which the migrations then filled with a new lineage). The file must hold H2's two
- * header blocks, start with an MVStore header ({@code H:2,...,blockSize:...}), be a whole number of blocks long, and,
- * when the header names the last chunk (a file closed cleanly), hold that chunk to its end.
+ * Checks that an existing H2 database file is whole before H2 opens it (H2 would open a truncated file as an older
+ * chunk, even an empty database): two header blocks, an MVStore header, a whole number of blocks, and the last chunk
+ * the header names (docs/state-backends.md, "H2").
  */
 final class H2FileCheck {
 

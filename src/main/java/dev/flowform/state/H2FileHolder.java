@@ -87,11 +87,10 @@ final class H2FileHolder {
     }
 
     /**
-     * Asks the server and waits for its answer.
+     * Asks the server and waits up to {@code window} (pauses requested and time passed both count, so a sleeper that
+     * does not sleep cannot cut a live server short).
      *
-     * @param window how long to wait: the answer counts as missing once both the pauses requested of {@code sleeper}
-     *               and the time passed add up to it (so a sleeper that does not sleep cannot cut a live server short)
-     * @return true when the server replies or closes the connection within {@code window}, or refuses it
+     * @return true when the server replies, closes the connection or refuses it within {@code window}
      * @throws InterruptedException when the sleeper is interrupted
      */
     static boolean answers(Server server, Sleeper sleeper, Duration window) throws InterruptedException {

@@ -68,11 +68,9 @@ public final class HolderNotAnsweringException extends RuntimeException {
     }
 
     /**
-     * Asks the holder again and waits for its answer (it comes as soon as the holder runs again).
+     * Asks the holder again and waits up to {@code window} for its answer.
      *
-     * @param window  how long to wait
-     * @param sleeper pauses between polls
-     * @return true when the holder answered (or no longer holds the file) within {@code window}
+     * @return true when the holder answered (or no longer holds the file)
      * @throws InterruptedException when the sleeper is interrupted
      */
     boolean awaitAnswer(Duration window, dev.flowform.locking.Sleeper sleeper) throws InterruptedException {

@@ -36,10 +36,8 @@ public final class RunJournal {
      */
     private static final String OWN_RUN = "EXISTS (SELECT 1 FROM run r WHERE r.id = run_step.run_id AND r.environment = ?)";
     /**
-     * This environment's runs, newest first. The environment is compared as an expression rather than a column so that
-     * the database reads the runs in primary-key order and stops after the limit: given {@code environment = ?}, H2
-     * 2.5 answers through the environment's index and sorts all of them (measured: {@code history} on 10,000 runs
-     * 320 ms against under 1 ms for this query). A column of one environment's rows loses nothing by it.
+     * This environment's runs, newest first; the environment compared as an expression so the database reads in
+     * primary-key order and stops at the limit instead of sorting every run of the environment.
      */
     private static final String NEWEST_FIRST = "CONCAT(environment, '') = ? ORDER BY id DESC";
     private static final String STEP_COLUMNS =
@@ -341,10 +339,8 @@ public final class RunJournal {
     }
 
     /**
-     * Turns journal rows that record a stop the old way, as FAILED with a detail starting {@link #STOPPED_DETAIL},
-     * into {@link StepStatus#STOPPED}, in the caller's transaction: rows of a state document pulled before schema
-     * version 4, or by {@code state pull}, which shows stopped steps as FAILED. Migration V4 does the same to the
-     * rows of an existing database.
+     * Turns rows recording a stop the old way (FAILED, detail starting {@link #STOPPED_DETAIL}) into
+     * {@link StepStatus#STOPPED}, as migration V4 did to existing databases: rows of pulled state documents.
      *
      * @return how many rows changed
      */
@@ -392,10 +388,8 @@ public final class RunJournal {
     }
 
     /**
-     * Numbers the newest runs of this environment, read newest first without a gap: the newest is the count of the
-     * environment's runs, each older one one less. A run's number is its place in the history, so numbers have no gaps
-     * where ids have (ids are shared by the environments of a PostgreSQL schema, and H2 moves its identity ahead by
-     * its cache after a crash: run ids 1 then 33 after a {@code kill -9}).
+     * Numbers the newest runs, read newest first: the newest is the environment's run count, each older one less, so
+     * numbers have no gaps where ids have (shared between environments, or skipped ahead by H2 after a crash).
      */
     private List<RunRecord> numberedNewestFirst(Connection c, List<RunRecord> newestFirst) throws SQLException {
         if (newestFirst.isEmpty()) {

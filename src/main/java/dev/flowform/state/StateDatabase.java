@@ -46,11 +46,8 @@ final class StateDatabase {
             "V4__step_status_stopped.sql", "V5__environment_key.sql");
 
     /**
-     * By version, the checksum of an earlier text of a migration script whose statements are the same as today's (only
-     * comments were reworded). A history that records it is as current as one recording today's: {@link
-     * #schemaIsCurrent} accepts it, and {@link #migrate} records today's checksum in its place before Flyway validates
-     * the history, which would otherwise refuse the script as changed after it was applied. A test keeps each earlier
-     * text and checks that it differs from today's only in comments.
+     * By version, the checksum of an earlier text of a migration whose statements are today's (only comments
+     * changed): {@link #schemaIsCurrent} accepts it and {@link #migrate} records today's before Flyway validates.
      */
     static final Map<String, Integer> REWORDED = Map.of("1", -1678714916, "2", 1660312378);
 

@@ -87,11 +87,8 @@ public final class StateLockTable {
         }
 
         /**
-         * Called after taking over, on PostgreSQL, a lock whose holder's database session had ended (the process was
-         * killed, its session terminated, or the server restarted): its advisory lock was free, so its row was
-         * replaced without a force-unlock.
-         *
-         * @param gone the lock replaced
+         * Called after taking over, on PostgreSQL, a lock whose holder's session had ended (its row replaced without
+         * a force-unlock).
          */
         default void tookOver(LockInfo gone) {
         }

@@ -364,13 +364,9 @@ public final class StateStore implements AutoCloseable {
     }
 
     /**
-     * Runs {@code work} and commits, holding the store's monitor; rolls back on any failure.
-     *
-     * <p>When the connection is lost (in H2 auto-server mode: the process serving the file exited
-     * or was killed), the store reconnects, which makes this process open or serve the file. If
-     * the loss happened before the commit was sent, nothing of {@code work} was saved and it runs
-     * once more on the new connection. If it happened during the commit, the outcome is unknown;
-     * that is reported as a {@link StateStoreException} rather than risking doing the change twice.
+     * Runs {@code work} and commits, holding the store's monitor; rolls back on any failure. A connection lost before
+     * the commit is replaced and {@code work} run again; lost during the commit, the outcome is unknown and a
+     * {@link StateStoreException} is thrown rather than risk doing the change twice.
      */
     synchronized <T> T inTransaction(String what, SqlWork<T> work) {
         ensureOpen();

@@ -176,12 +176,7 @@ public final class StateTransfer {
         });
     }
 
-    /**
-     * A parsed state document.
-     *
-     * @param members     the whole document, by member
-     * @param environment its {@code environment} member
-     */
+    /** A parsed state document: every member, and its {@code environment} member. */
     private record Document(Map<String, Object> members, Map<String, Object> environment) {
 
         @SuppressWarnings("unchecked")
