@@ -89,6 +89,8 @@ public final class StateLockTable {
         /**
          * Called after taking over, on PostgreSQL, a lock whose holder's session had ended (its row replaced without
          * a force-unlock).
+         *
+         * @param gone the lock replaced
          */
         default void tookOver(LockInfo gone) {
         }
