@@ -129,22 +129,7 @@ public final class DesiredStateFactory {
         }
         boolean uncommitted = eos && READ_UNCOMMITTED.equals(f.isolationLevel()) && f.acknowledgeReadUncommitted();
         if (role == ConnectorRole.SOURCE) {
-            if (eos) {
-                // Kafka rejects "required" without read_committed; "requested" is what an acknowledged flow can run with
-                cfg.put(ConnectorRules.EXACTLY_ONCE_SUPPORT, uncommitted ? "requested" : "required");
-                cfg.put(ConnectorRules.SOURCE_ISOLATION_LEVEL, f.isolationLevel() != null ? f.isolationLevel()
-                        : ConnectorRules.READ_COMMITTED);
-            } else {
-                absent.add(ConnectorRules.EXACTLY_ONCE_SUPPORT);
-                if (f.isolationLevel() != null) {
-                    cfg.put(ConnectorRules.SOURCE_ISOLATION_LEVEL, f.isolationLevel());
-                }
-            }
-            if (f.transactionBoundary() != null) {
-                cfg.put(ConnectorRules.TRANSACTION_BOUNDARY, f.transactionBoundary());
-            } else if (!cfg.containsKey(ConnectorRules.TRANSACTION_BOUNDARY)) {
-                absent.add(ConnectorRules.TRANSACTION_BOUNDARY);
-            }
+            sourceEos(f, eos, uncommitted, cfg, absent);
         } else if (!ConnectorRules.isRequired(cfg.get(ConnectorRules.EXACTLY_ONCE_SUPPORT))) {
             // KIP-618 preflight is only implemented by MirrorSourceConnector: never required elsewhere.
             if (!cfg.containsKey(ConnectorRules.EXACTLY_ONCE_SUPPORT)) {
@@ -159,6 +144,27 @@ public final class DesiredStateFactory {
                 f.name() + "-" + role.suffix(), ns, cluster, role, f.manage(), role.connectorClass(), tasksMax,
                 f.state(), cfg, f.manage() == ManageMode.ADOPT ? absent : Set.of(), sensitive,
                 eos && !(uncommitted && role == ConnectorRole.SOURCE));
+    }
+
+    /** The exactly-once keys of a flow's source connector: set when the flow wants EOS, else listed as absent. */
+    private static void sourceEos(ReplicationFlowBlock f, boolean eos, boolean uncommitted, Map<String, String> cfg,
+                                  Set<String> absent) {
+        if (eos) {
+            // Kafka rejects "required" without read_committed; "requested" is what an acknowledged flow can run with
+            cfg.put(ConnectorRules.EXACTLY_ONCE_SUPPORT, uncommitted ? "requested" : "required");
+            cfg.put(ConnectorRules.SOURCE_ISOLATION_LEVEL, f.isolationLevel() != null ? f.isolationLevel()
+                    : ConnectorRules.READ_COMMITTED);
+        } else {
+            absent.add(ConnectorRules.EXACTLY_ONCE_SUPPORT);
+            if (f.isolationLevel() != null) {
+                cfg.put(ConnectorRules.SOURCE_ISOLATION_LEVEL, f.isolationLevel());
+            }
+        }
+        if (f.transactionBoundary() != null) {
+            cfg.put(ConnectorRules.TRANSACTION_BOUNDARY, f.transactionBoundary());
+        } else if (!cfg.containsKey(ConnectorRules.TRANSACTION_BOUNDARY)) {
+            absent.add(ConnectorRules.TRANSACTION_BOUNDARY);
+        }
     }
 
     private static void endpoint(Map<String, String> cfg, Set<String> sensitive, String side, ClusterEndpoint e,
