@@ -24,12 +24,6 @@ import java.util.function.Supplier;
  */
 public final class StateLockTable {
 
-    /** First pause of {@link #acquire}, as in Terraform's {@code LockWithContext}: 1 second. */
-    public static final Duration RETRY_FIRST_DELAY = LockWait.FIRST_PAUSE;
-
-    /** Longest pause of {@link #acquire}; the pause doubles up to this: 16 seconds. */
-    public static final Duration RETRY_MAX_DELAY = LockWait.MAX_PAUSE;
-
     /** How many locks of gone holders one {@link #acquire} releases at most: 3. */
     static final int GONE_RELEASES = 3;
 

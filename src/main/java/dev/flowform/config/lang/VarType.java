@@ -49,8 +49,6 @@ public record VarType(Kind kind, VarType element, Map<String, VarType> attribute
     public static final VarType BOOL = new VarType(Kind.BOOL, null);
     /** {@code list(string)}. */
     public static final VarType LIST_OF_STRING = new VarType(Kind.LIST, STRING);
-    /** {@code map(string)}. */
-    public static final VarType MAP_OF_STRING = new VarType(Kind.MAP, STRING);
 
     /** Deepest nesting of type expressions accepted, e.g. {@code list(list(...))}. */
     public static final int MAX_DEPTH = 16;
