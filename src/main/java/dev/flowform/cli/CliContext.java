@@ -36,15 +36,7 @@ public record CliContext(Clock clock, Prompter prompter, Map<String, String> env
         this(clock, prompter, env, simSettings, progressInterval, attachedCluster, null);
     }
 
-    /**
-     * Without an attached cluster.
-     *
-     * @param clock            see the record
-     * @param prompter         see the record
-     * @param env              see the record
-     * @param simSettings      see the record
-     * @param progressInterval see the record
-     */
+    /** Without an attached cluster; the components are the record's. */
     public CliContext(Clock clock, Prompter prompter, Map<String, String> env, SimSettings simSettings,
                       Duration progressInterval) {
         this(clock, prompter, env, simSettings, progressInterval, null, null);

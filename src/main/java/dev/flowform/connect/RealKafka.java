@@ -8,12 +8,9 @@ import java.util.Optional;
 import java.util.function.IntConsumer;
 
 /**
- * Real Apache Kafka behind the embedded cluster: embedded single-node Kafka clusters, the real
- * {@link ConnectRuntime} on them, and the data-level tools that show what a replication flow delivers
- * (a transactional writer on a source cluster, a counting reader on a target cluster, where a task runs).
- *
- * <p>Implemented in package {@code dev.flowform.kafka}, which is loaded (with Kafka's own jars) only when an
- * environment asks for it; see {@link #start(Map, Map, Path)}.
+ * Real Apache Kafka behind the embedded cluster: embedded single-node clusters, the real {@link ConnectRuntime} on
+ * them, and the data-level tools of the proof (transactional writer, counting reader, where a task runs); implemented
+ * in {@code dev.flowform.kafka}, loaded on demand ({@link #start(Map, Map, Path)}).
  */
 public interface RealKafka extends AutoCloseable {
 

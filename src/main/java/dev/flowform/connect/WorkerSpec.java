@@ -7,10 +7,8 @@ import java.util.Map;
  *
  * @param pod        {@code namespace/podName}
  * @param cluster    {@code namespace/KafkaConnect name} the pod belongs to
- * @param properties worker properties as the operator rendered them (the {@code kafka-connect.properties}
- *                   file of ConfigMap {@code <name>-connect-config}, or the {@code KAFKA_CONNECT_CONFIGURATION}
- *                   variable of older Strimzi): {@code bootstrap.servers}, {@code group.id}, the storage topics,
- *                   {@code exactly.once.source.support} and every other {@code spec.config} key
+ * @param properties worker properties as the operator rendered them (ConfigMap file, or the older
+ *                   {@code KAFKA_CONNECT_CONFIGURATION} variable)
  */
 public record WorkerSpec(String pod, String cluster, Map<String, String> properties) {
     /** Copies {@code properties}. */

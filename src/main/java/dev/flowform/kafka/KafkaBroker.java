@@ -35,8 +35,7 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     /**
-     * Formats {@code dir} and starts a broker in it. Returns once the broker is unfenced and serves clients
-     * (1-3 s for the first broker of a JVM, well under 1 s for the next).
+     * Formats {@code dir} and starts a broker in it; returns once the broker is unfenced and serves clients.
      *
      * @param name a name for messages ("source", "target")
      * @param dir  an empty or missing folder for the log and metadata

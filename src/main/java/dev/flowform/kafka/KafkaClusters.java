@@ -14,13 +14,9 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 
 /**
- * The Kafka clusters that stand in for the ones a configuration names: one embedded single-node cluster per
- * alias, and the bootstrap addresses (as written in the KafkaConnect and KafkaConnector resources) that each
- * one answers for.
- *
- * <p>Example: alias {@code dc1} answering for {@code dc1-kafka-bootstrap.kafka-dc1.svc:9092}. A worker or
- * connector configured with that address is given {@code 127.0.0.1:<port>} of the embedded cluster instead;
- * addresses nobody answers for are passed on unchanged (and fail as they would).
+ * The Kafka clusters that stand in for the ones a configuration names: one embedded single-node cluster per alias,
+ * answering for the bootstrap addresses written in the resources ({@code dc1-kafka-bootstrap.kafka-dc1.svc:9092} becomes
+ * {@code 127.0.0.1:<port>}); other addresses pass unchanged.
  */
 public final class KafkaClusters implements AutoCloseable {
     private final Map<String, KafkaBroker> byAlias;
@@ -32,7 +28,7 @@ public final class KafkaClusters implements AutoCloseable {
     }
 
     /**
-     * Starts one broker per alias (sequentially: about 2 s for the first, under 1 s for each next).
+     * Starts one broker per alias, one after another.
      *
      * @param addresses alias to the bootstrap addresses it answers for ({@code host:port}), in order
      * @param dir       folder under which each cluster gets {@code <alias>/}

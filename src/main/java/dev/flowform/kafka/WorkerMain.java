@@ -11,13 +11,10 @@ import org.apache.kafka.connect.cli.ConnectDistributed;
 import org.apache.kafka.connect.runtime.Connect;
 
 /**
- * Entry point of one Kafka Connect distributed worker in a child JVM: what {@code connect-distributed.sh}
- * runs in a Strimzi worker pod. One process per worker pod, so that deleting a pod stops a process
- * (SIGTERM: Connect's shutdown hook stops the worker gracefully) and a crash can be a real SIGKILL.
- *
- * <p>Usage: {@code WorkerMain <worker.properties>}. Exits 0 when stopped, 3 when the worker cannot start
- * (as {@code ConnectDistributed} does), {@value ParentWatch#PARENT_GONE} when the JVM that launched it is gone
- * ({@link ParentWatch}).
+ * Entry point of one Kafka Connect distributed worker in a child JVM, as {@code connect-distributed.sh} in a Strimzi
+ * pod: one process per pod, so deleting a pod stops a process and a crash is a real SIGKILL. Usage:
+ * {@code WorkerMain <worker.properties>}; exits 0 when stopped, 3 when the worker cannot start,
+ * {@value ParentWatch#PARENT_GONE} when its parent JVM is gone.
  */
 public final class WorkerMain {
     private WorkerMain() {

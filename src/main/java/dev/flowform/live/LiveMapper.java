@@ -160,12 +160,8 @@ public final class LiveMapper {
     }
 
     /**
-     * A content fingerprint of an object: SHA-256 over its labels, annotations, generation, spec and
-     * status, ignoring volatile metadata (resourceVersion, uid, timestamps, managedFields).
-     *
-     * <p>Used to tell whether an object changed since a plan read it. Unlike the resourceVersion it
-     * also survives the embedded cluster being reloaded from disk, and it ignores writes that changed
-     * nothing.
+     * A content fingerprint of an object: SHA-256 over its labels, annotations, generation, spec and status, so it
+     * changes exactly when they do, ignores writes that changed nothing and survives a reload of the embedded cluster.
      *
      * @return 64 hex characters
      */

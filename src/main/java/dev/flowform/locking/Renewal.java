@@ -10,13 +10,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Keeps something taken alive while a long operation runs: runs a renewal every interval on a daemon thread of its
- * own (the state lock's heartbeat, so that an apply waiting minutes for a roll does not look stale; the cluster leases,
- * before they expire). A renewal that throws stops the renewing and is kept: the holder checks {@link #failure()}
- * between steps and stops acting when it is there.
- *
- * <p>{@link #close()} stops renewing and waits for a renewal in flight without interrupting it (an interrupt inside
- * H2's file I/O would close the database); it may run on any thread and more than once.
+ * Keeps something taken alive while a long operation runs (the state lock's heartbeat, the cluster leases): a renewal
+ * every interval on a daemon thread; one that throws stops the renewing and is kept for {@link #failure()}.
+ * {@link #close()} waits for a renewal in flight without interrupting it (an interrupt in H2's file I/O would close the
+ * database); it may run on any thread, more than once.
  */
 public final class Renewal implements AutoCloseable {
 

@@ -38,15 +38,7 @@ public record Change(String address, ObjectRef object, Action action, List<Attri
         reasons = List.copyOf(reasons);
     }
 
-    /**
-     * A change with one reason.
-     *
-     * @param address    resource address
-     * @param object     the Kubernetes object
-     * @param action     create, update, delete
-     * @param attributes the attribute differences
-     * @param reason     why
-     */
+    /** A change with one reason; the other components are the record's. */
     public Change(String address, ObjectRef object, Action action, List<AttributeChange> attributes, Reason reason) {
         this(address, object, action, attributes, List.of(reason));
     }

@@ -200,10 +200,8 @@ public final class ClusterConnection implements AutoCloseable {
     static final int SERVE_PORTS = 10_000;
 
     /**
-     * The port {@code cluster serve} uses unless told otherwise: the same for an environment at every start, so that a
-     * kubeconfig written once, and an environment on it whose API server flowform records, stay valid across restarts;
-     * different for environments in different state folders (a hash of the folder's absolute path into
-     * {@value #SERVE_PORTS_FROM}-29999, below the ephemeral ports Linux hands out for outgoing connections).
+     * The port {@code cluster serve} uses unless told otherwise: a hash of the environment's state folder into
+     * {@value #SERVE_PORTS_FROM}-29999 (below Linux's ephemeral ports), so it stays the same across restarts.
      *
      * @param envStateDir the environment's state folder ({@link #servable})
      * @return the port

@@ -78,18 +78,14 @@ public record Workspace(Configuration config, DesiredState desired, Map<String, 
     }
 
     /**
-     * Where an environment's state lives, the one rule every command follows: {@code --state-dir} when given (relative
-     * to the working directory, like every command-line path, and winning over the backend block), else the
-     * configuration's {@code backend} block (a folder, or a PostgreSQL schema), else {@code state} under the
-     * configuration folder ({@link StateBackend#defaultFor}). So the same configuration finds the same state from any
-     * working directory.
+     * Where an environment's state lives, the one rule every command follows: {@code --state-dir} when given, else
+     * the configuration's {@code backend} block, else {@code state} under the configuration folder, so the same
+     * configuration finds the same state from any working directory.
      *
-     * @param stateDirOption {@code --state-dir} as given, or null
-     * @param backend        the configuration's backend block (its default when it has none), or null when only
-     *                       {@code --state-dir} is known
+     * @param stateDirOption {@code --state-dir} as given (relative to the working directory), or null
+     * @param backend        the configuration's backend block, or null when only {@code --state-dir} is known
      * @param configDir      the configuration folder
-     * @return the state's home; for PostgreSQL with the configuration's default folder, which then holds only local
-     *         helper files (an embedded cluster's data), never state
+     * @return the state's home (for PostgreSQL with the default folder, which then holds only local helper files)
      */
     public static StateHome stateHome(Path stateDirOption, StateBackend backend, Path configDir) {
         if (stateDirOption != null) {

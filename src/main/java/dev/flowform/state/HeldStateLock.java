@@ -6,12 +6,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A state lock taken by {@link StateLockTable#acquire}, held until {@link #close()}. It keeps the lock's heartbeat
- * going ({@link Renewal}: {@link StateLockTable#heartbeat} every {@link LockInfo#HEARTBEAT_INTERVAL}), so an apply
- * waiting minutes for a rolling restart does not look stale; if the lock is lost (force-unlocked by someone, the
- * database failed), {@link #lost()} says so and the holder stops writing.
- *
- * <p>{@link #close()} may run on any thread (an interrupt handler releases the lock with it) and more than once.
+ * A state lock taken by {@link StateLockTable#acquire}, held until {@link #close()} (any thread, more than once), its
+ * heartbeat renewed every {@link LockInfo#HEARTBEAT_INTERVAL}; {@link #lost()} says when it was lost (force-unlocked,
+ * database failed) and the holder stops writing.
  */
 public final class HeldStateLock implements AutoCloseable {
 

@@ -16,12 +16,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Apply progress for an interactive terminal: the same permanent lines as {@link HumanProgress}
- * (step started, done, failed, skipped), plus a live status block at the bottom, one line per step
- * running right now (one per Connect cluster when clusters are applied in parallel), redrawn every
- * second and on every change, with the latest state ("2/3 workers on the new revision, observedGeneration
- * 4/5") and the elapsed time. The block is drawn with ANSI cursor movement, so this view is used only
- * when stdout is a terminal and colours are on; CI logs get {@link HumanProgress}'s plain lines.
+ * Apply progress for an interactive terminal: {@link HumanProgress}'s permanent lines plus a live block of one line
+ * per running step, redrawn every second with ANSI cursor movement (so only for a terminal with colours on).
  */
 public final class LiveProgress implements ApplyListener, AutoCloseable {
 
