@@ -15,31 +15,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Executes a plan's steps as the graph their {@code dependsOn} makes: a step starts once every step it depends on
- * is done, so the chains of different Connect clusters run in parallel, and so do the connector lanes the planner
- * makes on a cluster whose Kafka version allows it (3.6 or newer, KAFKA-15059), each after the roll they need.
- *
- * <p><b>Parallelism.</b> At most {@code parallelism} steps run at once over the whole plan (Terraform's
- * {@code -parallelism}, default 10), whatever their cluster; among the steps ready to start, the cluster with the
- * fewest steps running goes first ({@link StepWalk}). With a parallelism of 1 the steps run one at a time on the
- * calling thread, chain after chain, each in plan order.
- *
- * <p><b>Per step.</b> Journal the intent (a wait records the exact generation it waits for), then
- * act (create / edit / delete through the {@link ClusterWriter}, or wait through the
- * {@link RolloutWatcher}), then journal done or failed with the detail. A failed step stops its
- * chain: every later step that depends on it is skipped, and so is every step of the same chain not yet started
- * (the other connector lanes of the cluster), while the steps already running finish; other chains go on. A wait
- * step whose payload names no generation waits for the generation that the previous write to the same object produced
- * (the "G our patch produced" of rule 7).
- *
- * <p><b>Stopping.</b> When the {@link StopSignal} is raised (Ctrl-C, a lost lock), a write in flight
- * finishes and is journaled, a wait in progress ends at once and is journaled as failed, and no further
- * step starts; the result says {@link ApplyResult#interrupted()}.
- *
- * <p><b>Errors.</b> Cluster errors fail the step ({@link ApplyException}); so does any other unexpected
- * error of the writer or watcher, so the run still ends journaled and unlocked. A journal that cannot write
- * (the state database failed) stops the whole run and is rethrown once every chain has stopped:
- * flowform never acts on the cluster without recording it first.
+ * Executes a plan's steps as the graph their {@code dependsOn} makes: different clusters' chains and a cluster's
+ * connector lanes (Kafka 3.6+, KAFKA-15059) run in parallel, at most {@code parallelism} steps at once
+ * ({@link StepWalk}). Per step: journal the intent, act through the {@link ClusterWriter} or {@link RolloutWatcher},
+ * journal the outcome. A failed step skips the rest of its chain; a {@link StopSignal} lets a write finish and ends a
+ * wait; a journal that cannot write stops the whole run, since flowform never acts without recording it first
+ * (docs/architecture.md, "The flow of one apply").
  */
 public final class Applier {
 
@@ -60,16 +41,7 @@ public final class Applier {
     /** When this run annotated each resource's PodSet for a forced roll, by address; what its forced-roll wait checks. */
     private final Map<String, Instant> forcedAt = new ConcurrentHashMap<>();
 
-    /**
-     * An applier that runs chains one after another and cannot be stopped.
-     *
-     * @param writer      changes objects
-     * @param watcher     waits for rolls and connectors
-     * @param journal     durable step journal
-     * @param listener    progress sink
-     * @param clock       time source for durations
-     * @param waitTimeout how long each wait step may take before it fails
-     */
+    /** An applier that runs chains one after another and cannot be stopped; the arguments are the full constructor's. */
     public Applier(ClusterWriter writer, RolloutWatcher watcher, Journal journal, ApplyListener listener, Clock clock,
                    Duration waitTimeout) {
         this(writer, watcher, journal, listener, clock, StepTimeouts.of(waitTimeout), 1, StopSignal.never());

@@ -26,24 +26,11 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
- * The cluster-side lock of one Connect cluster: a Kubernetes {@code Lease} (coordination.k8s.io/v1) named
- * {@code flowform-<connect cluster>} in the Connect cluster's namespace. The state lock only keeps out
- * applies that share a state folder; the lease keeps out every flowform that applies the same Connect
- * cluster, from any working directory or machine.
- *
- * <p><b>Fields.</b> {@code spec.holderIdentity} is the holder's state lock ID; {@code leaseDurationSeconds}
- * how long the lease stays valid without renewal ({@link #DEFAULT_DURATION}, or {@value #DURATION_ENV});
- * {@code acquireTime} and {@code renewTime} when it was taken and last renewed; {@code leaseTransitions}
- * counts changes of holder. Annotations {@code flowform.dev/lease-who}, {@code -operation},
- * {@code -environment}, {@code -lineage} and {@code -since} say who holds it, for the error another apply
- * prints.
- *
- * <p><b>Deciding.</b> {@link #decide} is a pure function of the lease, our identity and the time: free (no
- * object, or no holder), ours, held, or expired ({@code renewTime + leaseDurationSeconds} in the past: the
- * holder stopped renewing, most likely it died). Every write carries the {@code resourceVersion} that was
- * read, so of two flowforms taking the same lease at once the API server lets exactly one win (the other
- * gets HTTP 409 and reads the lease again). Expiry compares the holder's {@code renewTime} with the
- * reader's clock, as Kubernetes leader election does: clocks must agree to well within the duration.
+ * The cluster-side lock of one Connect cluster, a Kubernetes {@code Lease} {@code flowform-<connect cluster>} in its
+ * namespace, which keeps out every flowform applying that cluster from any folder or machine: holder identity (the
+ * state lock ID), duration, acquire and renew times, and who holds it in annotations. {@link #decide} is pure; every
+ * write carries the {@code resourceVersion} read, so of two racers exactly one wins; expiry uses the reader's clock,
+ * as Kubernetes leader election does (docs/operations.md, "Cluster lease").
  */
 public final class ClusterLease {
 
@@ -129,10 +116,8 @@ public final class ClusterLease {
     }
 
     /**
-     * Decides what {@code lease} means to {@code me} at {@code now}. A holder without {@code renewTime} and
-     * {@code acquireTime} counts as expired (nothing shows it is alive), and so does a holder known to be gone
-     * (a state lock ID whose process no longer runs, released as such by this apply); a lease without
-     * {@code leaseDurationSeconds} is valid for {@code fallback}.
+     * Decides what {@code lease} means to {@code me} at {@code now}; a holder with no times, or known {@code gone}, counts
+     * as expired, and a lease without a duration lasts {@code fallback}.
      *
      * @param lease    the lease as read, or null when it does not exist
      * @param me       our holder identity

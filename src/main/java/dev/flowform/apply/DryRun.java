@@ -17,20 +17,10 @@ import java.util.regex.Pattern;
 
 /**
  * Sends a plan's writes to the API server as server-side dry runs ({@code dryRun=All}, Kubernetes API concepts,
- * "Dry-run") before any of them is made, so that what the API server would refuse (Strimzi's schema, a validating
- * admission webhook such as Kyverno or Gatekeeper, RBAC) is known at plan time instead of in the middle of a rollout.
- *
- * <p>Every write goes through the same {@link ClusterWriter} calls the {@link Applier} makes for its payload, so a new
- * kind of step with one of these payloads is checked without anything here knowing it: a {@code CreateObject} is a
- * dry-run create, a {@code PatchObject} or {@code SetWorkerEos} the dry-run update of the live object with the edits of
- * this step <em>and of every earlier step of the plan on the same object</em> applied (the object as the step will
- * find it), a {@code DeleteObject} a dry-run delete; waits write nothing. A step on an object an earlier step creates
- * is checked as the dry-run create of that manifest with the edits so far (the object does not exist yet); a create
- * after a delete of the same object in the plan is not refused for the name being taken. What the operator or Kafka
- * Connect will do between two steps (a roll, a connector restart) changes no spec, so the writes stay valid.
- *
- * <p>The objects are checked concurrently ({@code parallelism} at most), the steps of one object in plan order; after
- * the first refusal on an object its later steps are not sent.
+ * "Dry-run") before any is made, so what it would refuse (Strimzi's schema, admission webhooks, RBAC) is known at plan
+ * time. Each step goes through the {@link ClusterWriter} call the {@link Applier} makes, on the object as the step will
+ * find it (earlier steps' edits applied); objects are checked concurrently, one object's steps in order until the
+ * first refusal.
  */
 public final class DryRun {
     /** The RBAC authorizer's words in a 403 (k8s.io/apiserver authorization: {@code cannot <verb> resource}). */

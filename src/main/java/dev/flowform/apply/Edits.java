@@ -8,13 +8,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Applies {@link FieldEdit}s to an object held as JSON-like maps.
- *
- * <p>A path segment {@code [key=value]} after a list field selects the list's object entry whose {@code key} is
- * {@code value}, e.g. {@code spec.clusters.[alias=dc2].config} (a KafkaMirrorMaker2's worker configuration); a dotted
- * key walks nested objects of the entry, e.g. {@code spec.mirrors.[source.alias=dc1]} (a mirror in Strimzi's {@code v1}
- * layout). A path that ends at such a segment edits the entry itself: a set replaces it (or appends it when the list
- * has none), a remove deletes it (adding or removing a mirror of a KafkaMirrorMaker2).
+ * Applies {@link FieldEdit}s to an object held as JSON-like maps; a segment {@code [key=value]} selects a list entry
+ * by key (a dotted key walks nested objects), and a path ending at one sets or removes the entry itself
+ * (docs/architecture.md, "The planner").
  */
 public final class Edits {
     private Edits() {

@@ -22,20 +22,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
 /**
- * Writes Strimzi objects with fabric8.
- *
- * <p>Edits are read-modify-write with {@code update()}, which carries the object's resourceVersion: a
- * concurrent change makes the server answer 409 and the edit is re-applied to a fresh read (up to
- * {@value #MAX_ATTEMPTS} attempts). HTTP 429, 5xx and connection failures are retried with capped
- * exponential back-off and jitter (200 ms doubling to 5 s). Everything else fails at once with the
- * server's message. Creates and updates ask for {@code fieldValidation=Strict} (Kubernetes API concepts, "Field
- * validation"): a field Strimzi's schema does not know is refused with 400 instead of being dropped without a word, so
- * a write in the wrong layout cannot pass as done. No server-side apply is used: the fabric8 mock API server does not
- * support it and plain updates behave the same on a real server.
- *
- * <p>{@link #dryRun(KubernetesClient)} gives a writer that sends every create, update and delete with
- * {@code dryRun=All}: the API server authorizes, validates and admits it (webhooks included) and stores nothing. It
- * retries only conflicts, and never sleeps.
+ * Writes Strimzi objects with fabric8: edits by read-modify-write with the resourceVersion (409 re-applied, up to
+ * {@value #MAX_ATTEMPTS} attempts), 429, 5xx and connection failures retried with capped back-off, creates and
+ * updates with {@code fieldValidation=Strict} so a field Strimzi's schema drops is refused, not lost. No server-side
+ * apply. {@link #dryRun(KubernetesClient)} sends everything with {@code dryRun=All} and never sleeps.
  */
 public final class Fabric8ClusterWriter implements ClusterWriter {
 

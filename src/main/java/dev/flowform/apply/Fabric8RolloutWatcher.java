@@ -31,14 +31,9 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Waits for rolls and connector changes with fabric8 informers (list + watch) on exactly the objects
- * rule 7 / rule 8 look at. Every watch event wakes the waiter, which re-evaluates the pure check on the
- * informers' caches. When the caches say the wait is over, one direct read confirms it (caches of different
- * watches may lag each other). Informers re-list and re-watch by themselves when a watch closes. Progress is
- * reported when the evaluation changes and at least every {@link #PROGRESS_INTERVAL}; a progress interval
- * without any event also reads the objects directly, so a cache that missed the last event (seen on the
- * embedded API server, whose watches do not replay history, once in a CI run: a finished roll stayed unseen
- * for ten minutes) costs at most one interval instead of the step's timeout.
+ * Waits for rolls and connector changes with fabric8 informers on exactly the objects rules 7 and 8 look at: each
+ * event re-evaluates the pure check on the caches, a finished evaluation is confirmed by a direct read, and an interval
+ * without events reads directly too, so a missed event costs one {@link #PROGRESS_INTERVAL}, not the step's timeout.
  */
 public final class Fabric8RolloutWatcher implements RolloutWatcher {
 
@@ -46,12 +41,8 @@ public final class Fabric8RolloutWatcher implements RolloutWatcher {
     public static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(10);
 
     /**
-     * How long a FAILED task of a just-changed KafkaConnector or KafkaMirrorMaker2 is taken for a status that may
-     * predate the change ({@link ConnectorCheck#evaluate(dev.flowform.model.LiveConnector, long, String, boolean)},
-     * {@link MirrorCheck#evaluate(dev.flowform.model.LiveMirrorMaker2, long, boolean)}): Strimzi's periodic
-     * reconcile, which refreshes {@code status.connectorStatus}, runs every 120 s by default
-     * ({@code STRIMZI_FULL_RECONCILIATION_INTERVAL_MS}), plus 30 s for the reconcile itself. A task still FAILED then
-     * fails the wait; one that Connect restarted with the new configuration passes it.
+     * How long a FAILED task of a just-changed connector is taken for a status that may predate the change: Strimzi's
+     * periodic reconcile (120 s by default) plus 30 s (docs/domain-rules.md, 8).
      */
     public static final Duration STALE_TASK_FAILURE_GRACE = Duration.ofSeconds(150);
 

@@ -21,13 +21,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The {@link ClusterLease leases} one apply holds (as {@code state.HeldStateLock} is the state lock one command holds), one per Connect cluster it writes to: taken in a fixed
- * order (waiting up to a timeout for a held one, as the state lock is waited for: {@link LockWait}; taking over an
- * expired one), renewed every {@link ClusterLease#renewInterval third of the duration} ({@link Renewal}), and released
- * at the end. {@link #lost()} tells
- * when a lease could not be renewed, so the apply stops rather than act without it.
- *
- * <p>Thread-safe: {@link #release()} may run on a signal thread while the apply runs.
+ * The {@link ClusterLease leases} one apply holds, one per Connect cluster it writes to: taken in a fixed order
+ * (waiting as for the state lock, {@link LockWait}; taking over expired ones), renewed every third of the duration
+ * ({@link Renewal}), released at the end; {@link #lost()} stops the apply when one could not be renewed. Thread-safe.
  */
 public final class HeldLeases implements AutoCloseable {
 
