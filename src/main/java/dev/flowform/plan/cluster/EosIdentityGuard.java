@@ -6,10 +6,9 @@ import dev.flowform.plan.PlanOptions;
 import dev.flowform.plan.Rule;
 
 /**
- * The exactly-once identity guard ({@link Rule#CLUSTER_IDENTITY}): changing the group id or a storage topic of
- * a KafkaConnect or KafkaMirrorMaker2 whose workers run {@code preparing} or {@code enabled} is refused unless
- * {@link PlanOptions#acceptNewClusterIdentity()}, because the transactional IDs derive from the group id and the
- * source offsets live in the offsets topic (KIP-618); when it is accepted, the plan says what that does. Pure.
+ * The exactly-once identity guard ({@link Rule#CLUSTER_IDENTITY}): a new group id or storage topic on workers running
+ * {@code preparing} or {@code enabled} is refused unless {@link PlanOptions#acceptNewClusterIdentity()}, since the
+ * transactional IDs and source offsets hang on them (KIP-618; docs/domain-rules.md, 9). Pure.
  */
 final class EosIdentityGuard {
 

@@ -11,12 +11,10 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The group id and the connectors of a KafkaMirrorMaker2, whose workers' transactional IDs {@link TransactionalIds}
- * lists. Strimzi runs MirrorMaker 2 as a distributed Connect cluster whose group id is the target cluster's:
- * {@code spec.target.groupId} in {@code v1}, the target entry's {@code config."group.id"} in {@code v1beta2}, default
- * {@value #STRIMZI_DEFAULT_GROUP_ID} ({@code KafkaMirrorMaker2Configuration}); it names the connectors
- * {@code <source>-><target>.Mirror{Source,Checkpoint,Heartbeat}Connector}, one per connector block of a mirror
- * ({@code KafkaMirrorMaker2Connectors}). Pure.
+ * The group id and the connectors of a KafkaMirrorMaker2 for {@link TransactionalIds}: the target's group id
+ * ({@code spec.target.groupId} in {@code v1}, {@code config."group.id"} in {@code v1beta2}, default
+ * {@value #STRIMZI_DEFAULT_GROUP_ID}) and Strimzi's connector names per mirror ({@code KafkaMirrorMaker2Connectors}).
+ * Pure.
  */
 final class MirrorConnectors {
 
@@ -27,10 +25,8 @@ final class MirrorConnectors {
     }
 
     /**
-     * Task numbers per connector are the upper bound Connect can use: {@code tasksMax} of the connector block (declared,
-     * else live, else Connect's default of 1); the heartbeat connector always runs one task
-     * ({@code MirrorHeartbeatConnector.taskConfigs}). A declared mirror without a live entry gets the connectors flowform
-     * writes for a new mirror (source and checkpoint); under {@code adopt} the undeclared live mirrors stay and count too.
+     * Tasks per connector, the upper bound Connect can use: the block's {@code tasksMax} (declared, else live, else 1;
+     * heartbeat always 1), new mirrors' source and checkpoint connectors, and under adopt the undeclared live mirrors.
      *
      * @param live the live resource, or null when it is to be created
      * @return the tasks per connector, by name

@@ -27,11 +27,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * A KafkaMirrorMaker2, in either layout ({@code v1beta2}: {@code spec.clusters[]}; {@code v1}: {@code spec.target},
- * {@code spec.mirrors[].source}; the live object's, or for a new one the layout of the API version the server serves):
- * its workers' configuration is the target cluster's {@code config}, and its connectors are its mirrors, part of the
- * resource, edited by one patch ({@link MirrorSteps}) and waited for together ({@link MirrorCheck}); mirrors added,
- * removed or renamed are {@link MirrorSet}, a renamed target alias {@link MirrorTargetRename}. Pure.
+ * A KafkaMirrorMaker2 in either layout ({@code v1beta2} or {@code v1}; a new one in the layout the server serves): its
+ * workers' configuration is the target cluster's {@code config}, its connectors are its mirrors, edited by one patch
+ * ({@link MirrorSteps}) and waited for together ({@link MirrorCheck}). Pure.
  *
  * @param desired    the block, derived
  * @param live       the live resource, or null when it does not exist
@@ -307,11 +305,9 @@ record MirrorMakerKind(DesiredMirrorMaker2 desired, LiveMirrorMaker2 live, Objec
     }
 
     /**
-     * The worker configuration edits: the target cluster's declared bootstrap servers, declared keys (and, under own,
-     * removal of undeclared ones). In the {@code v1} layout {@code group.id} and the storage topics are fields of
-     * {@code spec.target} (its {@code config} forbids them; Strimzi {@code KafkaMirrorMaker2TargetClusterSpec} at 1.0.0),
-     * so a declared one edits the field. The target is the cluster the workers themselves connect to, so a change of
-     * its bootstrap servers is a worker change that rolls the pods, like a KafkaConnect's {@code spec.bootstrapServers}.
+     * The worker configuration edits: the target's declared bootstrap servers (a worker change that rolls the pods) and
+     * keys, undeclared ones removed under own; in {@code v1} the group id and storage topics are {@code spec.target}
+     * fields.
      */
     private static SpecDiff workerDiff(DesiredMirrorMaker2 dm, LiveMirrorMaker2 live) {
         List<FieldEdit> edits = new ArrayList<>();

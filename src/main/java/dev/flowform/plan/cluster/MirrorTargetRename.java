@@ -17,13 +17,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Renaming the target (Connect) cluster's alias of an existing KafkaMirrorMaker2: {@code spec.target.alias} in
- * {@code v1}; {@code spec.connectCluster}, the target's {@code spec.clusters[]} entry and every mirror's
- * {@code targetCluster} in {@code v1beta2}. Strimzi names every connector {@code <source>-><target>.<Type>}, so it deletes
- * all of them and creates them under the new name ({@code KafkaMirrorMaker2Connectors},
- * {@code reconcileConnectors}); the alias is in the pods' {@code KAFKA_MIRRORMAKER_2_CLUSTERS}, so they roll. Planned
- * only on its own: the worker configuration's path names the alias in {@code v1beta2}, so other changes of the same
- * plan are refused until the rename is applied. Pure.
+ * Renaming the target alias of an existing KafkaMirrorMaker2 ({@code spec.target.alias} in {@code v1};
+ * {@code spec.connectCluster}, the target's cluster entry and every mirror's {@code targetCluster} in {@code v1beta2}):
+ * Strimzi recreates every connector under the new name and the pods roll. Planned only on its own, since in
+ * {@code v1beta2} the worker configuration's path names the alias (docs/mirrormaker2.md). Pure.
  */
 final class MirrorTargetRename {
 

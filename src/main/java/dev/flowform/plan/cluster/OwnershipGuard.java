@@ -9,10 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The ownership guard ({@link Rule#OWNERSHIP}): an existing object this cluster's plan manages (the KafkaConnect,
- * the KafkaConnectors of its flows; a KafkaMirrorMaker2) whose marks name another environment or another state lineage is refused,
- * unless {@link PlanOptions#transferOwnership()} names it. Every such object is reported, so one plan lists all
- * the addresses to hand over. Objects without marks (never managed by flowform) are adoptable. Pure.
+ * The ownership guard ({@link Rule#OWNERSHIP}): an existing object the plan manages whose marks name another environment
+ * or lineage is refused unless {@link PlanOptions#transferOwnership()} names it; all are reported at once. Objects
+ * without marks are adoptable. Pure.
  */
 final class OwnershipGuard {
 

@@ -15,12 +15,10 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The transactional IDs a resource's principals need {@code Write}/{@code Describe} on once its chain has run, alike
- * for both kinds (Kafka docs connect.html "ACL requirements"): the workers' leader {@code connect-cluster-<group id>}
- * from {@code preparing} on ({@code DistributedConfig.transactionalProducerId}), and under {@code enabled} every source
- * task's {@code <group id>-<connector>-<task>} ({@code Worker.taskTransactionalId}); every MirrorMaker 2 connector is a
- * source connector. The kind gives the group id and the connectors' task counts ({@link ResourceKind#taskCounts}).
- * Pure.
+ * The transactional IDs a resource's principals need {@code Write}/{@code Describe} on once its chain has run (Kafka
+ * docs connect.html, "ACL requirements"): the leader's {@code connect-cluster-<group id>} from {@code preparing}, every
+ * source task's {@code <group id>-<connector>-<task>} under {@code enabled}; group id and task counts from the
+ * {@link ResourceKind}. Pure.
  */
 final class TransactionalIds {
 

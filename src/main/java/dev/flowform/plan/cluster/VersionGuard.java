@@ -10,10 +10,9 @@ import java.util.Optional;
 
 /**
  * The Kafka version preflight (rules {@link Rule#KAFKA_VERSION_WORKER}, {@link Rule#KAFKA_VERSION_MM2},
- * {@link Rule#KAFKA_VERSION_FENCING}, {@link Rule#KAFKA_VERSION_UNKNOWN}): below 3.3 no worker exactly-once at
- * all, below 3.5 no MirrorMaker 2 exactly-once, below 3.6 a warning for KAFKA-15059. Without a version nothing is
- * checked (Strimzi then runs its default Kafka version). A version that cannot be read refuses exactly-once
- * unless {@link PlanOptions#acceptUnknownKafkaVersion()}. Pure.
+ * {@link Rule#KAFKA_VERSION_FENCING}, {@link Rule#KAFKA_VERSION_UNKNOWN}; docs/domain-rules.md): no exactly-once below
+ * 3.3, none for MirrorMaker 2 below 3.5, a warning below 3.6. No version is the operator's default, unchecked; an
+ * unreadable one needs {@link PlanOptions#acceptUnknownKafkaVersion()}. Pure.
  */
 final class VersionGuard {
 
@@ -35,12 +34,8 @@ final class VersionGuard {
     }
 
     /**
-     * Checks the version of an existing cluster: the one the configuration declares, else {@code spec.version},
-     * else (when the spec does not set it, so the operator runs its default Kafka version) the version the workers
-     * report in {@code status.connectorPlugins}. A spec without a version and a status without one is the
-     * operator's default, which is not checked; a KafkaConnect without any spec has an unknown version.
-     *
-     * @return the verdict
+     * Checks an existing cluster's version: declared, else {@code spec.version}, else what the workers report in
+     * {@code status.connectorPlugins}; neither is the operator's default, unchecked.
      */
     static Verdict live(ClusterFacts f) {
         if (f.desired().version() != null) {
