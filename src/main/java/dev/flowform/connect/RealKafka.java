@@ -14,16 +14,7 @@ import java.util.function.IntConsumer;
  */
 public interface RealKafka extends AutoCloseable {
 
-    /**
-     * Starts one embedded Kafka cluster per alias and creates the topics, then a real Connect runtime on them.
-     *
-     * @param addresses alias to the bootstrap addresses that cluster answers for ({@code host:port})
-     * @param topics    alias to the topics to create (one partition each)
-     * @param dir       working folder: broker data under {@code <alias>/}, worker properties and logs under
-     *                  {@code workers/}
-     * @return the running environment; close it to stop everything
-     * @throws ConnectRuntimeException when the Kafka libraries cannot be found or a broker does not start
-     */
+    /** {@link #start(Map, Map, Map, Path)} with one partition per topic. */
     static RealKafka start(Map<String, List<String>> addresses, Map<String, List<String>> topics, Path dir) {
         return start(addresses, topics, Map.of(), dir);
     }
@@ -76,15 +67,8 @@ public interface RealKafka extends AutoCloseable {
     }
 
     /**
-     * Like {@link #write(String, String, String, int, int, int, IntConsumer)}, with the pause between transactions.
-     *
-     * @param phase          a prefix that tells this batch from others
-     * @param transactions   how many transactions
-     * @param perTransaction records per transaction
-     * @param abortEvery     every n-th transaction is aborted; 0 for none
-     * @param pause          the pause after each transaction (zero for none)
-     * @param afterEach      called with the 1-based number of each finished transaction
-     * @return what was committed and aborted
+     * {@link #write(String, String, String, int, int, int, IntConsumer)} with the given {@code pause} after each
+     * transaction (zero for none).
      */
     Produced write(String alias, String topic, String phase, int transactions, int perTransaction, int abortEvery,
                    Duration pause, IntConsumer afterEach);

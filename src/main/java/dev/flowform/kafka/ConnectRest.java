@@ -58,55 +58,29 @@ final class ConnectRest {
         }
     }
 
-    /**
-     * {@code PUT /connectors/{name}/config}.
-     *
-     * @param name   connector name
-     * @param config full configuration
-     * @return the status and, for errors, Kafka's message
-     */
+    /** {@code PUT /connectors/{name}/config}; the status and, for errors, Kafka's message. */
     RestResult putConfig(String name, Map<String, String> config) {
         return call("PUT", connectorPath(name) + "/config", JSON.writeValueAsString(config));
     }
 
-    /**
-     * {@code PUT /connectors/{name}/pause|resume|stop}.
-     *
-     * @param name connector name
-     * @param verb {@code pause}, {@code resume} or {@code stop}
-     * @return the status and, for errors, Kafka's message
-     */
+    /** {@code PUT /connectors/{name}/pause|resume|stop} ({@code verb}); the status and, for errors, Kafka's message. */
     RestResult put(String name, String verb) {
         return call("PUT", connectorPath(name) + "/" + verb, null);
     }
 
-    /**
-     * {@code DELETE /connectors/{name}}.
-     *
-     * @param name connector name
-     * @return the status and, for errors, Kafka's message
-     */
+    /** {@code DELETE /connectors/{name}}; the status and, for errors, Kafka's message. */
     RestResult delete(String name) {
         return call("DELETE", connectorPath(name), null);
     }
 
-    /**
-     * {@code POST /connectors/{name}/tasks/{task}/restart}.
-     *
-     * @param name connector name
-     * @param task task id
-     * @return the status and, for errors, Kafka's message
-     */
+    /** {@code POST /connectors/{name}/tasks/{task}/restart}; the status and, for errors, Kafka's message. */
     RestResult restartTask(String name, int task) {
         return call("POST", connectorPath(name) + "/tasks/" + task + "/restart", null);
     }
 
     /**
-     * {@code GET /connectors/{name}/config}: the configuration Kafka Connect has stored ({@code name} included).
-     *
-     * @param name connector name
-     * @return the configuration; empty when the connector does not exist, on an error, or when the worker does not
-     *         answer
+     * @return {@code GET /connectors/{name}/config}, the stored configuration; empty when the connector does not
+     *         exist, on an error, or when the worker does not answer
      */
     Optional<Map<String, String>> config(String name) {
         Response r = send("GET", connectorPath(name) + "/config", null);
@@ -118,12 +92,7 @@ final class ConnectRest {
         return Optional.of(config);
     }
 
-    /**
-     * {@code GET /connectors/{name}/tasks}: the task configurations Kafka Connect has stored.
-     *
-     * @param name connector name
-     * @return each task's configuration, by task id order; empty on an error or when the worker does not answer
-     */
+    /** @return {@code GET /connectors/{name}/tasks} by task id; empty on an error or when the worker does not answer */
     Optional<List<Map<String, String>>> taskConfigs(String name) {
         Response r = send("GET", connectorPath(name) + "/tasks", null);
         if (r == null || r.status != 200) {
@@ -138,12 +107,7 @@ final class ConnectRest {
         return Optional.of(out);
     }
 
-    /**
-     * {@code GET /connectors/{name}/status}.
-     *
-     * @param name connector name
-     * @return the status; empty on 404 or when the worker does not answer
-     */
+    /** @return {@code GET /connectors/{name}/status}; empty on 404 or when the worker does not answer */
     Optional<ConnectorStatus> status(String name) {
         Response r = send("GET", connectorPath(name) + "/status", null);
         if (r == null || r.status != 200) {

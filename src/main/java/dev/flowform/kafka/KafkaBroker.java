@@ -158,12 +158,7 @@ public final class KafkaBroker implements AutoCloseable {
         server.awaitShutdown();
     }
 
-    /**
-     * A port that was free a moment ago on 127.0.0.1. A static KRaft quorum needs the controller port before
-     * formatting, so the port is chosen, released and then bound by Kafka; the window is small.
-     *
-     * @return a TCP port number
-     */
+    /** @return a port free a moment ago on 127.0.0.1 (KRaft needs the controller port before formatting) */
     static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             s.setReuseAddress(true);

@@ -249,12 +249,7 @@ public final class KafkaConnectRuntime implements ConnectRuntime {
         }
     }
 
-    /**
-     * The properties a worker process gets: see the class comment.
-     *
-     * @param port     the worker's REST port
-     * @return the complete worker configuration
-     */
+    /** @return the complete properties of a worker on REST {@code port}: see the class comment */
     Map<String, String> workerProperties(Map<String, String> rendered, int port) {
         Map<String, String> p = new LinkedHashMap<>(rendered);
         p.put("bootstrap.servers", clusters.map(p.get("bootstrap.servers")));
@@ -279,13 +274,7 @@ public final class KafkaConnectRuntime implements ConnectRuntime {
         return p;
     }
 
-    /**
-     * A connector configuration as sent to the embedded clusters: bootstrap addresses mapped, replication
-     * factors of the topics MirrorMaker 2 creates set to 1.
-     *
-     * @param config the configuration as the KafkaConnector declares it
-     * @return the configuration sent to Kafka Connect
-     */
+    /** @return {@code config} as sent to the embedded clusters: addresses mapped, MirrorMaker 2's topics at factor 1 */
     Map<String, String> connectorConfig(Map<String, String> config) {
         Map<String, String> out = new LinkedHashMap<>(config);
         out.replaceAll((k, v) -> k.toLowerCase(Locale.ROOT).endsWith("bootstrap.servers") ? clusters.map(v) : v);

@@ -4,11 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * Ends a child JVM when the JVM that launched it is gone. The parent holds the write end of the child's standard
- * input (a pipe, {@link ProcessBuilder}'s default) and never writes to it; when the parent exits, however it exits
- * (a SIGKILLed test JVM included, where no shutdown hook runs), the operating system closes that end and a read of
- * standard input returns end of file. Without this a Connect worker outlives the test JVM whose Kafka it used, and
- * keeps a core busy retrying brokers that are gone.
+ * Ends a child JVM when the JVM that launched it is gone: the parent holds the write end of the child's standard input
+ * and never writes, so its exit, however it happens, shows as end of file. Without it a Connect worker outlives a
+ * killed test JVM and keeps retrying brokers that are gone.
  */
 final class ParentWatch {
     /** The exit status of a child halted because its parent is gone. */

@@ -32,13 +32,9 @@ final class WorkerProcess {
     }
 
     /**
-     * Writes {@code properties} next to the log and launches the worker.
+     * Writes {@code properties} to {@code <pod>.properties} beside {@code <pod>.log} in {@code dir} and launches the
+     * worker on 127.0.0.1:{@code restPort} with {@code classPath}.
      *
-     * @param pod        {@code namespace/podName}, for messages
-     * @param restPort   the REST port it listens on (127.0.0.1)
-     * @param properties the complete worker properties
-     * @param dir        folder for the properties file and the log ({@code <pod>.properties}, {@code <pod>.log})
-     * @param classPath  the class path of the child JVM
      * @return the started process
      * @throws IOException when the files cannot be written or the JVM cannot be launched
      */

@@ -40,14 +40,7 @@ final class ApplyLeases {
     private final RunHooks hooks;
     private final AtomicReference<HeldLeases> held = new AtomicReference<>();
 
-    /**
-     * @param env         the open environment (its cluster holds the leases)
-     * @param ctx         clock and process environment ({@link ClusterLease#DURATION_ENV})
-     * @param stop        interrupts the waits
-     * @param lock        the state lock this apply holds
-     * @param lockTimeout how long to wait for a held lease ({@code --lock-timeout}; zero: one attempt)
-     * @param hooks       where notes and errors go
-     */
+    /** @param lockTimeout how long to wait for a held lease ({@code --lock-timeout}; zero: one attempt) */
     ApplyLeases(Environment env, RunContext ctx, StopSignal stop, ApplyOperation.LockHold lock, Duration lockTimeout,
            RunHooks hooks) {
         this.env = env;

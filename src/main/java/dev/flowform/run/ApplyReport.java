@@ -47,10 +47,8 @@ public final class ApplyReport {
     }
 
     /**
-     * The changes a run finished that were made before it: a wait with no change of its object before it in the plan
-     * waits for a change already in the cluster (one an interrupted run made, which a resumed run carries over, or a
-     * roll in progress). A roll it saw through counts as a rolling restart of a changed KafkaConnect, a connector it saw
-     * running as a changed connector, so a resumed run counts what it finished rather than "0 changed".
+     * The changes a run saw through that were made before it (a wait with no change of its object before it: a resumed
+     * run's carried waits, a roll in progress), so a resumed run counts what it finished rather than "0 changed".
      *
      * @param changed objects counted as changed that the plan's own changes do not already count
      * @param rolls   rolling restarts seen through

@@ -86,10 +86,9 @@ public final class ClusterConnection implements AutoCloseable {
     }
 
     /**
-     * Starts connecting on its own thread, so that it happens while the state opens (each takes a good part of a
-     * second in a new JVM): for a kubeconfig, resolving it, the first-contact probe and building the client; for a
-     * read-only command on the embedded cluster, starting it. A command that takes the lock must hold it before an
-     * embedded cluster may touch its file, so it starts that cluster afterwards, in {@link #open}.
+     * Starts connecting on its own thread while the state opens: for a kubeconfig, resolving it, the first-contact
+     * probe and the client; for a read-only command on the embedded cluster, starting it (a command taking the lock
+     * starts that in {@link #open}, since it must hold the lock before the cluster touches its file).
      *
      * @param writes true for a command that takes the state lock
      * @return the connection being made, or null when there is nothing to start early
