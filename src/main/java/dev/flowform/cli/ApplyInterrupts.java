@@ -7,10 +7,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * What Ctrl-C (SIGINT) and SIGTERM do to an apply, as in Terraform: the first asks the apply to stop once the API
- * call in flight is journaled (while it waits for the state lock, and at the approval prompt, the process ends at
- * once: nothing was changed), a second one ends the process at once. Either way the cluster leases and the state lock are released first. After a signal
- * the process exits 130 (SIGINT) or 143 (SIGTERM).
+ * What Ctrl-C and SIGTERM do to an apply, as in Terraform: the first stops it once the API call in flight is journaled
+ * (while waiting for the lock or at the prompt it ends at once), a second ends the process; the leases and the lock
+ * are released first. Exit 130 (SIGINT) or 143 (SIGTERM).
  */
 final class ApplyInterrupts implements Interrupts.Handler {
 

@@ -8,10 +8,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flowform completion bash|zsh}: prints a shell completion script for every subcommand and option, made by
- * picocli's {@link AutoComplete#bash(String, picocli.CommandLine)} from the command tree itself, so it never lags
- * behind the options. The script is bash's programmable completion ({@code complete -F}); zsh runs the same
- * script through its bash compatibility ({@code bashcompinit}), which the script loads itself when sourced by zsh.
+ * {@code flowform completion bash|zsh}: a completion script made by picocli's {@link AutoComplete#bash(String,
+ * picocli.CommandLine)} from the command tree itself, so it never lags behind; zsh runs it through
+ * {@code bashcompinit}, which the script loads itself.
  */
 @Command(name = "completion", mixinStandardHelpOptions = true,
         description = {"Print a shell completion script for flowform's subcommands and options.", "",

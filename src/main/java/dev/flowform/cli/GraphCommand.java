@@ -22,11 +22,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code flowform graph [FILE] [--format dot|mermaid]} (Terraform's {@code graph}, for the plan's steps): the steps
- * and their order as Graphviz DOT or Mermaid ({@link PlanGraph}), one subgraph per Connect cluster, waits and
- * refusals drawn apart. Without FILE it plans as {@code flowform plan} does (same options, reads the cluster, changes
- * nothing); with FILE it draws a plan saved with {@code plan --out} (nothing is decrypted, no cluster contacted).
- * Stdout holds the graph alone; errors go to stderr. Exits 1 when the plan is refused (the graph, with the
- * refusals, is still printed) or cannot be made.
+ * and their order ({@link PlanGraph}) of a plan made as {@code plan} makes it, or of a saved one (nothing decrypted, no
+ * cluster contacted). Stdout holds the graph alone; exit 1 when the plan is refused (the graph is still printed) or
+ * cannot be made.
  */
 @Command(name = "graph", mixinStandardHelpOptions = true,
         description = "Draw the plan's steps and their order as Graphviz DOT or Mermaid.")

@@ -20,12 +20,9 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@code flowform history}: the runs recorded in an environment's state, newest first, with outcome,
- * duration, who ran them and their journaled steps (status, duration, detail). Runs are numbered 1, 2, 3 in their
- * environment ({@link RunRecord#number()}); a step that a stop request (Ctrl-C, SIGTERM) ended counts as interrupted
- * and shows as {@code STOPPED} (the JSON document keeps showing it as {@code FAILED}, as format version 1 did). Reads the state
- * database only; takes no lock and starts no cluster. {@code --json} prints one document:
- * {@code {"format_version", "environment", "lineage", "serial", "runs": [{..., "steps": [...]}]}}.
+ * {@code flowform history}: the runs recorded in an environment's state, newest first, numbered in their environment,
+ * with outcome, duration, who and their journaled steps (a stopped step shows as {@code STOPPED}, as {@code FAILED} in
+ * the JSON document of format version 1). Reads the state only; {@code --json} prints one document (docs/usage.md).
  */
 @Command(name = "history", mixinStandardHelpOptions = true,
         description = "Show the runs recorded for an environment: outcome, duration, who, steps.")

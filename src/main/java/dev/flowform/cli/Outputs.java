@@ -6,12 +6,9 @@ import dev.flowform.state.OutputTable;
 import java.util.List;
 
 /**
- * How root module outputs are shown: after {@code Apply complete!} and by {@code flowform output}. The state keeps
- * them ({@link OutputTable}).
- *
- * <p>Sensitive outputs follow Terraform's display ({@code <sensitive>} in listings) but, unlike
- * Terraform, flowform never stores their value: the state keeps a salted hash
- * ({@link OutputTable#replace}), so no command can print it, not even with {@code --json}.
+ * How root module outputs are shown, after {@code Apply complete!} and by {@code flowform output}: Terraform's display,
+ * except that a sensitive value is never stored ({@link OutputTable#replace} keeps a salted hash), so no command
+ * prints it.
  */
 final class Outputs {
 

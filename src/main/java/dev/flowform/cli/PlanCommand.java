@@ -21,14 +21,10 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flowform plan}: reads the live cluster, compares it with the configuration (and the state, for
- * drift) and prints the ordered plan. Changes nothing in the cluster or the state.
- *
- * <p>The human text is rendered from the plan's JSON document (encoded, then decoded), so it shows
- * exactly what {@code --json} and {@code --out} files hold. {@code --out FILE} saves the document with
- * sensitive values encrypted for this environment, for {@code flowform apply FILE}. {@code --format markdown} prints
- * the plan for a pull-request comment instead ({@link PlanMarkdown}); like {@code --json} it keeps stdout to the one
- * document (the saving note is left out).
+ * {@code flowform plan}: reads the live cluster, compares it with the configuration (and the state, for drift) and
+ * prints the ordered plan, rendered from its JSON document so the text shows exactly what {@code --json} and
+ * {@code --out} hold; {@code --out FILE} saves it with secrets encrypted for this environment, {@code --format
+ * markdown} prints it for a pull request ({@link PlanMarkdown}). Changes nothing.
  */
 @Command(name = "plan", mixinStandardHelpOptions = true,
         description = "Show the changes and the ordered steps that would converge the cluster to the configuration.")

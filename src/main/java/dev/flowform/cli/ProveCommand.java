@@ -23,19 +23,9 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flowform prove}: runs a configuration's rollout on real Kafka and shows with data what it achieves
- * ({@link ProveOperation}, printed by a {@link ProveView}).
- *
- * <p>For an environment on the embedded cluster with {@code kafka} clusters declared: starts those Kafka
- * clusters and one real Connect worker per worker pod, seeds the embedded cluster, waits until every
- * connector runs (KafkaConnectors, and every KafkaMirrorMaker2's), then runs
- * {@link ExactlyOnceProof} on the first flow found: records written and counted before the rollout
- * (at-least-once: aborted records and duplicates reach the target), flowform's own {@code plan} and
- * {@code apply} (real rolling restarts, with progress), and the same writes with a worker crash after it.
- * Everything runs in this process, in a fresh folder, and is stopped at the end.
- *
- * <p>Exit 0 when every phase shows what it claims (the at-least-once phases copied aborted records and made
- * duplicates, the exactly-once phases neither), 1 otherwise or on error.
+ * {@code flowform prove}: runs a configuration's rollout on real Kafka and shows with data what it achieves: loads the
+ * configuration, hands {@link ProveOperation} the rollout (flowform's own {@code plan} and {@code apply}) and prints
+ * through a {@link ProveView} (docs/exactly-once-proof.md). Exit 0 when every phase shows what it claims, 1 otherwise.
  */
 @Command(name = "prove", mixinStandardHelpOptions = true,
         description = "Run the rollout on real Kafka (an embedded environment with \"kafka\" clusters) and prove "

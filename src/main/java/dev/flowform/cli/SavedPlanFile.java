@@ -15,10 +15,8 @@ final class SavedPlanFile {
     }
 
     /**
-     * Checks the arguments of {@code apply FILE} before anything is opened: planning flags are refused (the
-     * plan is already made, as in Terraform); without {@code -e} the plan's own environment is selected; without
-     * {@code --var} the plan's recorded non-sensitive variable values are used to load the configuration (which
-     * {@code apply FILE} needs only for the environment's cluster connection: the steps come from the file).
+     * Checks the arguments of {@code apply FILE} before anything opens: planning flags are refused (as in Terraform);
+     * without {@code -e} or {@code --var} the plan's own environment and recorded variables are used.
      *
      * @return false after printing an error
      */

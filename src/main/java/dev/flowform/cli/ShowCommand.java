@@ -25,10 +25,8 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flowform show [FILE] [--json | --format text|json|markdown]} (Terraform's {@code show}): with FILE, renders a
- * saved plan from its document (secrets stay masked; nothing is decrypted and no cluster is contacted), as text, as
- * the JSON document, or as Markdown for a pull-request comment ({@link PlanMarkdown}); without FILE, renders the
- * selected environment's state: its lineage and serial and the recorded objects.
+ * {@code flowform show [FILE]} (Terraform's {@code show}): a saved plan rendered from its document (secrets masked,
+ * nothing decrypted, no cluster) as text, JSON or Markdown; without FILE the environment's state.
  */
 @Command(name = "show", mixinStandardHelpOptions = true,
         description = "Show a saved plan, or without FILE the current state of the environment.")

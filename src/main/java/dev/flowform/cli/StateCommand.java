@@ -27,11 +27,9 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flowform state list} and {@code flowform state show ADDR}: the managed objects as last
- * applied, from the environment's state database (Terraform's {@code state list/show}). Secret values,
- * which state keeps only as salted hashes, show as {@code (sensitive value)}. Reads only; takes no
- * lock and starts no cluster. {@code state pull} prints the whole state as JSON, {@code state push FILE}
- * replaces it (under the lock, after a backup), and {@code state restore} puts a backup back.
+ * {@code flowform state list|show|pull|push|restore} (Terraform's {@code state}): the managed objects as last applied,
+ * secrets as {@code (sensitive value)}; {@code pull} prints the whole state as JSON, {@code push FILE} replaces it
+ * under the lock after a backup, {@code restore} puts a backup back (docs/state.md).
  */
 @Command(name = "state", mixinStandardHelpOptions = true,
         description = "Inspect, move and restore an environment's state.",

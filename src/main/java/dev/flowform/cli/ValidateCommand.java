@@ -19,16 +19,9 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flowform validate}: checks the configuration offline (no cluster, no state) for every
- * declared environment, or the one given with {@code -e}, and prints every problem found. Exit 0
- * when it is valid (warnings allowed), 1 otherwise.
- *
- * <p>{@code --json} prints Terraform's {@code validate -json} document instead: {@code format_version},
- * {@code valid}, {@code error_count}, {@code warning_count} and {@code diagnostics[]} with
- * {@code severity}, {@code summary}, {@code detail}, {@code address}, {@code range{filename,
- * start{line,column}, end{line,column}}} and {@code snippet{context, code, start_line,
- * highlight_start_offset, highlight_end_offset, values}} (offsets in code points), plus the list
- * of {@code environments} checked.
+ * {@code flowform validate}: checks the configuration offline for every environment (or {@code -e}) and prints every
+ * problem; exit 0 when valid, 1 otherwise. {@code --json} prints Terraform's {@code validate -json} document plus the
+ * {@code environments} checked (docs/configuration.md, "validate and fmt").
  */
 @Command(name = "validate", mixinStandardHelpOptions = true,
         description = "Check the configuration without contacting a cluster or reading state.")

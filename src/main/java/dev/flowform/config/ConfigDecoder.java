@@ -69,15 +69,9 @@ final class ConfigDecoder {
     }
 
     /**
-     * Decodes parsed files.
+     * Decodes parsed files (those with syntax errors must not be passed) for {@code environment} (null: the only one);
+     * {@code rootKey} identifies the folder for module cycles, {@code isDirectory} checks the seed folder.
      *
-     * @param dir         the configuration folder (absolute)
-     * @param rootKey     identifies the configuration folder for module cycle detection (its real path)
-     * @param files       the parsed files, in name order; files with syntax errors must not be passed
-     * @param environment the requested environment, or null to take the only one declared
-     * @param inputs      variable values from outside the files, and the working directory
-     * @param isDirectory tells whether a path is an existing folder (checked for the seed of the chosen environment)
-     * @param reader      reads module folders
      * @return the configuration, or null, with every problem found
      */
     static LoadResult decode(Path dir, String rootKey, List<ParsedFile> files, String environment, Inputs inputs,

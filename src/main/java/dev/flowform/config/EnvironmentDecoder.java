@@ -66,12 +66,7 @@ final class EnvironmentDecoder {
         this.workingDir = workingDir;
     }
 
-    /**
-     * Decodes one environment block.
-     *
-     * @param variables the root module's variables, for the environment's {@code variables}
-     * @return the decoded environment (with null members where arguments were wrong, reported)
-     */
+    /** @return one environment block decoded (null members where arguments were wrong, reported) */
     Decoded decode(Blocks.Block b, Map<String, InputVariables.Declaration> variables) {
         Blocks.Content content = Blocks.decode(b, ENVIRONMENT, sink);
         Arguments args = literal(content);
@@ -182,13 +177,7 @@ final class EnvironmentDecoder {
         }
     }
 
-    /**
-     * Chooses the environment of a run.
-     *
-     * @param environments the declared environments by name
-     * @param name         the requested one ({@code --env}), or null to take the only one declared
-     * @return the environment, or null after reporting why none can be chosen
-     */
+    /** @return the environment {@code name} (null: the only one declared), or null after reporting why none */
     Decoded select(Map<String, Decoded> environments, String name) {
         if (environments.isEmpty()) {
             sink.error("No environment declared", "Declare at least one environment, e.g. {\"environment\": {\"demo\": "

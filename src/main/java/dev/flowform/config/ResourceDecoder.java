@@ -314,13 +314,7 @@ final class ResourceDecoder {
         }
     }
 
-    /**
-     * Checks the keys of a connector config object.
-     *
-     * @param object the {@code config} or {@code connector_config.<role>} object
-     * @param where  how the object is named in messages
-     * @param roles  the connector roles it reaches
-     */
+    /** Checks the keys of a {@code config} or {@code connector_config.<role>} object ({@code where} in messages). */
     private static void checkConnectorKeys(Value.ObjectValue object, String where, Set<String> roles, Sink s) {
         boolean reachesSource = roles.contains("source");
         for (Value.Member m : object.members()) {

@@ -34,12 +34,7 @@ final class ValidationExpressionParser {
         this.text = text;
     }
 
-    /**
-     * Parses a condition.
-     *
-     * @param text the condition as written, with or without a {@code ${ }} wrapper
-     * @return the condition, or the reason it cannot be parsed
-     */
+    /** @return the condition {@code text} (with or without {@code ${ }}), or the reason it cannot be parsed */
     static ValidationExpression.Parsed parse(String text) {
         String body = text.strip();
         if (body.startsWith("${") && body.endsWith("}")) {
