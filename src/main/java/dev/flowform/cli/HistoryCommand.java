@@ -22,7 +22,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * {@code flowform history}: the runs recorded in an environment's state, newest first, numbered in their environment,
  * with outcome, duration, who and their journaled steps (a stopped step shows as {@code STOPPED}, as {@code FAILED} in
- * the JSON document of format version 1). Reads the state only; {@code --json} prints one document (docs/usage.md).
+ * the JSON document of format version 1). Reads the state only; {@code --json} prints one document (docs/operations.md, "History and state").
  */
 @Command(name = "history", mixinStandardHelpOptions = true,
         description = "Show the runs recorded for an environment: outcome, duration, who, steps.")
