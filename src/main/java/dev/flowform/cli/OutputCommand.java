@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code flowform output [NAME]}: prints the root module's outputs as the last successful apply recorded them
  * (Terraform's {@code output}), reading only the state and the configuration's backend block. {@code --json} and
- * {@code --raw} as Terraform's; a sensitive value is never shown, as flowform never stores it (docs/usage.md).
+ * {@code --raw} as Terraform's; a sensitive value is never shown, as flowform never stores it (docs/configuration.md, "Outputs").
  */
 @Command(name = "output", mixinStandardHelpOptions = true,
         description = "Show the outputs recorded by the last successful apply of an environment.")

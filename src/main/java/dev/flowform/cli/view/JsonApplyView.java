@@ -25,7 +25,7 @@ import tools.jackson.databind.node.ObjectNode;
  * Terraform's machine-readable UI ({@code internals/machine-readable-ui}): one JSON object per line with
  * {@code @level}, {@code @message}, {@code @module}, {@code @timestamp} and {@code type}, apply events with Terraform's
  * {@code hook} plus flowform's {@code step} and {@code progress}; every line passes the secret redaction
- * (docs/usage.md).
+ * (docs/operations.md).
  */
 public final class JsonApplyView extends ApplyView implements Terminal.JsonLines {
 
