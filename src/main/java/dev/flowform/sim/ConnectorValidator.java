@@ -65,7 +65,7 @@ public final class ConnectorValidator {
         String support = config.get(EXACTLY_ONCE_SUPPORT);
         // MirrorSourceConnector.validate flags exactly.once.support itself (case-sensitive "required" without
         // read_committed); DistributedHerder then skips its own checks of that key, so this is the only error for
-        // it, whatever the worker's mode (measured on Kafka 4.3.1).
+        // it, whatever the worker's mode (Kafka 4.3.1).
         boolean mm2Rejects = role == ConnectorRole.SOURCE && "required".equals(support)
                 && !"read_committed".equals(sourceConsumerIsolationLevel(config));
         if (!mm2Rejects && support != null && "required".equals(support.strip().toLowerCase(Locale.ROOT))) {

@@ -11,10 +11,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /** Small helpers for the JSON-like maps the simulator reads and writes (Jackson 3). */
 final class JsonMaps {
-    /**
-     * One fabric8 serializer for every client the embedded clusters create and for typed conversions: Jackson
-     * caches (de)serializers per mapper, and warming them up again for each new client costs up to ~100 ms per type.
-     */
+    /** One fabric8 serializer for every client and typed conversion, so Jackson's (de)serializer caches are shared. */
     static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
     /** Plain Jackson 3 mapper for maps and lists only (persist file, canonical JSON). */
     static final ObjectMapper MAPPER = JsonMapper.builder().build();
