@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** What {@link StateLockTable#acquire} reports while taking the lock, and what the {@link HeldStateLock} it returns does. */
-class StateLockTableTest {
+class StateLockAcquireTest {
 
     private final MutableClock clock = MutableClock.at("2026-03-01T10:00:00Z");
     private final List<String> events = new ArrayList<>();
