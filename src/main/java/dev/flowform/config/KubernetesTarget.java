@@ -34,25 +34,12 @@ public sealed interface KubernetesTarget {
             kafka = kafka == null ? List.of() : List.copyOf(kafka);
         }
 
-        /**
-         * With the simulator's default Strimzi release.
-         *
-         * @param seedDir          see the record
-         * @param reconcileDelayMs see the record
-         * @param podReadyDelayMs  see the record
-         * @param kafka            see the record
-         */
+        /** With the simulator's default Strimzi release; the components are the record's. */
         public Embedded(Path seedDir, Long reconcileDelayMs, Long podReadyDelayMs, List<EmbeddedKafka> kafka) {
             this(seedDir, reconcileDelayMs, podReadyDelayMs, kafka, null);
         }
 
-        /**
-         * Without real Kafka.
-         *
-         * @param seedDir          see the record
-         * @param reconcileDelayMs see the record
-         * @param podReadyDelayMs  see the record
-         */
+        /** Without real Kafka; the components are the record's. */
         public Embedded(Path seedDir, Long reconcileDelayMs, Long podReadyDelayMs) {
             this(seedDir, reconcileDelayMs, podReadyDelayMs, List.of());
         }
