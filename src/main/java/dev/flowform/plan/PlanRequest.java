@@ -24,13 +24,7 @@ public record PlanRequest(String environment, StateRef basedOn, Instant now, Pla
         hashSecret = hashSecret == null ? UnaryOperator.identity() : hashSecret;
     }
 
-    /**
-     * A request without flags and without recorded state (no drift).
-     *
-     * @param environment the environment being planned
-     * @param basedOn     the state version, or null
-     * @param now         the plan's timestamp
-     */
+    /** A request without flags and without recorded state (no drift); the components are the record's. */
     public PlanRequest(String environment, StateRef basedOn, Instant now) {
         this(environment, basedOn, now, PlanOptions.DEFAULT, List.of(), null);
     }

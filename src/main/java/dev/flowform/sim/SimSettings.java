@@ -21,14 +21,7 @@ public record SimSettings(Duration reconcileDelay, Duration podReadyDelay, Durat
     /** The Strimzi release simulated unless another is chosen. */
     public static final String DEFAULT_STRIMZI_VERSION = "0.49.0";
 
-    /**
-     * Settings of the default Strimzi release ({@value #DEFAULT_STRIMZI_VERSION}).
-     *
-     * @param reconcileDelay see {@link #reconcileDelay()}
-     * @param podReadyDelay  see {@link #podReadyDelay()}
-     * @param connectorDelay see {@link #connectorDelay()}
-     * @param stuckTimeout   see {@link #stuckTimeout()}
-     */
+    /** Settings of the default Strimzi release ({@value #DEFAULT_STRIMZI_VERSION}); the components are the record's. */
     public SimSettings(Duration reconcileDelay, Duration podReadyDelay, Duration connectorDelay, Duration stuckTimeout) {
         this(reconcileDelay, podReadyDelay, connectorDelay, stuckTimeout, DEFAULT_STRIMZI_VERSION);
     }

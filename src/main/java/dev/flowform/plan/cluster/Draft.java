@@ -17,15 +17,7 @@ import dev.flowform.plan.StepPayload;
  */
 public record Draft(StepKind kind, String address, ObjectRef object, StepPayload payload, String summary, String lane) {
 
-    /**
-     * A draft on the spine.
-     *
-     * @param kind    what kind of work
-     * @param address the resource it belongs to
-     * @param object  the Kubernetes object
-     * @param payload the data to execute it
-     * @param summary one human line
-     */
+    /** A draft on the spine; the components are the record's. */
     public Draft(StepKind kind, String address, ObjectRef object, StepPayload payload, String summary) {
         this(kind, address, object, payload, summary, null);
     }
