@@ -12,11 +12,8 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code flowform apply [FILE]}: checks the flags, opens the environment under its state lock, runs one
@@ -26,16 +23,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "apply", mixinStandardHelpOptions = true,
         description = "Plan (or take a saved plan), ask for approval, then execute the steps in order, waiting for every roll.")
-public final class ApplyCommand implements Callable<Integer> {
-
-    @ParentCommand
-    FlowformCommand parent;
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    CommonOptions common;
+public final class ApplyCommand extends FlowformSubcommand implements Callable<Integer> {
 
     @Option(names = {"--auto-approve", "-auto-approve"}, description = "Apply without asking for approval.")
     boolean autoApprove;

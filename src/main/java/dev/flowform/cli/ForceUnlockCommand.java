@@ -5,12 +5,8 @@ import dev.flowform.state.StateStore;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code flowform force-unlock LOCK_ID} (Terraform's): releases a state lock left by a run that cannot release it; the
@@ -18,16 +14,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "force-unlock", mixinStandardHelpOptions = true,
         description = "Release a state lock left by a run that can no longer release it. Needs the lock's ID.")
-public final class ForceUnlockCommand implements Callable<Integer> {
-
-    @ParentCommand
-    FlowformCommand parent;
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    CommonOptions common;
+public final class ForceUnlockCommand extends FlowformSubcommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "LOCK_ID", description = "The ID printed in the lock error.")
     String lockId;

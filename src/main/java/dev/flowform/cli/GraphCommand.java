@@ -14,11 +14,8 @@ import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code flowform graph [FILE] [--format dot|mermaid]} (Terraform's {@code graph}, for the plan's steps): the steps
@@ -28,7 +25,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "graph", mixinStandardHelpOptions = true,
         description = "Draw the plan's steps and their order as Graphviz DOT or Mermaid.")
-public final class GraphCommand implements Callable<Integer> {
+public final class GraphCommand extends FlowformSubcommand implements Callable<Integer> {
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "FILE",
             description = "A plan saved with \"flowform plan --out\"; without it, plan now.")
@@ -39,16 +36,7 @@ public final class GraphCommand implements Callable<Integer> {
     PlanGraph.Notation format;
 
     @Mixin
-    CommonOptions common;
-
-    @Mixin
     PlanningOptions planning;
-
-    @ParentCommand
-    FlowformCommand parent;
-
-    @Spec
-    CommandSpec spec;
 
     @Override
     public Integer call() {

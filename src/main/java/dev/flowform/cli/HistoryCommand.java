@@ -11,11 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -26,19 +22,10 @@ import tools.jackson.databind.node.ObjectNode;
  */
 @Command(name = "history", mixinStandardHelpOptions = true,
         description = "Show the runs recorded for an environment: outcome, duration, who, steps.")
-public final class HistoryCommand implements Callable<Integer> {
+public final class HistoryCommand extends FlowformSubcommand implements Callable<Integer> {
 
     /** Version of the {@code --json} document. */
     public static final String FORMAT_VERSION = "1";
-
-    @ParentCommand
-    FlowformCommand parent;
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    CommonOptions common;
 
     @Option(names = {"--json", "-json"}, description = "Print the history as one JSON document.")
     boolean json;

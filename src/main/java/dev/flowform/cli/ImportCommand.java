@@ -14,11 +14,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code flowform import}: writes {@code manage = "adopt"} configuration ({@link AdoptionWriter}) for the KafkaConnects,
@@ -28,10 +24,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = "Write adopt configuration for the Connect clusters and MirrorMaker 2 flows running in a namespace.")
-public final class ImportCommand implements Callable<Integer> {
-
-    @Mixin
-    CommonOptions common;
+public final class ImportCommand extends FlowformSubcommand implements Callable<Integer> {
 
     @Option(names = {"--namespace", "-namespace"}, paramLabel = "NS", required = true,
             description = "Namespace whose KafkaConnects, KafkaConnectors and KafkaMirrorMaker2s to adopt.")
@@ -48,12 +41,6 @@ public final class ImportCommand implements Callable<Integer> {
 
     @Option(names = {"--force", "-force"}, description = "Overwrite files that already exist in --out.")
     boolean force;
-
-    @ParentCommand
-    FlowformCommand parent;
-
-    @Spec
-    CommandSpec spec;
 
     @Override
     public Integer call() {

@@ -15,10 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code flowform plan}: reads the live cluster, compares it with the configuration (and the state, for drift) and
@@ -28,16 +25,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "plan", mixinStandardHelpOptions = true,
         description = "Show the changes and the ordered steps that would converge the cluster to the configuration.")
-public final class PlanCommand implements Callable<Integer> {
-
-    @ParentCommand
-    FlowformCommand parent;
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    CommonOptions common;
+public final class PlanCommand extends FlowformSubcommand implements Callable<Integer> {
 
     @Mixin
     PlanningOptions planning;

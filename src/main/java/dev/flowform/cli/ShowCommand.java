@@ -17,12 +17,8 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code flowform show [FILE]} (Terraform's {@code show}): a saved plan rendered from its document (secrets masked,
@@ -30,16 +26,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "show", mixinStandardHelpOptions = true,
         description = "Show a saved plan, or without FILE the current state of the environment.")
-public final class ShowCommand implements Callable<Integer> {
-
-    @ParentCommand
-    FlowformCommand parent;
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    CommonOptions common;
+public final class ShowCommand extends FlowformSubcommand implements Callable<Integer> {
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "FILE", description = "A plan saved with \"flowform plan --out\".")
     Path planFile;
