@@ -151,7 +151,7 @@ public final class KafkaBroker implements AutoCloseable {
         return dir;
     }
 
-    /** Shuts the broker down and waits for it (about 0.5 s). */
+    /** Shuts the broker down and waits for it. */
     @Override
     public void close() {
         server.shutdown();

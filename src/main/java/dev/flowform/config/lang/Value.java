@@ -120,13 +120,11 @@ public sealed interface Value permits Value.StringValue, Value.NumberValue, Valu
             Objects.requireNonNull(value, "value");
         }
 
-        /** @return {@code "string"} */
         @Override
         public String kind() {
             return "string";
         }
 
-        /** @return this value at {@code at}, marked sensitive when it was or {@code mark} is set */
         @Override
         public Value relocate(SourceRange at, boolean mark) {
             return new StringValue(value, at, sensitive || mark);
@@ -146,13 +144,11 @@ public sealed interface Value permits Value.StringValue, Value.NumberValue, Valu
             Objects.requireNonNull(value, "value");
         }
 
-        /** @return {@code "number"} */
         @Override
         public String kind() {
             return "number";
         }
 
-        /** @return this value at {@code at}, marked sensitive when it was or {@code mark} is set */
         @Override
         public Value relocate(SourceRange at, boolean mark) {
             return new NumberValue(value, at, sensitive || mark);
@@ -167,13 +163,11 @@ public sealed interface Value permits Value.StringValue, Value.NumberValue, Valu
      * @param sensitive marked sensitive
      */
     public record BoolValue(boolean value, SourceRange range, boolean sensitive) implements Value {
-        /** @return {@code "bool"} */
         @Override
         public String kind() {
             return "bool";
         }
 
-        /** @return this value at {@code at}, marked sensitive when it was or {@code mark} is set */
         @Override
         public Value relocate(SourceRange at, boolean mark) {
             return new BoolValue(value, at, sensitive || mark);
@@ -187,13 +181,11 @@ public sealed interface Value permits Value.StringValue, Value.NumberValue, Valu
      * @param sensitive marked sensitive
      */
     public record NullValue(SourceRange range, boolean sensitive) implements Value {
-        /** @return {@code "null"} */
         @Override
         public String kind() {
             return "null";
         }
 
-        /** @return this value at {@code at}, marked sensitive when it was or {@code mark} is set */
         @Override
         public Value relocate(SourceRange at, boolean mark) {
             return new NullValue(at, sensitive || mark);
@@ -213,13 +205,11 @@ public sealed interface Value permits Value.StringValue, Value.NumberValue, Valu
             items = List.copyOf(items);
         }
 
-        /** @return {@code "list"} */
         @Override
         public String kind() {
             return "list";
         }
 
-        /** @return this value at {@code at}, marked sensitive when it was or {@code mark} is set */
         @Override
         public Value relocate(SourceRange at, boolean mark) {
             List<Value> moved = new ArrayList<>();
@@ -243,13 +233,11 @@ public sealed interface Value permits Value.StringValue, Value.NumberValue, Valu
             members = List.copyOf(members);
         }
 
-        /** @return {@code "object"} */
         @Override
         public String kind() {
             return "object";
         }
 
-        /** @return this value at {@code at}, marked sensitive when it was or {@code mark} is set */
         @Override
         public Value relocate(SourceRange at, boolean mark) {
             List<Member> moved = new ArrayList<>();

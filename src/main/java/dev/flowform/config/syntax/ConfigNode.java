@@ -49,7 +49,6 @@ public sealed interface ConfigNode
             Objects.requireNonNull(range, "range");
         }
 
-        /** @return {@code "object"} */
         @Override
         public String kind() {
             return "object";
@@ -74,7 +73,6 @@ public sealed interface ConfigNode
             Objects.requireNonNull(range, "range");
         }
 
-        /** @return {@code "list"} */
         @Override
         public String kind() {
             return "list";
@@ -94,7 +92,6 @@ public sealed interface ConfigNode
             Objects.requireNonNull(range, "range");
         }
 
-        /** @return {@code "string"} */
         @Override
         public String kind() {
             return "string";
@@ -116,7 +113,6 @@ public sealed interface ConfigNode
             Objects.requireNonNull(range, "range");
         }
 
-        /** @return {@code "number"} */
         @Override
         public String kind() {
             return "number";
@@ -135,7 +131,6 @@ public sealed interface ConfigNode
             Objects.requireNonNull(range, "range");
         }
 
-        /** @return {@code "bool"} */
         @Override
         public String kind() {
             return "bool";
@@ -153,7 +148,6 @@ public sealed interface ConfigNode
             Objects.requireNonNull(range, "range");
         }
 
-        /** @return {@code "null"} */
         @Override
         public String kind() {
             return "null";
