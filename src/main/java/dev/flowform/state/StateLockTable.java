@@ -131,8 +131,7 @@ public final class StateLockTable {
             LockInfo mine = new LockInfo(UUID.randomUUID().toString(), store.environmentName(), operation,
                     request.who(), request.version(), now, now, request.info(), ProcessIdentity.current().encode());
             // the lock row after our INSERT: ours, the winner's, or null when it vanished in between
-            LockInfo current = store.backend().locksSessions() ? sessions.lock(mine, tookOver)
-                    : store.inTransaction("lock(" + operation + ")", c -> insert(c, mine));
+            LockInfo current = store.backend().locksSessions() ? sessions.lock(mine, tookOver) : insert(operation, mine);
             if (current == null) {
                 continue; // the holder released it between our INSERT and our read: try again
             }
@@ -366,6 +365,22 @@ public final class StateLockTable {
     }
 
     /** @return the row after inserting {@code mine}: ours, the winner's when another got there first, or null */
+    /**
+     * Inserts the lock row; when the connection was lost during the commit (an H2 auto-server's host process exiting
+     * as another command fails on the lock), reads the row again on the new connection: whether the insert was saved
+     * shows in whose row is there.
+     */
+    private LockInfo insert(String operation, LockInfo mine) {
+        try {
+            return store.inTransaction("lock(" + operation + ")", c -> insert(c, mine));
+        } catch (StateStoreException e) {
+            if (!e.outcomeUnknown()) {
+                throw e;
+            }
+            return store.inTransaction("lock(" + operation + ") re-read", c -> select(c).orElse(null));
+        }
+    }
+
     private LockInfo insert(Connection c, LockInfo mine) throws SQLException {
         try {
             insertRow(c, mine);

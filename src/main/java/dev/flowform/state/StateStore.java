@@ -386,7 +386,7 @@ public final class StateStore implements AutoCloseable {
                 if (committing) {
                     throw new StateStoreException(what + " on " + backend.location() + ": the connection to the database"
                             + " was lost while committing, so the change may or may not have been saved; the store has"
-                            + " reconnected. Re-read the state before going on.", e);
+                            + " reconnected. Re-read the state before going on.", e, true);
                 }
             } catch (RuntimeException e) {
                 rollbackQuietly(e);

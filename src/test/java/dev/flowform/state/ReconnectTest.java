@@ -43,6 +43,22 @@ class ReconnectTest {
     }
 
     @Test
+    void aConnectionLostWhileCommittingIsReportedAsAnUnknownOutcomeAndALockAttemptReadsWhatWasSaved() throws Exception {
+        try (StateStore store = StateStore.open(stateDir, "prod", clock)) {
+            assertThatThrownBy(() -> store.inTransaction("lock(apply)", c -> {
+                try (Statement s = c.createStatement()) {
+                    s.execute("SELECT 1");
+                }
+                shutDown(); // the database goes away between the work and its commit
+                return null;
+            })).isInstanceOfSatisfying(StateStoreException.class, e -> assertThat(e.outcomeUnknown()).isTrue());
+
+            LockInfo lock = store.lockTable().lock("apply", "alice@host", "0.1.0");
+            assertThat(store.lockTable().current()).contains(lock);
+        }
+    }
+
+    @Test
     void connectionLossIsRecognisedByH2ErrorCode() {
         assertThat(H2Backend.isConnectionLostError(new SQLException("Connection is broken", "90067", 90067))).isTrue();
         assertThat(H2Backend.isConnectionLostError(new SQLException("Database is already closed", "90121", 90121))).isTrue();
