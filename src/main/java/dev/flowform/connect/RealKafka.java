@@ -35,6 +35,42 @@ public interface RealKafka extends AutoCloseable {
                 new Class<?>[] {Map.class, Map.class, Map.class, Path.class}, addresses, topics, partitions, dir);
     }
 
+    /**
+     * Like {@link #start(Map, Map, Map, Path)}, with some clusters secured as production clusters are: a
+     * {@code SASL_PLAINTEXT} listener with {@code SCRAM-SHA-512} and KRaft's {@code StandardAuthorizer} (no ACL, no
+     * access). Workers that authenticate (Strimzi's {@code spec.authentication}) reach such a cluster on that listener;
+     * connector configurations and this interface's own clients use its PLAINTEXT listener, whose anonymous principal
+     * is a super user.
+     *
+     * @param addresses  alias to the bootstrap addresses that cluster answers for ({@code host:port})
+     * @param topics     alias to the topics to create
+     * @param partitions alias to the number of partitions of its topics (absent: 1)
+     * @param secured    the aliases to start secured
+     * @param dir        working folder
+     * @return the running environment; close it to stop everything
+     * @throws ConnectRuntimeException when the Kafka libraries cannot be found or a broker does not start
+     */
+    static RealKafka start(Map<String, List<String>> addresses, Map<String, List<String>> topics,
+                           Map<String, Integer> partitions, java.util.Set<String> secured, Path dir) {
+        return KafkaRuntimeLoader.newInstance("dev.flowform.kafka.KafkaEnvironment", RealKafka.class,
+                new Class<?>[] {Map.class, Map.class, Map.class, java.util.Set.class, Path.class}, addresses, topics,
+                partitions, secured, dir);
+    }
+
+    /**
+     * Does on a secured cluster what Strimzi's User Operator does for a KafkaUser with {@code scram-sha-512}
+     * authentication and {@code simple} authorization: sets the user's SCRAM-SHA-512 credential
+     * ({@code Admin.alterUserScramCredentials}) and makes the user's ACLs exactly {@code acls} (creating the missing
+     * ones, deleting the others), then waits until the broker's authorizer serves them.
+     *
+     * @param alias    a secured cluster
+     * @param user     the user name (principal {@code User:<user>})
+     * @param password the SCRAM password
+     * @param acls     the KafkaUser's {@code spec.authorization.acls}
+     * @throws IllegalStateException when the broker refuses or does not answer
+     */
+    void applyUser(String alias, String user, String password, List<dev.flowform.model.KafkaAcl> acls);
+
     /** @return the Connect runtime whose workers run against these clusters */
     ConnectRuntime runtime();
 

@@ -146,6 +146,11 @@ public final class KafkaBroker implements AutoCloseable {
         return "127.0.0.1:" + saslPort;
     }
 
+    /** @return true when started with {@link #startSecured}: SASL/SCRAM and an authorizer */
+    public boolean secured() {
+        return saslPort >= 0;
+    }
+
     /** @return the folder holding the log and metadata */
     public Path dir() {
         return dir;

@@ -36,15 +36,30 @@ public final class KafkaClusters implements AutoCloseable {
      * @throws IllegalStateException when a broker does not start (those already started are stopped)
      */
     public static KafkaClusters start(Map<String, List<String>> addresses, Path dir) {
-        return KafkaContext.call(() -> startAll(addresses, dir));
+        return start(addresses, Set.of(), dir);
     }
 
-    private static KafkaClusters startAll(Map<String, List<String>> addresses, Path dir) {
+    /**
+     * Like {@link #start(Map, Path)}, with some clusters secured ({@link KafkaBroker#startSecured}: SASL/SCRAM and
+     * {@code StandardAuthorizer}).
+     *
+     * @param addresses alias to the bootstrap addresses it answers for ({@code host:port}), in order
+     * @param secured   the aliases to start secured
+     * @param dir       folder under which each cluster gets {@code <alias>/}
+     * @return the running clusters
+     * @throws IllegalStateException when a broker does not start (those already started are stopped)
+     */
+    public static KafkaClusters start(Map<String, List<String>> addresses, Set<String> secured, Path dir) {
+        return KafkaContext.call(() -> startAll(addresses, secured, dir));
+    }
+
+    private static KafkaClusters startAll(Map<String, List<String>> addresses, Set<String> secured, Path dir) {
         Map<String, KafkaBroker> byAlias = new LinkedHashMap<>();
         Map<String, KafkaBroker> byAddress = new LinkedHashMap<>();
         try {
             for (Map.Entry<String, List<String>> e : addresses.entrySet()) {
-                KafkaBroker b = KafkaBroker.start(e.getKey(), dir.resolve(e.getKey()));
+                KafkaBroker b = secured.contains(e.getKey()) ? KafkaBroker.startSecured(e.getKey(), dir.resolve(e.getKey()))
+                        : KafkaBroker.start(e.getKey(), dir.resolve(e.getKey()));
                 byAlias.put(e.getKey(), b);
                 for (String a : e.getValue()) {
                     byAddress.put(a.strip(), b);
@@ -70,6 +85,19 @@ public final class KafkaClusters implements AutoCloseable {
         return b.bootstrapServers();
     }
 
+    /**
+     * @param alias a cluster alias
+     * @return the broker of that cluster
+     * @throws IllegalArgumentException when there is no such alias
+     */
+    public KafkaBroker broker(String alias) {
+        KafkaBroker b = byAlias.get(alias);
+        if (b == null) {
+            throw new IllegalArgumentException("no embedded Kafka cluster \"" + alias + "\"; there are " + byAlias.keySet());
+        }
+        return b;
+    }
+
     /** @return the aliases, in start order */
     public Collection<String> aliases() {
         return List.copyOf(byAlias.keySet());
@@ -83,6 +111,18 @@ public final class KafkaClusters implements AutoCloseable {
      * @return the mapped list, or null for null
      */
     public String map(String value) {
+        return map(value, false);
+    }
+
+    /**
+     * Like {@link #map(String)}, for a client that authenticates with SASL: a secured cluster answers it on its
+     * {@code SASL_PLAINTEXT} listener, any other cluster on its only one.
+     *
+     * @param value comma-separated {@code host:port} list, or null
+     * @param sasl  true for a client whose {@code security.protocol} is {@code SASL_*}
+     * @return the mapped list, or null for null
+     */
+    public String map(String value, boolean sasl) {
         if (value == null) {
             return null;
         }
@@ -93,7 +133,7 @@ public final class KafkaClusters implements AutoCloseable {
                 continue;
             }
             KafkaBroker b = byAddress.get(t);
-            out.add(b == null ? t : b.bootstrapServers());
+            out.add(b == null ? t : sasl && b.secured() ? b.saslBootstrapServers() : b.bootstrapServers());
         }
         return String.join(",", out);
     }

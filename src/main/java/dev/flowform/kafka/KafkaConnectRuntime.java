@@ -25,7 +25,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Real Kafka Connect behind the embedded cluster: one distributed worker process per worker pod against
  * {@link KafkaClusters}, every call a REST call to a live worker, so errors, task states and transactions are
  * Kafka's own. Workers get the operator's properties with only what a single-node, in-process setup needs changed
- * (REST port, plugins on the class path, replication factor 1, faster group timings); none touches exactly-once
+ * (REST port, plugins on the class path, replication factor 1, faster group timings); none touches exactly-once.
+ * A worker whose {@code security.protocol} is {@code SASL_*} reaches a secured cluster on its SASL listener
  * (docs/real-kafka.md).
  */
 public final class KafkaConnectRuntime implements ConnectRuntime {
@@ -252,7 +253,8 @@ public final class KafkaConnectRuntime implements ConnectRuntime {
     /** @return the complete properties of a worker on REST {@code port}: see the class comment */
     Map<String, String> workerProperties(Map<String, String> rendered, int port) {
         Map<String, String> p = new LinkedHashMap<>(rendered);
-        p.put("bootstrap.servers", clusters.map(p.get("bootstrap.servers")));
+        boolean sasl = p.getOrDefault("security.protocol", "").startsWith("SASL_");
+        p.put("bootstrap.servers", clusters.map(p.get("bootstrap.servers"), sasl));
         p.remove("plugin.path");
         p.keySet().removeIf(k -> k.startsWith("rest.") || k.equals("listeners"));
         p.put("listeners", "http://127.0.0.1:" + port);

@@ -4,6 +4,7 @@ import dev.flowform.connect.ConnectRuntime;
 import dev.flowform.connect.ConnectorStatus;
 import dev.flowform.connect.RealKafka;
 import dev.flowform.connect.RestResult;
+import dev.flowform.model.KafkaAcl;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,7 +64,23 @@ public final class KafkaEnvironment implements RealKafka {
      */
     public KafkaEnvironment(Map<String, List<String>> addresses, Map<String, List<String>> topics,
                             Map<String, Integer> partitions, Path dir) {
-        this.clusters = KafkaClusters.start(addresses, dir);
+        this(addresses, topics, partitions, Set.of(), dir);
+    }
+
+    /**
+     * Like {@link #KafkaEnvironment(Map, Map, Map, Path)}, with some clusters secured (SASL/SCRAM and
+     * {@code StandardAuthorizer}, {@link KafkaBroker#startSecured}).
+     *
+     * @param addresses  alias to the bootstrap addresses that cluster answers for
+     * @param topics     alias to topics to create
+     * @param partitions alias to the number of partitions of its topics (absent: 1)
+     * @param secured    the aliases to start secured
+     * @param dir        working folder
+     * @throws IllegalStateException when a broker does not start or a topic cannot be created
+     */
+    public KafkaEnvironment(Map<String, List<String>> addresses, Map<String, List<String>> topics,
+                            Map<String, Integer> partitions, Set<String> secured, Path dir) {
+        this.clusters = KafkaClusters.start(addresses, secured, dir);
         try {
             topics.forEach((alias, names) -> names.forEach(t -> clusters.createTopic(alias, t,
                     partitions.getOrDefault(alias, 1))));
@@ -72,6 +89,14 @@ public final class KafkaEnvironment implements RealKafka {
             throw e;
         }
         this.runtime = new KafkaConnectRuntime(clusters, dir.resolve("workers"), true);
+    }
+
+    @Override
+    public void applyUser(String alias, String user, String password, List<KafkaAcl> acls) {
+        KafkaContext.run(() -> adminCall(alias, admin -> {
+            UserAcls.apply(admin, user, password, acls, ADMIN_TIMEOUT_MS);
+            return null;
+        }));
     }
 
     @Override

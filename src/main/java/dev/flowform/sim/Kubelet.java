@@ -8,14 +8,18 @@ import dev.flowform.sim.connect.SimulatedConnectRuntime;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -243,7 +247,8 @@ final class Kubelet {
 
     /**
      * The worker as its container starts it: the properties the pod carries, {@code rest.advertised.host.name}
-     * resolved to the pod IP as Strimzi's {@code strimzidir} provider does.
+     * resolved to the pod IP as Strimzi's {@code strimzidir} provider does, and the SASL settings the container's
+     * start script appends ({@link WorkerAuthentication}).
      */
     private WorkerSpec workerSpec(Pod p) {
         String k = SimContext.key(p);
@@ -253,9 +258,37 @@ final class Kubelet {
             text = hash == null ? mountedConfig(p) : ctx.memory().workerConfigs.get(hash);
         }
         Map<String, String> properties = new LinkedHashMap<>(WorkerConfig.parse(text));
+        try {
+            properties.putAll(WorkerAuthentication.settings(p, file -> mountedSecret(p.getMetadata().getNamespace(), file)));
+        } catch (IllegalStateException e) {
+            LOG.fine("the worker of pod " + k + " starts without its SASL settings: " + e.getMessage());
+        }
         String ip = p.getStatus() == null ? null : p.getStatus().getPodIP();
         properties.put(SimulatedConnectRuntime.ADVERTISED_HOST, ip != null ? ip : podIps.computeIfAbsent(k, x -> nextIp()));
         return new WorkerSpec(k, p.getMetadata().getNamespace() + "/" + SimContext.label(p, Strimzi.CLUSTER_LABEL), properties);
+    }
+
+    /**
+     * @param ns   the pod's namespace
+     * @param file {@code <secret>/<key>}, a file of a mounted Secret volume
+     * @return the file's content (the key's decoded value), or empty when the Secret or the key does not exist
+     */
+    private Optional<String> mountedSecret(String ns, String file) {
+        int slash = file.indexOf('/');
+        if (slash <= 0) {
+            return Optional.empty();
+        }
+        Secret s = ctx.client().secrets().inNamespace(ns).withName(file.substring(0, slash)).get();
+        String key = file.substring(slash + 1);
+        if (s == null) {
+            return Optional.empty();
+        }
+        if (s.getStringData() != null && s.getStringData().get(key) != null) {
+            return Optional.of(s.getStringData().get(key));
+        }
+        String b64 = s.getData() == null ? null : s.getData().get(key);
+        return b64 == null ? Optional.empty()
+                : Optional.of(new String(Base64.getDecoder().decode(b64), StandardCharsets.UTF_8));
     }
 
     /**

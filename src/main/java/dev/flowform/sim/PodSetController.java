@@ -330,6 +330,7 @@ final class PodSetController {
         if (target.envText() != null) {
             env.add(Map.of("name", Strimzi.CONNECT_CONFIGURATION_ENV, "value", target.envText()));
         }
+        env.addAll(WorkerAuthentication.env(spec));
         Map<String, Object> container = new LinkedHashMap<>();
         container.put("name", Strimzi.podSetName(name));
         container.put("image", image(spec));
@@ -341,6 +342,12 @@ final class PodSetController {
         podSpec.put("hostname", podName);
         podSpec.put("subdomain", Strimzi.podSetName(name));
         podSpec.put("containers", List.of(container));
+        String passwordSecret = WorkerAuthentication.passwordSecret(spec);
+        if (passwordSecret != null) {
+            container.put("volumeMounts", List.of(Map.of("name", passwordSecret,
+                    "mountPath", WorkerAuthentication.PASSWORD_MOUNT + passwordSecret)));
+            podSpec.put("volumes", List.of(Map.of("name", passwordSecret, "secret", Map.of("secretName", passwordSecret))));
+        }
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("name", podName);
         metadata.put("labels", labels);

@@ -127,6 +127,45 @@ class ConnectRuntimePortTest extends SimTestSupport {
     }
 
     @Test
+    void workersOfAClusterWithScramAuthenticationGetStrimzisSaslSettingsAndOnlyTheSecretHoldsThePassword() {
+        SlowRuntime runtime = new SlowRuntime();
+        cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(seed("v1beta2"))
+                .settings(SimSettings.fast()).connectRuntime(() -> runtime).build());
+        awaitIdle();
+        String password = "pw-" + java.util.UUID.randomUUID();
+        cluster.client().secrets().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .withNewMetadata().withName("dr-connect").endMetadata()
+                .addToData("password", java.util.Base64.getEncoder().encodeToString(password.getBytes(
+                        java.nio.charset.StandardCharsets.UTF_8))).build()).create();
+        setWorkerEos(NS, "preparing");
+        awaitIdle();
+
+        List<WorkerSpec> rolled = runtime.started.subList(3, runtime.started.size());
+        assertThat(rolled).hasSize(3);
+        String jaas = "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"dr-connect\" password=\""
+                + password + "\";";
+        for (WorkerSpec w : rolled) {
+            for (String prefix : List.of("", "producer.", "consumer.", "admin.")) {
+                // the seed's KafkaConnect has spec.tls as well: SASL over TLS
+                assertThat(w.properties()).containsEntry(prefix + "security.protocol", "SASL_SSL")
+                        .containsEntry(prefix + "sasl.mechanism", "SCRAM-SHA-512")
+                        .containsEntry(prefix + "sasl.jaas.config", jaas);
+            }
+        }
+        for (Pod p : cluster.client().pods().inNamespace(NS).withLabel("strimzi.io/cluster", CONNECT).list().getItems()) {
+            String json = io.fabric8.kubernetes.client.utils.Serialization.asJson(p);
+            assertThat(json).doesNotContain(password).doesNotContain("sasl.jaas.config")
+                    .contains("\"KAFKA_CONNECT_TLS\",\"value\":\"true\"")
+                    .contains("\"KAFKA_CONNECT_SASL_MECHANISM\",\"value\":\"scram-sha-512\"")
+                    .contains("\"KAFKA_CONNECT_SASL_USERNAME\",\"value\":\"dr-connect\"")
+                    .contains("\"KAFKA_CONNECT_SASL_PASSWORD_FILE\",\"value\":\"dr-connect/password\"")
+                    .contains("/opt/kafka/connect-password/dr-connect");
+        }
+        cluster.client().configMaps().inNamespace(NS).list().getItems().forEach(cm ->
+                assertThat(String.valueOf(cm.getData())).doesNotContain("sasl.").doesNotContain(password));
+    }
+
+    @Test
     void aCrashedWorkerIsKilledAndItsContainerRestartedWithThePodNotReadyMeanwhile() {
         SlowRuntime runtime = new SlowRuntime();
         cluster = EmbeddedCluster.start(EmbeddedClusterOptions.builder().seedDir(seed("v1beta2"))
