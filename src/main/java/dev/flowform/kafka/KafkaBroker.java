@@ -89,24 +89,7 @@ public final class KafkaBroker implements AutoCloseable {
                 p.put("super.users", "User:ANONYMOUS");
             }
             p.put("log.dirs", dir.toString());
-            p.put("num.partitions", "1");
-            p.put("default.replication.factor", "1");
-            p.put("offsets.topic.replication.factor", "1");
-            p.put("offsets.topic.num.partitions", "1");
-            p.put("transaction.state.log.replication.factor", "1");
-            p.put("transaction.state.log.min.isr", "1");
-            p.put("transaction.state.log.num.partitions", "1");
-            p.put("share.coordinator.state.topic.replication.factor", "1");
-            p.put("share.coordinator.state.topic.min.isr", "1");
-            p.put("group.initial.rebalance.delay.ms", "0");
-            p.put("group.min.session.timeout.ms", "1000");
-            p.put("log.cleaner.dedupe.buffer.size", "2097152");
-            p.put("log.segment.bytes", "1048576");
-            p.put("num.network.threads", "2");
-            p.put("num.io.threads", "2");
-            p.put("background.threads", "2");
-            p.put("num.recovery.threads.per.data.dir", "1");
-            p.put("num.replica.fetchers", "1");
+            p.putAll(singleNodeSettings());
             KafkaConfig cfg = KafkaConfig.fromProps(p);
             new Formatter()
                     .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
@@ -123,6 +106,30 @@ public final class KafkaBroker implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("Kafka cluster \"" + name + "\" did not start in " + dir + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The settings of a one-node cluster on a small machine: replication factor 1, few threads, small buffers. */
+    private static Properties singleNodeSettings() {
+        Properties p = new Properties();
+        p.put("num.partitions", "1");
+        p.put("default.replication.factor", "1");
+        p.put("offsets.topic.replication.factor", "1");
+        p.put("offsets.topic.num.partitions", "1");
+        p.put("transaction.state.log.replication.factor", "1");
+        p.put("transaction.state.log.min.isr", "1");
+        p.put("transaction.state.log.num.partitions", "1");
+        p.put("share.coordinator.state.topic.replication.factor", "1");
+        p.put("share.coordinator.state.topic.min.isr", "1");
+        p.put("group.initial.rebalance.delay.ms", "0");
+        p.put("group.min.session.timeout.ms", "1000");
+        p.put("log.cleaner.dedupe.buffer.size", "2097152");
+        p.put("log.segment.bytes", "1048576");
+        p.put("num.network.threads", "2");
+        p.put("num.io.threads", "2");
+        p.put("background.threads", "2");
+        p.put("num.recovery.threads.per.data.dir", "1");
+        p.put("num.replica.fetchers", "1");
+        return p;
     }
 
     /** @return the name given at start */
