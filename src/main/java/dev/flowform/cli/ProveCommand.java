@@ -17,10 +17,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code flowform prove}: runs a configuration's rollout on real Kafka and shows with data what it achieves: loads the
@@ -30,16 +26,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "prove", mixinStandardHelpOptions = true,
         description = "Run the rollout on real Kafka (an embedded environment with \"kafka\" clusters) and prove "
                 + "exactly-once with data: records produced, replicated, aborted records seen, duplicates.")
-public final class ProveCommand implements Callable<Integer> {
-    @ParentCommand
-    FlowformCommand parent;
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    CommonOptions common;
-
+public final class ProveCommand extends FlowformSubcommand implements Callable<Integer> {
     /** The counts of the last run, for tests; null before a run or when the rollout failed. */
     ExactlyOnceProof.Report report;
 
