@@ -34,8 +34,10 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -130,24 +132,34 @@ public final class KafkaEnvironment implements RealKafka {
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         int committed = 0;
         int aborted = 0;
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-            producer.initTransactions();
+        KafkaProducer<byte[], byte[]> producer = transactional(p);
+        try {
             int partitions = Math.max(1, producer.partitionsFor(topic).size());
             int sent = 0;
             for (int tx = 1; tx <= transactions; tx++) {
                 boolean abort = abortEvery > 0 && tx % abortEvery == 0;
-                producer.beginTransaction();
-                for (int i = 0; i < perTransaction; i++) {
-                    int n = abort ? aborted + i : committed + i;
-                    String value = phase + (abort ? "-a-" : "-c-") + n;
-                    producer.send(new ProducerRecord<>(topic, sent++ % partitions, null, value.getBytes(StandardCharsets.UTF_8)));
+                int first = abort ? aborted : committed;
+                for (int attempt = 1; ; attempt++) {
+                    try {
+                        transaction(producer, topic, phase, abort, first, perTransaction, sent, partitions);
+                        break;
+                    } catch (KafkaException e) {
+                        // the broker refused the transaction as in an invalid state (back-to-back transactions on a
+                        // loaded machine): its records are not committed, so a new producer (initTransactions aborts
+                        // what is open) writes the same records again
+                        if (attempt == 3 || !(e instanceof InvalidTxnStateException
+                                || e.getCause() instanceof InvalidTxnStateException)) {
+                            throw e;
+                        }
+                        System.err.println("writer " + phase + ": transaction " + tx + " written again after " + e);
+                        producer.close(Duration.ZERO);
+                        producer = transactional(p);
+                    }
                 }
+                sent += perTransaction;
                 if (abort) {
-                    producer.flush();
-                    producer.abortTransaction();
                     aborted += perTransaction;
                 } else {
-                    producer.commitTransaction();
                     committed += perTransaction;
                 }
                 afterEach.accept(tx);
@@ -155,8 +167,32 @@ public final class KafkaEnvironment implements RealKafka {
                     sleep(pauseMs);
                 }
             }
+        } finally {
+            producer.close();
         }
         return new Produced(committed, aborted);
+    }
+
+    private static KafkaProducer<byte[], byte[]> transactional(Properties p) {
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+        producer.initTransactions();
+        return producer;
+    }
+
+    /** One transaction of {@code count} records, values {@code <phase>-c-<n>} (or {@code -a-} and aborted) from {@code first}. */
+    private static void transaction(KafkaProducer<byte[], byte[]> producer, String topic, String phase, boolean abort,
+                                    int first, int count, int sent, int partitions) {
+        producer.beginTransaction();
+        for (int i = 0; i < count; i++) {
+            String value = phase + (abort ? "-a-" : "-c-") + (first + i);
+            producer.send(new ProducerRecord<>(topic, (sent + i) % partitions, null, value.getBytes(StandardCharsets.UTF_8)));
+        }
+        if (abort) {
+            producer.flush();
+            producer.abortTransaction();
+        } else {
+            producer.commitTransaction();
+        }
     }
 
     @Override
