@@ -28,14 +28,24 @@ public final class Main {
      * @return the exit code
      */
     public static int run(CliContext context, String... args) {
-        return commandLine(context).execute(args);
+        return commandLine(context, args).execute(args);
     }
 
-    /** @return the configured command line, so callers can set its out/err writers */
+    /** @return the configured command line with every subcommand, so callers can set its out/err writers */
     public static CommandLine commandLine(CliContext context) {
+        return commandLine(context, new String[0]);
+    }
+
+    /**
+     * @param args the arguments it will run: when they start with a subcommand's name, only that subcommand is built
+     *             ({@link FlowformCommand#register})
+     * @return the configured command line, so callers can set its out/err writers
+     */
+    public static CommandLine commandLine(CliContext context, String... args) {
         CommandLine cl = new CommandLine(new FlowformCommand(context));
+        FlowformCommand.register(cl, args);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
-        cl.setParameterExceptionHandler((ex, args) -> {
+        cl.setParameterExceptionHandler((ex, rest) -> {
             CommandLine c = ex.getCommandLine();
             c.getErr().println("Error: " + ex.getMessage());
             if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, c.getErr())) {

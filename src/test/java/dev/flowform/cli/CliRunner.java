@@ -64,7 +64,7 @@ final class CliRunner {
 
     /** Runs with the caller's writers, so another thread can watch the output while the command runs. */
     Result run(StringWriter out, StringWriter err, String... args) {
-        CommandLine cl = Main.commandLine(context);
+        CommandLine cl = Main.commandLine(context, args);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         int code = cl.execute(args);
