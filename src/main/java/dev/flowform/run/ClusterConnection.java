@@ -11,11 +11,11 @@ import dev.flowform.sim.EmbeddedCluster;
 import dev.flowform.sim.EmbeddedClusterOptions;
 import dev.flowform.sim.SimSettings;
 import dev.flowform.state.StateStore;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.RequestConfigBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -116,14 +116,17 @@ public final class ClusterConnection implements AutoCloseable {
      * @param client  the client for it, or null when it failed
      */
     record Remote(KubeconfigTarget kube, String where, Optional<ConnectionFailure> failure, KubernetesClient client) {
-        /** Resolves the kubeconfig, probes its server and, when it answers, builds the client. */
+        /** Resolves the kubeconfig, builds the client and probes the server through it; the client is kept when it answers. */
         static Remote connect(KubernetesTarget.Kubeconfig target, String env, RunContext ctx) {
             KubeconfigTarget kube = KubeconfigTarget.resolve(target, env, ctx.env());
             String server = IdentityGuard.normalise(String.valueOf(kube.config().getMasterUrl()));
             String where = server + (kube.context() == null ? "" : " (context \"" + kube.context() + "\")");
-            Optional<ConnectionFailure> failure = ConnectionFailure.probe(kube.config(), where);
-            KubernetesClient client = failure.isPresent() ? null
-                    : new KubernetesClientBuilder().withConfig(kube.config()).build();
+            KubernetesClient client = new KubernetesClientBuilder().withConfig(kube.config()).build();
+            Optional<ConnectionFailure> failure = ConnectionFailure.probe(client, where);
+            if (failure.isPresent()) {
+                client.close();
+                client = null;
+            }
             return new Remote(kube, where, failure, client);
         }
 
@@ -405,8 +408,14 @@ public final class ClusterConnection implements AutoCloseable {
      */
     public synchronized KubernetesClient writeClient() {
         if (writeClient == null) {
-            Config noRetry = new ConfigBuilder(client.getConfiguration()).withRequestRetryBackoffLimit(0).build();
-            writeClient = embedded != null ? embedded.newClient(noRetry) : new KubernetesClientBuilder().withConfig(noRetry).build();
+            if (embedded != null) {
+                writeClient = embedded.newClient(new ConfigBuilder(client.getConfiguration())
+                        .withRequestRetryBackoffLimit(0).build());
+            } else {
+                // the same connections (one TLS set-up per command); fabric8 retries per the derived client's request config
+                writeClient = client.newClient(new RequestConfigBuilder(client.getConfiguration().getRequestConfig())
+                        .withRequestRetryBackoffLimit(0).build()).adapt(KubernetesClient.class);
+            }
         }
         return writeClient;
     }

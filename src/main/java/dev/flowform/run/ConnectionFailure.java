@@ -1,11 +1,10 @@
 package dev.flowform.run;
 
 import dev.flowform.diag.Diagnostic;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.RequestConfig;
+import io.fabric8.kubernetes.client.RequestConfigBuilder;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
@@ -49,20 +48,19 @@ record ConnectionFailure(String summary, String detail) {
             "cannot (\\S+) resource \"([^\"]+)\"(?: in API group \"([^\"]*)\")?(?: in the namespace \"([^\"]+)\")?");
 
     /**
-     * Makes the first contact with the API server: one {@code GET /version}, without retries, within
-     * {@link #PROBE_DEADLINE}, so an unusable server is reported before anything is read.
+     * Makes the first contact with the API server: one {@code GET /version} through {@code client}'s connections,
+     * without retries, within {@link #PROBE_DEADLINE}, so an unusable server is reported before anything is read.
      *
-     * @param config the configuration of the client that will read
+     * @param client the client that will read
      * @param where  the server and context, for messages
      * @return the failure, or empty when the server answered (a 404 counts as an answer)
      */
-    static Optional<ConnectionFailure> probe(Config config, String where) {
+    static Optional<ConnectionFailure> probe(KubernetesClient client, String where) {
         int limit = (int) PROBE_DEADLINE.toMillis();
-        Config once = new ConfigBuilder(config).withRequestRetryBackoffLimit(0)
-                .withConnectionTimeout(Math.min(limit, positive(config.getConnectionTimeout(), limit)))
-                .withRequestTimeout(limit).build();
-        KubernetesClient client = new KubernetesClientBuilder().withConfig(once).build();
-        CompletableFuture<Void> call = CompletableFuture.runAsync(client::getKubernetesVersion, task -> {
+        RequestConfig once = new RequestConfigBuilder(client.getConfiguration().getRequestConfig())
+                .withRequestRetryBackoffLimit(0).withRequestTimeout(limit).build();
+        KubernetesClient probing = client.newClient(once).adapt(KubernetesClient.class);
+        CompletableFuture<Void> call = CompletableFuture.runAsync(probing::getKubernetesVersion, task -> {
             Thread t = new Thread(task, "flowform-probe");
             t.setDaemon(true);
             t.start();
@@ -82,7 +80,6 @@ record ConnectionFailure(String summary, String detail) {
             return Optional.of(new ConnectionFailure("Interrupted", "Interrupted while contacting " + where + "."));
         } finally {
             call.cancel(true);
-            client.close();
         }
     }
 
