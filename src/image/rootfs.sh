@@ -2,11 +2,16 @@
 # Assembles the file tree of flowform's container image, which Jib then packs on top of an empty ("scratch") base:
 # no container registry is needed (see docs/packaging.md). Run by the package phase on Linux:
 #
-#   rootfs.sh JAVA_HOME DIST OUT
+#   rootfs.sh JAVA_HOME DIST OUT QUICKSTART
 #
-#   JAVA_HOME  the build's JDK 17+, with jmods/ (jlink makes the image's Java runtime from it)
-#   DIST       the distribution folder (target/flowform: bin/flowform, lib/flowform.jar, completion/)
-#   OUT        the tree to create (emptied first)
+#   JAVA_HOME   the build's JDK 17+, with jmods/ (jlink makes the image's Java runtime from it unless a JDK 25+ is found)
+#   DIST        the distribution folder (target/flowform: bin/flowform, lib/flowform.jar, completion/)
+#   OUT         the tree to create (emptied first)
+#   QUICKSTART  examples/quickstart, planned once to train the AOT cache
+#
+# The runtime is made from a JDK 25 or newer when one is installed (found as src/build/find-jdk.sh finds it, or
+# $FLOWFORM_AOT_JAVA_HOME) and its jlink works: with the AOT cache trained here at the image's own layout, a remote
+# plan starts about twice as fast as on Java 17 with class-data sharing (docs/packaging.md). The bytecode stays 17.
 #
 # The tree: /opt/java (a jlink'd runtime of the modules flowform uses), the shared libraries that runtime and
 # /bin/sh need, copied from this machine at the paths ldd finds them, /bin/sh (this machine's sh, for the
@@ -14,8 +19,8 @@
 # unprivileged user 65532 "flowform", its home folder and /tmp.
 set -eu
 
-[ $# -eq 3 ] || { echo "usage: rootfs.sh JAVA_HOME DIST OUT" >&2; exit 2; }
-jdk=$1 dist=$2 out=$3
+[ $# -eq 4 ] || { echo "usage: rootfs.sh JAVA_HOME DIST OUT QUICKSTART" >&2; exit 2; }
+jdk=$1 dist=$2 out=$3 quickstart=$4
 
 # Uncompressed modules (no --compress): the layer is gzipped anyway, and classes load without inflating them.
 # The modules of flowform.jar (jdeps --multi-release 17 --ignore-missing-deps --print-module-deps), plus
@@ -31,8 +36,19 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd -P)
 mkdir -p "$out/opt" "$out/bin" "$out/etc" "$out/tmp" "$out/home/flowform"
 
-"$jdk/bin/jlink" --module-path "$jdk/jmods" --add-modules "$MODULES" --strip-debug --no-header-files \
-  --no-man-pages --output "$out/opt/java.tmp"
+# a JDK 25+ links its own runtime (JEP 493) or has jmods; when that fails the build's JDK makes it, as before
+. "$(dirname "$0")/../build/find-jdk.sh"
+runtime_jdk=
+if find_jdk 25 FLOWFORM_AOT_JAVA_HOME && "$jdk_home/bin/jlink" --add-modules "$MODULES" --strip-debug \
+    --no-header-files --no-man-pages --output "$out/opt/java.tmp" >/dev/null 2>&1; then
+  runtime_jdk=$jdk_home
+else
+  rm -rf "$out/opt/java.tmp"
+  runtime_jdk=$jdk
+  "$jdk/bin/jlink" --module-path "$jdk/jmods" --add-modules "$MODULES" --strip-debug --no-header-files \
+    --no-man-pages --output "$out/opt/java.tmp"
+fi
+echo "rootfs.sh: the image's Java runtime is linked from $runtime_jdk" >&2
 # Jib stores regular files only: follow every symbolic link jlink left (Debian points cacerts and tzdb.dat at /etc)
 cp -RL "$out/opt/java.tmp" "$out/opt/java"
 rm -rf "$out/opt/java.tmp"
@@ -61,11 +77,25 @@ done
 mkdir -p "$out/opt/flowform/lib"
 cp -R "$dist/bin" "$dist/completion" "$out/opt/flowform/"
 cp "$dist/lib/flowform.jar" "$out/opt/flowform/lib/"
-# no class-data archive or AOT cache: both are made for the build's own Java and the jar at its build path, so this
-# runtime at /opt/flowform would not use them (the launcher passes an archive only to the Java its stamp names)
+# jlink's release file leaves out the lines the launcher's archive stamps compare (IMPLEMENTOR, JAVA_RUNTIME_VERSION):
+# the runtime is that JDK's, so they are copied from it
+for key in IMPLEMENTOR JAVA_RUNTIME_VERSION; do
+  grep -q "^$key=" "$out/opt/java/release" || grep "^$key=" "$runtime_jdk/release" >> "$out/opt/java/release" || true
+done
 
 printf 'root:x:0:0:root:/root:/bin/sh\nflowform:x:65532:65532:flowform:/home/flowform:/bin/sh\n' > "$out/etc/passwd"
 printf 'root:x:0:\nflowform:x:65532:\n' > "$out/etc/group"
+
+# Jib gives every file of the image the time 1970-01-01T00:00:01Z; the AOT cache remembers the jar's time and size,
+# so the files get that time before the training run. The cache is trained with the tree's own runtime and jar: the
+# JVM accepts them at /opt/java and /opt/flowform, the same layout under another prefix. Java 17 gets no archive
+# (its dynamic archive would need the jar at the very path it was made at).
+find "$out" -exec touch -h -d @1 {} +
+if [ -n "$(feature_version "$out/opt/java")" ] && [ "$(feature_version "$out/opt/java")" -ge 25 ]; then
+  FLOWFORM_AOT_JAVA_HOME="$out/opt/java" sh "$(dirname "$0")/../build/aot-cache.sh" "$out/opt/flowform/lib/flowform.jar" \
+    "$out/opt/flowform/lib/flowform.aot" "$quickstart" "$out.aot-training"
+  rm -rf "$out.aot-training"
+fi
 
 # sanity: the image's Java runs here, with only the copied libraries (chroot needs root, so through the loader)
 loader=$(ls "$out"/lib64/ld-linux-* "$out"/lib/ld-linux-* 2>/dev/null | head -n 1)

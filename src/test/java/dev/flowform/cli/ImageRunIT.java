@@ -115,6 +115,15 @@ class ImageRunIT {
             assertThat(printed).startsWith("flowform ").contains("Saved the plan to: /tmp/plan.json")
                     .contains("flowform apply /tmp/plan.json --dir qs -e demo --state-dir /tmp/state");
             assertThat(root.resolve("tmp/plan.json")).isRegularFile();
+            if (Files.isRegularFile(root.resolve("opt/flowform/lib/flowform.aot"))) {
+                // AOTMode=on: the JVM refuses to start unless it can use the cache, here at the image's own paths
+                Path aot = dir.resolve("aot.txt");
+                int aotCode = exec(List.of("env", "-i", "PATH=/opt/flowform/bin:/opt/java/bin:/bin", "JAVA_HOME=/opt/java",
+                        "HOME=/home/flowform", "JAVA_OPTS=-XX:AOTMode=on", CHROOT.toString(), "--userspec=65532:65532",
+                        root.toString(), "/bin/sh", "-c", "cd /home/flowform && flowform plan --dir qs --state-dir /tmp/state2 "
+                                + "--no-color"), aot);
+                assertThat(aotCode).as(Files.readString(aot)).isZero();
+            }
         } finally {
             for (int i = mounted.size() - 1; i >= 0; i--) {
                 exec(List.of("umount", mounted.get(i).toString()), dir.resolve("umount"));

@@ -76,7 +76,7 @@ class ImageTarIT {
             for (int n = files.read(buffer); n > 0; n = files.read(buffer)) {
                 sha.update(buffer, 0, n);
                 size += n;
-                if (name.startsWith("/etc/")) {
+                if (name.startsWith("/etc/") || name.equals("/opt/java/release") || name.endsWith(".jvm")) {
                     text.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
                 }
             }
@@ -165,6 +165,15 @@ class ImageTarIT {
         assertThat(FILES).containsKeys("/opt/java/lib/server/libjvm.so", "/opt/java/lib/modules", "/opt/flowform/completion/flowform.bash");
         assertThat(FILES.keySet()).anyMatch(f -> f.matches("/lib(64)?/.*ld-linux.*\\.so\\.[0-9]+"))
                 .anyMatch(f -> f.matches("/lib.*/libc\\.so\\.6"));
+        // a Java 25+ runtime comes with its AOT cache and the stamp the launcher checks it by (Java 17: neither)
+        String release = FILES.get("/opt/java/release").text();
+        boolean java25 = !release.contains("JAVA_VERSION=\"17");
+        assertThat(FILES.containsKey("/opt/flowform/lib/flowform.aot")).as(release).isEqualTo(java25);
+        if (java25) {
+            assertThat(FILES.get("/opt/flowform/lib/flowform.aot.jvm").text().lines().sorted().toList())
+                    .isEqualTo(release.lines().filter(l -> l.matches("(IMPLEMENTOR|JAVA_RUNTIME_VERSION)=.*")).sorted().toList())
+                    .hasSize(2);
+        }
         // no copy of the project's classes and dependencies in Jib's /app: the image runs the shaded jar only
         assertThat(FILES.keySet()).noneMatch(f -> f.startsWith("/app/"));
     }
