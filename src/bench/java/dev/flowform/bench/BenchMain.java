@@ -25,7 +25,7 @@ import java.util.Set;
  * (sections: plan, apply, startup, apply-flows, state; {@code apply-flows} takes {@code flows=1,200},
  * {@code flows-runs=N} and {@code flows-parallelism=N}, see {@link FlowsBench}), {@code runs=N} (measured runs, default 5), {@code warmup=N}
  * (default 2), {@code quick} (smaller sizes, to try the harness), {@code baseline=JAR} (also measure the start-up
- * of another build).
+ * of another build), {@code startup-variants=launchers} (start-up of the launcher and the image's tree only).
  */
 public final class BenchMain {
 
@@ -179,7 +179,7 @@ public final class BenchMain {
                         baselineJar = Path.of(a.substring(9)).toAbsolutePath().normalize();
                     } else if (a.startsWith("warmup=")) {
                         warmup = Integer.parseInt(a.substring(7));
-                    } else if (a.matches("(plan-sizes|plan-namespaces|apply-sizes|apply-backends|probe-opts|manual|flows|flows-runs|flows-parallelism|flows-kafka)=.*")) {
+                    } else if (a.matches("(plan-sizes|plan-namespaces|apply-sizes|apply-backends|probe-opts|manual|flows|flows-runs|flows-parallelism|flows-kafka|startup-variants)=.*")) {
                         extra.put(a.substring(0, a.indexOf('=')), a.substring(a.indexOf('=') + 1));
                     } else if (!a.isBlank()) {
                         throw new IllegalArgumentException("unknown argument " + a);

@@ -24,6 +24,7 @@ final class StartupBench {
     /** The distribution's launcher with the Java it finds, and with the JDK 25+ its AOT cache was made by. */
     private static final String LAUNCHER = "bin/flowform";
     private static final String LAUNCHER_AOT = "bin/flowform, Java 25 + AOT cache";
+    private static final String IMAGE = "the image's runtime and launcher";
     /** What {@code plan} of the quickstart reads, as {@code kubectl get} would read it. */
     private static final String KUBECTL_KINDS = "kafkaconnects,kafkaconnectors,strimzipodsets,pods,configmaps";
     private static final String QUICKSTART_NAMESPACE = "replication";
@@ -53,11 +54,19 @@ final class StartupBench {
             variants.put("before: java -jar", baseline(List.of()));
             variants.put("before: AppCDS", baseline(List.of("-XX:SharedArchiveFile=" + baseJsa, "-Xlog:cds=off")));
         }
-        variants.put("java -jar", List.of(Procs.java(), "-jar", options.jar().toString()));
-        variants.put("AppCDS", List.of(Procs.java(), "-XX:SharedArchiveFile=" + jsa, "-Xlog:cds=off", "-jar",
-                options.jar().toString()));
-        variants.put("AppCDS, C1 only", List.of(Procs.java(), "-XX:SharedArchiveFile=" + jsa, "-Xlog:cds=off",
-                "-XX:TieredStopAtLevel=1", "-jar", options.jar().toString()));
+        if (!"launchers".equals(options.extra().get("startup-variants"))) {
+            variants.put("java -jar", List.of(Procs.java(), "-jar", options.jar().toString()));
+            variants.put("AppCDS", List.of(Procs.java(), "-XX:SharedArchiveFile=" + jsa, "-Xlog:cds=off", "-jar",
+                    options.jar().toString()));
+            variants.put("AppCDS, C1 only", List.of(Procs.java(), "-XX:SharedArchiveFile=" + jsa, "-Xlog:cds=off",
+                    "-XX:TieredStopAtLevel=1", "-jar", options.jar().toString()));
+        }
+        // the image's file tree as the package phase assembled it, run in place (its runtime on this machine's libraries)
+        Path imageRoot = options.jar().resolveSibling("image-root").resolve("opt");
+        if (Files.isExecutable(imageRoot.resolve("flowform/bin/flowform"))) {
+            variants.put(IMAGE, List.of("env", "JAVA_HOME=" + imageRoot.resolve("java"),
+                    imageRoot.resolve("flowform/bin/flowform").toString()));
+        }
         Path launcher = options.jar().resolveSibling("flowform").resolve("bin").resolve("flowform");
         if (Files.isExecutable(launcher)) {
             variants.put(LAUNCHER, List.of(launcher.toString()));
@@ -132,14 +141,30 @@ final class StartupBench {
                 "plan, embedded ms", "CPU ms"), table));
     }
 
-    /** The targets, judged on the launcher's settings ({@code bin/flowform}: the archive and C1 only). */
+    /** The targets, judged on the launcher's settings ({@code bin/flowform}: the archive and C1 only) and the image's. */
     private void verdicts(Map<String, Stats> byKey) {
         String launcher = byKey.containsKey(LAUNCHER + "/remote") ? LAUNCHER + "/" : "AppCDS, C1 only/";
+        List<String> verdicts = new ArrayList<>();
+        if (byKey.containsKey("java -jar/remote") && byKey.containsKey(launcher + "remote")) {
+            verdicts.addAll(earlierTargets(byKey, launcher));
+        }
+        Stats kubectl = byKey.get("kubectl");
+        for (String k : List.of(launcher, LAUNCHER_AOT + "/", IMAGE + "/")) {
+            if (byKey.containsKey(k + "remote")) {
+                verdicts.addAll(targets(byKey, k, kubectl));
+            }
+        }
+        report.put("startup_verdicts", verdicts);
+        report.md(String.join("\n", verdicts) + "\n");
+    }
+
+    /** The start-up targets set before the comparison with kubectl, against plain {@code java -jar}. */
+    private static List<String> earlierTargets(Map<String, Stats> byKey, String launcher) {
         Stats validate = byKey.get(launcher + "validate");
         Stats remote = byKey.get(launcher + "remote");
         Stats apply = byKey.get(launcher + "apply");
         Stats plan = byKey.get(launcher + "plan");
-        List<String> verdicts = List.of(
+        return List.of(
                 "- `plan` against an API server in another process at most 1.0 s (the launcher: archive, C1 only): " + Report.verdict(
                         remote.median() <= 1000, String.format("%.0f ms; plain java -jar %.0f ms", remote.median(),
                                 byKey.get("java -jar/remote").median())),
@@ -150,35 +175,30 @@ final class StartupBench {
                         String.format("%.0f ms; plain java -jar %.0f ms", apply.median(), byKey.get("java -jar/apply").median())),
                 "- `plan` with the embedded cluster at most 1.5 s (the launcher): " + Report.verdict(plan.median() <= 1500,
                         String.format("%.0f ms; plain java -jar %.0f ms", plan.median(), byKey.get("java -jar/plan").median())));
-        List<String> more = new ArrayList<>();
-        Stats kubectl = byKey.get("kubectl");
-        for (String k : List.of(launcher, LAUNCHER_AOT + "/")) {
-            Stats r = byKey.get(k + "remote");
-            if (r == null) {
-                continue;
-            }
-            String who = k.substring(0, k.length() - 1);
-            if (kubectl != null) {
-                more.add("- `plan` against a remote API server at most 3 × `kubectl get` of the same objects (" + who + "): "
-                        + Report.verdict(r.median() <= 3 * kubectl.median(), String.format("%.2f × (%.0f ms / %.0f ms)",
-                        r.median() / kubectl.median(), r.median(), kubectl.median())));
-            }
-            Stats rss = byKey.get(k + "remote-rss");
-            if (rss != null) {
-                more.add("- peak memory of `plan` at most 100 MiB (" + who + "): " + Report.verdict(rss.median() <= 100,
-                        String.format("%.0f MiB resident at most (median of runs)", rss.median())));
-            }
-            Stats embedded = byKey.get(k + "plan");
-            more.add("- `plan` with the embedded cluster at most 1.0 s (" + who + "): " + Report.verdict(
-                    embedded.median() <= 1000, String.format("%.0f ms", embedded.median())));
-            Stats firstStep = byKey.get(k + "apply");
-            more.add("- `apply` to its first step at most 1.0 s (" + who + "): " + Report.verdict(firstStep.median() <= 1000,
-                    String.format("%.0f ms", firstStep.median())));
+    }
+
+    /** The targets of one variant {@code k} ("name/"): 3 × kubectl get, 100 MiB, embedded plan and apply within 1.0 s. */
+    private static List<String> targets(Map<String, Stats> byKey, String k, Stats kubectl) {
+        List<String> out = new ArrayList<>();
+        Stats r = byKey.get(k + "remote");
+        String who = k.substring(0, k.length() - 1);
+        if (kubectl != null) {
+            out.add("- `plan` against a remote API server at most 3 × `kubectl get` of the same objects (" + who + "): "
+                    + Report.verdict(r.median() <= 3 * kubectl.median(), String.format("%.2f × (%.0f ms / %.0f ms)",
+                    r.median() / kubectl.median(), r.median(), kubectl.median())));
         }
-        verdicts = new ArrayList<>(verdicts);
-        verdicts.addAll(more);
-        report.put("startup_verdicts", verdicts);
-        report.md(String.join("\n", verdicts) + "\n");
+        Stats rss = byKey.get(k + "remote-rss");
+        if (rss != null) {
+            out.add("- peak memory of `plan` at most 100 MiB (" + who + "): " + Report.verdict(rss.median() <= 100,
+                    String.format("%.0f MiB resident at most (median of runs)", rss.median())));
+        }
+        Stats embedded = byKey.get(k + "plan");
+        out.add("- `plan` with the embedded cluster at most 1.0 s (" + who + "): " + Report.verdict(
+                embedded.median() <= 1000, String.format("%.0f ms", embedded.median())));
+        Stats firstStep = byKey.get(k + "apply");
+        out.add("- `apply` to its first step at most 1.0 s (" + who + "): " + Report.verdict(firstStep.median() <= 1000,
+                String.format("%.0f ms", firstStep.median())));
+        return out;
     }
 
     /**
