@@ -222,20 +222,8 @@ public final class ConfigLoader {
     }
 
     /** The configuration folder and variable files, parsed, ready to decode for any environment. */
-    private final class Prepared {
-        private final Path dir;
-        private final String rootKey;
-        private final List<ParsedFile> files;
-        private final ConfigDecoder.Inputs inputs;
-        private final ModuleReader reader;
-
-        Prepared(Path dir, String rootKey, List<ParsedFile> files, ConfigDecoder.Inputs inputs, ModuleReader reader) {
-            this.dir = dir;
-            this.rootKey = rootKey;
-            this.files = files;
-            this.inputs = inputs;
-            this.reader = reader;
-        }
+    private record Prepared(Path dir, String rootKey, List<ParsedFile> files, ConfigDecoder.Inputs inputs,
+                            ModuleReader reader) {
 
         LoadResult decode(String environment) {
             return ConfigDecoder.decode(dir, rootKey, files, environment, inputs, Files::isDirectory, reader);

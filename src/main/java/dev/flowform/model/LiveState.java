@@ -53,11 +53,7 @@ public record LiveState(
         return new LiveState(api, server, clusters, connectors, fingerprints, mirrorMakers, users);
     }
 
-    /**
-     * @param namespace the namespace
-     * @param name      the KafkaUser's name
-     * @return the KafkaUser {@code namespace/name}, if KafkaUsers were read and it exists
-     */
+    /** @return the KafkaUser {@code namespace/name}, if KafkaUsers were read and it exists */
     public Optional<LiveKafkaUser> kafkaUser(String namespace, String name) {
         return kafkaUsers == null ? Optional.empty() : kafkaUsers.stream()
                 .filter(u -> u.namespace().equals(namespace) && u.name().equals(name)).findFirst();
@@ -84,10 +80,8 @@ public record LiveState(
     }
 
     /**
-     * @param kind      {@code KafkaConnect}, {@code KafkaConnector} or {@code KafkaMirrorMaker2}
-     * @param namespace the namespace
-     * @param name      the name
-     * @return the whole object as read (JSON-like maps), if it exists; empty for any other kind
+     * @return the whole object {@code namespace/name} of {@code kind} ({@code KafkaConnect}, {@code KafkaConnector} or
+     *         {@code KafkaMirrorMaker2}) as read, as JSON-like maps, if it exists; empty for any other kind
      */
     public Optional<Map<String, Object>> body(String kind, String namespace, String name) {
         return switch (kind) {

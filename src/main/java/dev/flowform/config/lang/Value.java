@@ -3,7 +3,6 @@ package dev.flowform.config.lang;
 import dev.flowform.config.syntax.ConfigNode;
 import dev.flowform.diag.SourceRange;
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,11 +62,7 @@ public sealed interface Value permits Value.StringValue, Value.NumberValue, Valu
             return b.value();
         }
         if (this instanceof ListValue list) {
-            List<Object> out = new ArrayList<>();
-            for (Value item : list.items()) {
-                out.add(item.toJava());
-            }
-            return Collections.unmodifiableList(out);
+            return list.items().stream().map(Value::toJava).toList();
         }
         if (this instanceof ObjectValue object) {
             Map<String, Object> out = new LinkedHashMap<>();
@@ -91,29 +86,16 @@ public sealed interface Value permits Value.StringValue, Value.NumberValue, Valu
             return new BoolValue(b.value(), b.range(), false);
         }
         if (node instanceof ConfigNode.ArrayNode a) {
-            List<Value> items = new ArrayList<>();
-            for (ConfigNode item : a.items()) {
-                items.add(literal(item));
-            }
-            return new ListValue(items, a.range(), false);
+            return new ListValue(a.items().stream().map(Value::literal).toList(), a.range(), false);
         }
         if (node instanceof ConfigNode.ObjectNode o) {
-            List<Member> members = new ArrayList<>();
-            for (ConfigNode.Entry e : o.entries()) {
-                members.add(new Member(e.key(), e.keyRange(), literal(e.value())));
-            }
-            return new ObjectValue(members, o.range(), false);
+            return new ObjectValue(o.entries().stream().map(e -> new Member(e.key(), e.keyRange(), literal(e.value())))
+                    .toList(), o.range(), false);
         }
         return new NullValue(node.range(), false);
     }
 
-    /**
-     * A string.
-     *
-     * @param value     the content
-     * @param range     where written or used
-     * @param sensitive marked sensitive
-     */
+    /** A string; {@code range} and {@code sensitive} as in {@link Value}. */
     public record StringValue(String value, SourceRange range, boolean sensitive) implements Value {
         /** Checks the value is present. */
         public StringValue {
@@ -131,13 +113,7 @@ public sealed interface Value permits Value.StringValue, Value.NumberValue, Valu
         }
     }
 
-    /**
-     * A number of arbitrary size and precision.
-     *
-     * @param value     the exact value
-     * @param range     where written or used
-     * @param sensitive marked sensitive
-     */
+    /** A number of arbitrary size and precision; {@code range} and {@code sensitive} as in {@link Value}. */
     public record NumberValue(BigDecimal value, SourceRange range, boolean sensitive) implements Value {
         /** Checks the value is present. */
         public NumberValue {
@@ -155,13 +131,7 @@ public sealed interface Value permits Value.StringValue, Value.NumberValue, Valu
         }
     }
 
-    /**
-     * A boolean.
-     *
-     * @param value     the value
-     * @param range     where written or used
-     * @param sensitive marked sensitive
-     */
+    /** A boolean; {@code range} and {@code sensitive} as in {@link Value}. */
     public record BoolValue(boolean value, SourceRange range, boolean sensitive) implements Value {
         @Override
         public String kind() {
@@ -174,12 +144,7 @@ public sealed interface Value permits Value.StringValue, Value.NumberValue, Valu
         }
     }
 
-    /**
-     * Null: "not set". An argument whose value is null is treated as absent.
-     *
-     * @param range     where written or used
-     * @param sensitive marked sensitive
-     */
+    /** Null: "not set"; an argument whose value is null is treated as absent. */
     public record NullValue(SourceRange range, boolean sensitive) implements Value {
         @Override
         public String kind() {
@@ -192,13 +157,7 @@ public sealed interface Value permits Value.StringValue, Value.NumberValue, Valu
         }
     }
 
-    /**
-     * A list (a JSON array).
-     *
-     * @param items     the elements
-     * @param range     where written or used
-     * @param sensitive marked sensitive
-     */
+    /** A list (a JSON array); {@code range} and {@code sensitive} as in {@link Value}. */
     public record ListValue(List<Value> items, SourceRange range, boolean sensitive) implements Value {
         /** Copies the items. */
         public ListValue {
@@ -212,21 +171,11 @@ public sealed interface Value permits Value.StringValue, Value.NumberValue, Valu
 
         @Override
         public Value relocate(SourceRange at, boolean mark) {
-            List<Value> moved = new ArrayList<>();
-            for (Value item : items) {
-                moved.add(item.relocate(at, mark));
-            }
-            return new ListValue(moved, at, sensitive || mark);
+            return new ListValue(items.stream().map(item -> item.relocate(at, mark)).toList(), at, sensitive || mark);
         }
     }
 
-    /**
-     * An object (a JSON object used as a value).
-     *
-     * @param members   the attributes, in source order
-     * @param range     where written or used
-     * @param sensitive marked sensitive
-     */
+    /** An object (a JSON object used as a value), members in source order; other components as in {@link Value}. */
     public record ObjectValue(List<Member> members, SourceRange range, boolean sensitive) implements Value {
         /** Copies the members. */
         public ObjectValue {
@@ -240,21 +189,12 @@ public sealed interface Value permits Value.StringValue, Value.NumberValue, Valu
 
         @Override
         public Value relocate(SourceRange at, boolean mark) {
-            List<Member> moved = new ArrayList<>();
-            for (Member m : members) {
-                moved.add(new Member(m.key(), at, m.value().relocate(at, mark)));
-            }
+            List<Member> moved = members.stream().map(m -> new Member(m.key(), at, m.value().relocate(at, mark))).toList();
             return new ObjectValue(moved, at, sensitive || mark);
         }
     }
 
-    /**
-     * One attribute of an {@link ObjectValue}.
-     *
-     * @param key      the attribute name
-     * @param keyRange where the name is written, or null
-     * @param value    the attribute value
-     */
+    /** One attribute of an {@link ObjectValue}: its name, where the name is written (or null), and its value. */
     public record Member(String key, SourceRange keyRange, Value value) {
         /** Checks the key and value are present. */
         public Member {

@@ -10,14 +10,9 @@ final class CustomResource {
     }
 
     /**
-     * @param apiVersion  e.g. {@code kafka.strimzi.io/v1}
-     * @param kind        e.g. {@code KafkaConnect}
-     * @param namespace   {@code metadata.namespace}
-     * @param name        {@code metadata.name}
-     * @param labels      {@code metadata.labels}
-     * @param annotations {@code metadata.annotations}; left out when empty
-     * @param spec        {@code spec}
-     * @return the resource as mutable maps, in that order
+     * @return the resource as mutable maps in this order: {@code apiVersion}, {@code kind}, {@code metadata} with
+     *         {@code namespace}, {@code name}, {@code labels} and {@code annotations} (left out when empty), then
+     *         {@code spec}
      */
     static Map<String, Object> of(String apiVersion, String kind, String namespace, String name, Map<String, Object> labels,
                                   Map<String, Object> annotations, Map<String, Object> spec) {

@@ -16,54 +16,32 @@ public final class MirrorMaker2Names {
     private MirrorMaker2Names() {
     }
 
-    /**
-     * @param name the KafkaMirrorMaker2 name
-     * @return {@code <name>-mirrormaker2}: the StrimziPodSet of its workers and the component name
-     */
+    /** @return {@code <name>-mirrormaker2}: the StrimziPodSet of KafkaMirrorMaker2 {@code name}, its component */
     public static String podSetName(String name) {
         return name + Strimzi.MIRROR_MAKER_2_SUFFIX;
     }
 
-    /**
-     * @param name the KafkaMirrorMaker2 name
-     * @return {@code <name>-mirrormaker2-config}: the ConfigMap holding the worker configuration (Strimzi 0.46+)
-     */
+    /** @return {@code <name>-mirrormaker2-config}: the ConfigMap holding the worker configuration (Strimzi 0.46+) */
     public static String configMapName(String name) {
         return name + Strimzi.MIRROR_MAKER_2_SUFFIX + "-config";
     }
 
-    /**
-     * @param name    the KafkaMirrorMaker2 name
-     * @param ordinal the pod's ordinal, from 0
-     * @return {@code <name>-mirrormaker2-<ordinal>}
-     */
+    /** @return {@code <name>-mirrormaker2-<ordinal>}: worker pod {@code ordinal} (from 0) of {@code name} */
     public static String podName(String name, int ordinal) {
         return name + Strimzi.MIRROR_MAKER_2_SUFFIX + "-" + ordinal;
     }
 
-    /**
-     * @param source the source cluster alias
-     * @param target the target cluster alias
-     * @return {@code <source>-><target>.MirrorSourceConnector}
-     */
+    /** @return {@code <source>-><target>.MirrorSourceConnector}, for the source and target cluster aliases */
     public static String sourceConnector(String source, String target) {
         return source + "->" + target + SOURCE_CONNECTOR;
     }
 
-    /**
-     * @param source the source cluster alias
-     * @param target the target cluster alias
-     * @return {@code <source>-><target>.MirrorCheckpointConnector}
-     */
+    /** @return {@code <source>-><target>.MirrorCheckpointConnector}, for the source and target cluster aliases */
     public static String checkpointConnector(String source, String target) {
         return source + "->" + target + CHECKPOINT_CONNECTOR;
     }
 
-    /**
-     * @param source the source cluster alias
-     * @param target the target cluster alias
-     * @return {@code <source>-><target>.MirrorHeartbeatConnector}
-     */
+    /** @return {@code <source>-><target>.MirrorHeartbeatConnector}, for the source and target cluster aliases */
     public static String heartbeatConnector(String source, String target) {
         return source + "->" + target + HEARTBEAT_CONNECTOR;
     }

@@ -86,44 +86,27 @@ public final class Strimzi {
     private Strimzi() {
     }
 
-    /**
-     * @param cluster the KafkaConnect name
-     * @return {@code <cluster>-connect}: the StrimziPodSet of its workers, also its component name
-     */
+    /** @return {@code <cluster>-connect}: the StrimziPodSet of KafkaConnect {@code cluster}, its component name */
     public static String podSetName(String cluster) {
         return cluster + CONNECT_SUFFIX;
     }
 
-    /**
-     * @param cluster the KafkaConnect name
-     * @return {@code <cluster>-connect-config}: the ConfigMap holding the worker configuration
-     */
+    /** @return {@code <cluster>-connect-config}: the ConfigMap of KafkaConnect {@code cluster}'s worker configuration */
     public static String configMapName(String cluster) {
         return cluster + CONNECT_SUFFIX + "-config";
     }
 
-    /**
-     * @param cluster the KafkaConnect name
-     * @return {@code <cluster>-connect-api}: the service in front of the workers' REST API
-     */
+    /** @return {@code <cluster>-connect-api}: the service in front of KafkaConnect {@code cluster}'s REST API */
     public static String serviceName(String cluster) {
         return cluster + CONNECT_SUFFIX + "-api";
     }
 
-    /**
-     * @param cluster the KafkaConnect name
-     * @param ordinal the pod's ordinal, from 0
-     * @return {@code <cluster>-connect-<ordinal>}: a worker pod
-     */
+    /** @return {@code <cluster>-connect-<ordinal>}: worker pod {@code ordinal} (from 0) of KafkaConnect {@code cluster} */
     public static String podName(String cluster, int ordinal) {
         return cluster + CONNECT_SUFFIX + "-" + ordinal;
     }
 
-    /**
-     * @param cluster the KafkaConnect name
-     * @param podName a pod name, or null
-     * @return the ordinal of a worker pod named by {@link #podName(String, int)}, or null for any other name
-     */
+    /** @return the ordinal of a worker pod of {@code cluster} named by {@link #podName}, or null for any other name */
     public static Integer podOrdinal(String cluster, String podName) {
         String prefix = cluster + CONNECT_SUFFIX + "-";
         if (podName == null || !podName.startsWith(prefix)) {
@@ -137,9 +120,8 @@ public final class Strimzi {
     }
 
     /**
-     * @param text the text to hash, e.g. a worker configuration file
-     * @return the first 8 hex characters of the SHA-1 of {@code text} (UTF-8), as Strimzi computes
-     *         {@code strimzi.io/configuration-hash} and revisions
+     * @return the first 8 hex characters of the SHA-1 of {@code text} (UTF-8), e.g. of a worker configuration file, as
+     *         Strimzi computes {@code strimzi.io/configuration-hash} and revisions
      */
     public static String sha1Prefix(String text) {
         try {
