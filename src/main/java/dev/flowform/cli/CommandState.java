@@ -32,8 +32,6 @@ final class CommandState {
     private CommandState() {
     }
 
-
-
     /** {@link #open(CommonOptions, CliContext, Terminal, String)} for a command that only reads. */
     static StateStore open(CommonOptions opts, CliContext ctx, Terminal term) {
         return open(opts, ctx, term, null);
@@ -54,7 +52,7 @@ final class CommandState {
                 term.error("Invalid environment name", e.getMessage());
                 throw new CommandFailed(1);
             }
-            return postgres(home, env, ctx, term, false);
+            return postgres(home, env, ctx, term, false, Sleeper.SYSTEM);
         }
         Path stateDir = home.stateDir();
         Path db;
@@ -70,8 +68,7 @@ final class CommandState {
             throw new CommandFailed(1);
         }
         List<String> select = CommandHint.selecting(opts, env);
-        return writing == null ? forReading(stateDir, env, ctx, term, select)
-                : forWriting(stateDir, env, ctx, term, select, writing);
+        return writing == null ? forReading(home, env, ctx, term, select) : forWriting(home, env, ctx, term, select, writing);
     }
 
     /**
@@ -111,8 +108,6 @@ final class CommandState {
         return loaded.configuration().environment().name();
     }
 
-
-
     /**
      * Opens the state of a command that only reads, from a folder or PostgreSQL (created there when missing, as a
      * folder's first open does); {@code select} is what selects this state again, for hints.
@@ -120,7 +115,8 @@ final class CommandState {
      * @throws CommandFailed after printing why it cannot be opened
      */
     static StateStore forReading(StateHome home, String env, CliContext ctx, Terminal term, List<String> select) {
-        return home.isPostgres() ? postgres(home, env, ctx, term, true) : forReading(home.stateDir(), env, ctx, term, select);
+        return home.isPostgres() ? postgres(home, env, ctx, term, true, Sleeper.SYSTEM)
+                : forReading(home.stateDir(), env, ctx, term, select);
     }
 
     /**
@@ -150,16 +146,7 @@ final class CommandState {
                 : forWriting(home.stateDir(), env, ctx, term, select, command, sleeper);
     }
 
-    /**
-     * Opens an environment's state in PostgreSQL ({@link PgConnection}); {@code create} false reports "No state for
-     * environment" instead of creating one. No message repeats the connection string.
-     *
-     * @throws CommandFailed after printing why it cannot be opened (exit 1)
-     */
-    static StateStore postgres(StateHome home, String env, CliContext ctx, Terminal term, boolean create) {
-        return postgres(home, env, ctx, term, create, Sleeper.SYSTEM);
-    }
-
+    /** {@link #existingPostgres} that reports "No state for environment" (exit 1) where that answers null. */
     private static StateStore postgres(StateHome home, String env, CliContext ctx, Terminal term, boolean create,
                                        Sleeper sleeper) {
         StateStore store = existingPostgres(home, env, ctx, term, create, sleeper);
@@ -172,17 +159,15 @@ final class CommandState {
     }
 
     /**
-     * {@link #postgres}, answering null when the environment has no state and {@code create} is false.
+     * Opens an environment's state in PostgreSQL ({@link PgConnection}), pausing with {@code sleeper} while it waits.
+     * No message repeats the connection string.
      *
-     * @return the open store, or null
+     * @param create true to create the state when the environment has none
+     * @return the open store, or null when the environment has no state and {@code create} is false
      * @throws CommandFailed after printing why it cannot be opened (exit 1)
      */
-    static StateStore existingPostgres(StateHome home, String env, CliContext ctx, Terminal term, boolean create) {
-        return existingPostgres(home, env, ctx, term, create, Sleeper.SYSTEM);
-    }
-
-    private static StateStore existingPostgres(StateHome home, String env, CliContext ctx, Terminal term, boolean create,
-                                               Sleeper sleeper) {
+    static StateStore existingPostgres(StateHome home, String env, CliContext ctx, Terminal term, boolean create,
+                                       Sleeper sleeper) {
         try {
             PgConnection settings = PgConnection.resolve(home.pg().connStr(), ctx.env());
             return StateStore.openPostgres(settings, home.pg().schemaName(), env, ctx.clock(), sleeper, create);
@@ -222,20 +207,7 @@ final class CommandState {
         }
     }
 
-    /**
-     * Opens the state of a command that writes it ({@code command}, for the message): refused when it is read-only.
-     *
-     * @throws CommandFailed after printing why it cannot be opened
-     */
-    static StateStore forWriting(Path stateDir, String env, CliContext ctx, Terminal term, List<String> select,
-                                 String command) {
-        try {
-            return forWriting(stateDir, env, ctx, term, select, command, Sleeper.SYSTEM);
-        } catch (HolderNotAnsweringException e) {
-            throw failed(e, stateDir, env, ctx.clock(), term, select);
-        }
-    }
-
+    /** Opens the state of a command that writes it ({@code command}, for the message): refused when it is read-only. */
     private static StateStore forWriting(Path stateDir, String env, CliContext ctx, Terminal term, List<String> select,
                                          String command, Sleeper sleeper) {
         Path db = StateStore.databaseFile(stateDir, env);

@@ -1,5 +1,6 @@
 package dev.flowform.cli;
 
+import dev.flowform.locking.Sleeper;
 import dev.flowform.run.StateHome;
 import dev.flowform.state.OutputRecord;
 import dev.flowform.state.StateStore;
@@ -169,7 +170,7 @@ public final class OutputCommand implements Callable<Integer> {
             term.error("Invalid environment name", e.getMessage());
             throw new CommandFailed(1);
         }
-        opened = CommandState.existingPostgres(home, env, parent.context(), term, false);
+        opened = CommandState.existingPostgres(home, env, parent.context(), term, false, Sleeper.SYSTEM);
         return opened == null ? null : env;
     }
 
