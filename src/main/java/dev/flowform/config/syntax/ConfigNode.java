@@ -20,13 +20,7 @@ public sealed interface ConfigNode
     /** @return the JSON kind in the words diagnostics use: object, list, string, number, bool or null */
     String kind();
 
-    /**
-     * One property of a JSON object.
-     *
-     * @param key      the property name (unescaped)
-     * @param keyRange where the name is written, quotes included
-     * @param value    the property value
-     */
+    /** One property of a JSON object: its unescaped name, where the name is written (quotes included), its value. */
     public record Entry(String key, SourceRange keyRange, ConfigNode value) {
         /** Checks the components are present. */
         public Entry {
@@ -36,12 +30,7 @@ public sealed interface ConfigNode
         }
     }
 
-    /**
-     * A JSON object: its properties in source order, repeated names included.
-     *
-     * @param entries the properties, in the order written
-     * @param range   from the opening to just after the closing brace
-     */
+    /** A JSON object: its properties in the order written, repeated names included. */
     public record ObjectNode(List<Entry> entries, SourceRange range) implements ConfigNode {
         /** Copies the entries. */
         public ObjectNode {
@@ -60,12 +49,7 @@ public sealed interface ConfigNode
         }
     }
 
-    /**
-     * A JSON array.
-     *
-     * @param items the elements, in order
-     * @param range from the opening to just after the closing bracket
-     */
+    /** A JSON array: its elements in order. */
     public record ArrayNode(List<ConfigNode> items, SourceRange range) implements ConfigNode {
         /** Copies the items. */
         public ArrayNode {
@@ -79,12 +63,7 @@ public sealed interface ConfigNode
         }
     }
 
-    /**
-     * A JSON string (a template, when evaluated as an expression).
-     *
-     * @param value the unescaped content
-     * @param range the literal, quotes included
-     */
+    /** A JSON string, unescaped (a template, when evaluated as an expression); its range includes the quotes. */
     public record StringNode(String value, SourceRange range) implements ConfigNode {
         /** Checks the components are present. */
         public StringNode {
@@ -98,13 +77,7 @@ public sealed interface ConfigNode
         }
     }
 
-    /**
-     * A JSON number.
-     *
-     * @param value   the exact value
-     * @param literal the number as written (e.g. {@code 1.50}, {@code 1e3}), for formatting
-     * @param range   the literal
-     */
+    /** A JSON number: its exact value and, for formatting, the literal as written (e.g. {@code 1.50}, {@code 1e3}). */
     public record NumberNode(BigDecimal value, String literal, SourceRange range) implements ConfigNode {
         /** Checks the components are present. */
         public NumberNode {
@@ -119,12 +92,7 @@ public sealed interface ConfigNode
         }
     }
 
-    /**
-     * {@code true} or {@code false}.
-     *
-     * @param value the value
-     * @param range the literal
-     */
+    /** {@code true} or {@code false}. */
     public record BoolNode(boolean value, SourceRange range) implements ConfigNode {
         /** Checks the range is present. */
         public BoolNode {
@@ -137,11 +105,7 @@ public sealed interface ConfigNode
         }
     }
 
-    /**
-     * {@code null}.
-     *
-     * @param range the literal
-     */
+    /** {@code null}. */
     public record NullNode(SourceRange range) implements ConfigNode {
         /** Checks the range is present. */
         public NullNode {
