@@ -31,11 +31,7 @@ public final class Arguments {
     private final Map<String, Value> evaluated = new LinkedHashMap<>();
     private final Set<String> nulls = new TreeSet<>();
 
-    /**
-     * @param content  the decoded body
-     * @param evaluate evaluates an argument's JSON (returns null when it failed, already reported)
-     * @param sink     receives type errors
-     */
+    /** Arguments of {@code content}, read with {@code evaluate} (null when it failed, already reported). */
     public Arguments(Blocks.Content content, Function<ConfigNode, Value> evaluate, Sink sink) {
         this.content = content;
         this.evaluate = evaluate;

@@ -47,9 +47,8 @@ public final class Evaluation {
     }
 
     /**
-     * @param attribute one of {@link #ENVIRONMENT_ATTRIBUTES}
-     * @param at        where it is used
-     * @return the attribute's value (null value for an unset namespace), or null when no environment is selected
+     * @return the value of {@code attribute} (one of {@link #ENVIRONMENT_ATTRIBUTES}) used at {@code at} (a null value
+     *         for an unset namespace), or null when no environment is selected
      */
     public Value environment(String attribute, SourceRange at) {
         if (environmentName == null) {

@@ -18,10 +18,8 @@ public final class Evaluator {
     /** Resolves references such as {@code var.name}. */
     public interface Scope {
         /**
-         * @param reference the reference
-         * @param at        where it is used
-         * @param sink      receives errors such as an undeclared variable
-         * @return the value, or null when it is unknown (already reported, here or earlier)
+         * @return the value of {@code reference} used at {@code at}, or null when it is unknown (already reported to
+         *         {@code sink}, here or earlier, e.g. an undeclared variable)
          */
         Value resolve(Template.Reference reference, SourceRange at, Sink sink);
     }
@@ -29,10 +27,7 @@ public final class Evaluator {
     private final Scope scope;
     private final Sink sink;
 
-    /**
-     * @param scope resolves references
-     * @param sink  receives problems
-     */
+    /** An evaluator whose {@code scope} resolves references and whose {@code sink} receives problems. */
     public Evaluator(Scope scope, Sink sink) {
         this.scope = scope;
         this.sink = sink;

@@ -28,20 +28,13 @@ public record Template(List<Part> parts) {
     public sealed interface Part permits Literal, Reference {
     }
 
-    /**
-     * Plain text.
-     *
-     * @param text the text, escapes already resolved
-     */
+    /** Plain text, escapes already resolved. */
     public record Literal(String text) implements Part {
     }
 
     /**
-     * A reference such as {@code var.name}.
-     *
-     * @param root  {@code var}, {@code local}, {@code module} or {@code environment}
-     * @param names the dotted names after the root (at least one)
-     * @param text  the reference as written, trimmed, e.g. {@code var.name}
+     * A reference such as {@code var.name}: its root ({@code var}, {@code local}, {@code module} or
+     * {@code environment}), the dotted names after it (at least one), and its text as written, trimmed.
      */
     public record Reference(String root, List<String> names, String text) implements Part {
         /** Copies the names. */
@@ -50,21 +43,11 @@ public record Template(List<Part> parts) {
         }
     }
 
-    /**
-     * A template that could not be parsed.
-     *
-     * @param summary one line
-     * @param detail  what is wrong and how to write it
-     */
+    /** A template that could not be parsed: a one-line summary, and what is wrong and how to write it. */
     public record Problem(String summary, String detail) {
     }
 
-    /**
-     * The outcome of parsing.
-     *
-     * @param template the template, or null when there is a problem
-     * @param problem  the problem, or null
-     */
+    /** The outcome of parsing: the template, or null and the problem. */
     public record Parsed(Template template, Problem problem) {
     }
 

@@ -46,12 +46,7 @@ public final class ValidationExpression {
         return Collections.unmodifiableMap(f);
     }
 
-    /**
-     * A reference in a condition.
-     *
-     * @param root  {@code var} or {@code environment}
-     * @param names the dotted names after the root (at least one)
-     */
+    /** A reference in a condition: its root ({@code var} or {@code environment}) and the dotted names after it. */
     public record Ref(String root, List<String> names) {
         /** @return the reference as written, e.g. {@code var.replicas} */
         public String text() {
@@ -59,21 +54,11 @@ public final class ValidationExpression {
         }
     }
 
-    /**
-     * The outcome of parsing.
-     *
-     * @param condition the condition, or null on error
-     * @param error     what is wrong, or null
-     */
+    /** The outcome of parsing: the condition, or null and what is wrong. */
     public record Parsed(ValidationExpression condition, String error) {
     }
 
-    /**
-     * The outcome of evaluating.
-     *
-     * @param value the result, or null on error
-     * @param error what went wrong, or null
-     */
+    /** The outcome of evaluating: the result, or null and what went wrong. */
     public record Result(Boolean value, String error) {
     }
 
@@ -82,22 +67,14 @@ public final class ValidationExpression {
         return variables;
     }
 
-    /**
-     * Parses a condition.
-     *
-     * @param text the condition as written, with or without a {@code ${ }} wrapper
-     * @return the condition, or the reason it cannot be parsed
-     */
+    /** @return the condition {@code text} (with or without a {@code ${ }} wrapper), or why it cannot be parsed */
     public static Parsed parse(String text) {
         return ValidationExpressionParser.parse(text);
     }
 
     /**
-     * Evaluates the condition.
-     *
-     * @param resolve gives the value of a reference; returns null when the reference does not exist
-     *                (the caller checked references beforehand, so this is only a safety net)
-     * @return true or false, or the error that stopped evaluation
+     * @param resolve gives the value of a reference, or null when it does not exist (checked beforehand: a safety net)
+     * @return the condition's value, true or false, or the error that stopped evaluation
      */
     public Result evaluate(Function<Ref, Value> resolve) {
         return new ValidationExpressionEvaluator(resolve).evaluate(root);

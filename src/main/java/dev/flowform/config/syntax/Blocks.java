@@ -22,12 +22,7 @@ public final class Blocks {
     private Blocks() {
     }
 
-    /**
-     * One label of a block.
-     *
-     * @param name  the label value
-     * @param range where the property name that gives it is written
-     */
+    /** One label of a block: its value, and where the property name that gives it is written. */
     public record Label(String name, SourceRange range) {
     }
 

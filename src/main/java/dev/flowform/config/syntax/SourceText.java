@@ -74,19 +74,12 @@ public final class SourceText {
         return new SourcePos(line + 1, column);
     }
 
-    /**
-     * @param start offset of the first character (inclusive)
-     * @param end   offset just after the last character (exclusive)
-     * @return the range between the two offsets in this file
-     */
+    /** @return the range in this file from offset {@code start} (inclusive) to {@code end} (exclusive) */
     public SourceRange range(long start, long end) {
         return new SourceRange(filename, pos(start), pos(Math.max(start, end)));
     }
 
-    /**
-     * @param offset a UTF-16 offset into {@link #text()}
-     * @return a zero-width range at {@code offset}
-     */
+    /** @return a zero-width range at {@code offset}, a UTF-16 offset into {@link #text()} */
     public SourceRange point(long offset) {
         SourcePos p = pos(offset);
         return new SourceRange(filename, p, p);
