@@ -16,20 +16,13 @@ public record Adoption(List<File> files, List<LeftOut> leftOut) {
         leftOut = List.copyOf(leftOut);
     }
 
-    /**
-     * One written configuration file.
-     *
-     * @param name the file name ({@code <connect cluster>.flow.json})
-     * @param text its formatted content, ending with one newline
-     */
+    /** One written configuration file: its name ({@code <connect cluster>.flow.json}), its text ending with a newline. */
     public record File(String name, String text) {
     }
 
     /**
-     * An object, or one configuration key of it, that the configuration does not declare.
-     *
-     * @param object the object, e.g. {@code KafkaConnector replication/jdbc-sink}, or a key of it
-     * @param reason why it is left out, and what that means for the plan
+     * An object ({@code KafkaConnector replication/jdbc-sink}), or one configuration key of it, that the configuration
+     * does not declare, with why it is left out and what that means for the plan.
      */
     public record LeftOut(String object, String reason) {
     }

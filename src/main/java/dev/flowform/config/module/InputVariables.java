@@ -30,13 +30,7 @@ public final class InputVariables {
     /** Prefix of process environment variables that set input variables, like Terraform's {@code TF_VAR_}. */
     public static final String ENV_PREFIX = "FLOWFORM_VAR_";
 
-    /**
-     * One {@code validation} rule of a variable.
-     *
-     * @param condition      the parsed condition
-     * @param errorMessage   what to tell the user when the condition is false
-     * @param conditionRange where the condition is written
-     */
+    /** One {@code validation} rule of a variable: its condition, the message when it is false, where it is written. */
     public record Validation(ValidationExpression condition, String errorMessage, SourceRange conditionRange) {
     }
 
@@ -70,11 +64,8 @@ public final class InputVariables {
     }
 
     /**
-     * One source of values, e.g. an environment's {@code variables}.
-     *
-     * @param origin how messages name the source, e.g. {@code environment "prod"}
-     * @param values the converted values it sets
-     * @param failed the names it sets to values that could not be converted (already reported)
+     * One source of values, e.g. an environment's {@code variables}: how messages name it ({@code environment "prod"}),
+     * the converted values it sets, and the names whose values could not be converted (already reported).
      */
     public record Source(String origin, Map<String, Value> values, Set<String> failed) {
     }
@@ -161,13 +152,7 @@ public final class InputVariables {
         return origins.get(name);
     }
 
-    /**
-     * Checks and converts the values one environment sets.
-     *
-     * @param environmentName the environment's name, for messages
-     * @param variables       its {@code variables} object (literal), or null when absent
-     * @return the source, with the names whose values failed
-     */
+    /** @return the values environment {@code environmentName}'s {@code variables} object sets (null: none), checked */
     public static Source fromEnvironment(Map<String, Declaration> declarations, String environmentName, Value.ObjectValue variables,
                                   Sink sink) {
         String origin = "environment \"" + environmentName + "\"";
@@ -190,12 +175,9 @@ public final class InputVariables {
     }
 
     /**
-     * Checks and converts the values of one {@code --var-file} (a JSON object of variable values, like
-     * Terraform's {@code .tfvars.json}). A value for an undeclared variable is a warning, since variable
-     * files are often shared between configurations (Terraform does the same).
-     *
-     * @param file the parsed file; its root object maps variable names to literal values
-     * @return the source, with the names whose values failed
+     * @return the values of one {@code --var-file} (a JSON object of variable values, like Terraform's
+     *         {@code .tfvars.json}), checked; a value for an undeclared variable is only a warning, as in Terraform,
+     *         since variable files are often shared between configurations
      */
     public static Source fromVarFile(Map<String, Declaration> declarations, ParsedFile file, Sink sink) {
         String origin = "--var-file " + file.filename();
@@ -241,11 +223,8 @@ public final class InputVariables {
     }
 
     /**
-     * Reads {@code FLOWFORM_VAR_<name>} process environment variables. Names are matched exactly;
-     * variables for undeclared names are ignored, as Terraform ignores unused {@code TF_VAR_}s.
-     *
-     * @param environment the process environment
-     * @return the source
+     * @return the values of the {@code FLOWFORM_VAR_<name>} variables of the process {@code environment}; names match
+     *         exactly, undeclared ones are ignored, as Terraform ignores unused {@code TF_VAR_}s
      */
     public static Source fromProcessEnvironment(Map<String, Declaration> declarations, Map<String, String> environment, Sink sink) {
         Map<String, Value> values = new LinkedHashMap<>();
@@ -269,12 +248,7 @@ public final class InputVariables {
         return new Source("environment variable " + ENV_PREFIX + "*", values, failed);
     }
 
-    /**
-     * Reads {@code --var name=value} pairs; a value for an undeclared variable is an error.
-     *
-     * @param cliValues the pairs, last value per name
-     * @return the source
-     */
+    /** @return the values of the {@code --var name=value} pairs (last per name); an undeclared name is an error */
     public static Source fromCommandLine(Map<String, Declaration> declarations, Map<String, String> cliValues, Sink sink) {
         Map<String, Value> values = new LinkedHashMap<>();
         Set<String> failed = new TreeSet<>();

@@ -27,15 +27,7 @@ import java.util.TreeSet;
  */
 public final class ModuleInstance implements Evaluator.Scope {
 
-    /**
-     * An {@code output} block.
-     *
-     * @param name        the label
-     * @param block       the block
-     * @param value       the {@code value} expression, or null when missing (reported)
-     * @param description the {@code description}, or null
-     * @param sensitive   {@code sensitive = true}
-     */
+    /** An {@code output} block; {@code value} (the expression) and {@code description} are null when not written. */
     public record OutputDecl(String name, Blocks.Block block, ConfigNode value, String description, boolean sensitive) {
     }
 
@@ -326,14 +318,7 @@ public final class ModuleInstance implements Evaluator.Scope {
     // ---------------------------------------------------------------------------------------------
     // Scope
 
-    /**
-     * Resolves a reference written in an expression of this instance.
-     *
-     * @param reference the reference
-     * @param at        where it is used
-     * @param s         receives errors such as an undeclared name or a missing attribute
-     * @return the value, or null when it is unknown (reported here or earlier)
-     */
+    /** Resolves a reference written in an expression of this instance, reporting an undeclared name to {@code s}. */
     @Override
     public Value resolve(Template.Reference reference, SourceRange at, Sink s) {
         String first = reference.names().get(0);

@@ -25,9 +25,6 @@ public interface ModuleReader {
         }
     }
 
-    /**
-     * @param folder the absolute, normalised folder path
-     * @return the folder's files, or the reason it cannot be used
-     */
+    /** @return the files of {@code folder} (absolute, normalised), or the reason it cannot be used */
     Folder read(Path folder);
 }
