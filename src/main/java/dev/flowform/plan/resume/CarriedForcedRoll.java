@@ -29,12 +29,8 @@ final class CarriedForcedRoll {
     }
 
     /**
-     * @param steps     the prior plan's steps
-     * @param byId      the same by id
-     * @param prior     where each step got to
-     * @param confirmed open mutations the live cluster shows
-     * @param runId     the prior run's id, for the summaries
-     * @return the steps to carry (annotate and wait, or the wait alone), at most one forced roll per resource
+     * @return the steps of the prior plan's unfinished forced rolls to carry (annotate and wait, or the wait alone), at
+     *         most one per resource, given where each step got to and the open mutations the live cluster shows
      */
     static List<Step> of(List<Step> steps, Map<Integer, Step> byId, Resume.PriorRun prior, List<Step> confirmed,
                          LiveState live, long runId) {
@@ -90,10 +86,7 @@ final class CarriedForcedRoll {
         return null;
     }
 
-    /**
-     * @param ref an object of a plan step
-     * @return the resource name a StrimziPodSet {@code <name>-mirrormaker2} belongs to, else the object's name
-     */
+    /** @return the resource name a StrimziPodSet {@code <name>-mirrormaker2} belongs to, else the object's name */
     static String owner(ObjectRef ref) {
         String suffix = Strimzi.MIRROR_MAKER_2_SUFFIX;
         if (Strimzi.STRIMZI_POD_SET_KIND.equals(ref.kind()) && ref.name().endsWith(suffix)) {

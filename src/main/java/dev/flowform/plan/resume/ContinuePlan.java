@@ -25,14 +25,7 @@ final class ContinuePlan {
     private ContinuePlan() {
     }
 
-    /**
-     * Builds the continuation.
-     *
-     * @param fresh    the plan the planner made from the live cluster
-     * @param analysis what {@link Resume#analyze} found
-     * @param live     the cluster (to find which Connect cluster a connector runs on)
-     * @return the plan to apply, with the analysis' notice first among its diagnostics
-     */
+    /** @return the continuation ({@link Resume#continuePlan}), the analysis' notice first among its diagnostics */
     static Plan of(Plan fresh, Resume.Analysis analysis, LiveState live) {
         List<Step> carried = new ArrayList<>();
         for (Step c : analysis.carried()) {

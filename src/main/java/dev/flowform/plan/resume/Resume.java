@@ -47,13 +47,11 @@ public final class Resume {
     /**
      * A previous apply run that did not finish, as its journal recorded it.
      *
-     * @param runId     its number in the environment's history ("Run 3"), which the texts about it show
-     * @param crashed   true when it is still recorded as running (its process died), false when it
-     *                  ended as interrupted (stopped gracefully, or already found and marked)
-     * @param who       {@code user@host} that ran it
-     * @param startedAt when it started
-     * @param plan      the plan it executed (secret values replaced by the state's hashes)
-     * @param states    step id to where that step got to; ids without an entry never started
+     * @param runId   its number in the environment's history ("Run 3")
+     * @param crashed true when it is still recorded as running (its process died), false when it ended as interrupted
+     * @param who     {@code user@host} that ran it
+     * @param plan    the plan it executed (secret values replaced by the state's hashes)
+     * @param states  step id to where that step got to; ids without an entry never started
      */
     public record PriorRun(long runId, boolean crashed, String who, Instant startedAt, Plan plan,
                            Map<Integer, StepState> states) {
@@ -90,11 +88,9 @@ public final class Resume {
     }
 
     /**
-     * Compares what the prior run recorded with the live cluster.
+     * Compares what the prior run recorded with the live cluster, sensitive values through {@code hash} (the journal
+     * holds only their hashes).
      *
-     * @param prior the run that did not finish
-     * @param live  the cluster now
-     * @param hash  the state's secret hasher, to compare sensitive values the journal holds only as hashes
      * @return open steps, confirmations, waits to carry over and the notice
      */
     public static Analysis analyze(PriorRun prior, LiveState live, UnaryOperator<String> hash) {
@@ -136,12 +132,7 @@ public final class Resume {
     /**
      * Builds the plan that continues the prior run: the carried waits at the head of their Connect cluster's chain in
      * {@code fresh} (dropped when that chain already starts with such a wait), then {@code fresh}'s steps, renumbered,
-     * with the notice added.
-     *
-     * @param fresh    the plan the planner made from the live cluster
-     * @param analysis what {@link #analyze} found
-     * @param live     the cluster (to find which Connect cluster a connector runs on)
-     * @return the plan to apply
+     * with the notice added; {@code live} tells which Connect cluster a connector runs on.
      */
     public static Plan continuePlan(Plan fresh, Analysis analysis, LiveState live) {
         return ContinuePlan.of(fresh, analysis, live);

@@ -14,13 +14,7 @@ final class ResumeNotice {
     private ResumeNotice() {
     }
 
-    /**
-     * @param prior     the run that did not finish
-     * @param open      its steps that were running when it stopped
-     * @param confirmed open mutations the live cluster shows
-     * @param carried   waits carried into the new plan
-     * @return the warning ("Apply interrupted during step 3 of 5: WAIT_FOR_ROLL connect_cluster.west")
-     */
+    /** @return the warning ("Apply interrupted during step 3 of 5: WAIT_FOR_ROLL connect_cluster.west") */
     static Diagnostic of(Resume.PriorRun prior, List<Step> open, List<Step> confirmed, List<Step> carried) {
         int total = prior.plan().steps().size();
         String summary;

@@ -39,12 +39,7 @@ public final class ConnectorCheck {
      * Like {@link #evaluate(LiveConnector, long, String)}, but a FAILED task of a connector that is not itself FAILED
      * counts as in progress while {@code taskFailureMayBeStale}: the operator's first status at {@code G} may show a
      * task that failed before the change, which Connect restarts with the new configuration (docs/domain-rules.md, 8).
-     *
-     * @param c                 the connector as read from the cluster
-     * @param generation        the generation {@code G} the awaited change produced
-     * @param expectedState     {@code RUNNING}, {@code PAUSED} or {@code STOPPED}
-     * @param taskFailureMayBeStale true while a FAILED task may predate the change; the caller bounds how long
-     * @return complete, in progress, or failed with the connector's or task's trace head
+     * The caller bounds how long a failure may be stale.
      */
     public static Readiness evaluate(LiveConnector c, long generation, String expectedState,
                                      boolean taskFailureMayBeStale) {

@@ -33,20 +33,12 @@ public record Finding(Rule rule, Severity severity, String summary, String detai
         return severity == Severity.ERROR;
     }
 
-    /**
-     * @param range   where the subject is written, or null
-     * @param address the resource address, or null
-     * @return the diagnostic with the rule's citation appended to its detail (how the planner reports)
-     */
+    /** @return the diagnostic at {@code range} and {@code address} (either may be null), citing the rule: the planner's */
     public Diagnostic cited(SourceRange range, String address) {
         return rule.diagnostic(severity, summary, detail, range, address);
     }
 
-    /**
-     * @param range   where the subject is written, or null
-     * @param address the resource address, or null
-     * @return the diagnostic in the words alone, without the citation (how configuration validation reports)
-     */
+    /** @return the diagnostic in the words alone, without the citation: how configuration validation reports */
     public Diagnostic uncited(SourceRange range, String address) {
         return new Diagnostic(severity, summary, detail, range, address);
     }

@@ -35,19 +35,13 @@ public final class ForcedRoll {
     private ForcedRoll() {
     }
 
-    /**
-     * @param workers a KafkaMirrorMaker2 seen as its Connect cluster (its PodSet, pods and ConfigMap)
-     * @return true when the operator will not roll its pods on a worker configuration change (see the class comment)
-     */
+    /** @return true when the operator will not roll the pods of {@code workers} (a KafkaMirrorMaker2) on a change */
     public static boolean affected(LiveConnectCluster workers) {
         return workers.configMap() != null && workers.configMap().properties() != null && !workers.pods().isEmpty()
                 && workers.pods().stream().allMatch(p -> p.configurationHash() == null);
     }
 
-    /**
-     * @param workers a KafkaMirrorMaker2 seen as its Connect cluster
-     * @return the Strimzi release its pods' image tag names ({@code 0.48.0}), when a pod runs a Strimzi-style tag
-     */
+    /** @return the Strimzi release ({@code 0.48.0}) the image tag of a pod of {@code workers} names, if Strimzi-style */
     public static Optional<String> strimziVersion(LiveConnectCluster workers) {
         for (LivePod p : workers.pods()) {
             Matcher m = p.image() == null ? null : IMAGE_TAG.matcher(p.image());
@@ -58,10 +52,7 @@ public final class ForcedRoll {
         return Optional.empty();
     }
 
-    /**
-     * @param workers a KafkaMirrorMaker2 seen as its Connect cluster
-     * @return true when its StrimziPodSet carries {@code strimzi.io/manual-rolling-update="true"} (a roll is pending)
-     */
+    /** @return true when the StrimziPodSet of {@code workers} carries {@code strimzi.io/manual-rolling-update="true"} */
     public static boolean requested(LiveConnectCluster workers) {
         LivePodSet ps = workers.podSet();
         return ps != null && REQUESTED.equalsIgnoreCase(ps.annotations().get(Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION));

@@ -29,10 +29,7 @@ public final class IdentityGuard {
                         String recordedNamespaces) {
     }
 
-    /**
-     * @param facts the servers to compare
-     * @return one error when the server in use is not the expected one, else nothing
-     */
+    /** @return one error when the server in use is not the expected one, else nothing */
     public static List<Diagnostic> check(Facts facts) {
         String current = facts.currentServer();
         String expected = facts.expectedServer() == null ? null : normalise(facts.expectedServer());
@@ -56,10 +53,7 @@ public final class IdentityGuard {
         return List.of();
     }
 
-    /**
-     * @param url an API server URL as written in a kubeconfig or configuration
-     * @return the URL trimmed and without trailing slashes, as servers are compared and recorded
-     */
+    /** @return an API server URL trimmed and without trailing slashes, as servers are compared and recorded */
     public static String normalise(String url) {
         String u = url.trim();
         while (u.endsWith("/")) {

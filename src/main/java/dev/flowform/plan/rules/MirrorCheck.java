@@ -39,12 +39,8 @@ public final class MirrorCheck {
      * Like {@link #evaluate(LiveMirrorMaker2, long)}, but FAILED tasks count as in progress while
      * {@code taskFailureMayBeStale}: the status at {@code G} can show a task that failed before the change, which
      * Connect restarts with its new configuration (the same reason as for a KafkaConnector,
-     * {@link ConnectorCheck#evaluate(dev.flowform.model.LiveConnector, long, String, boolean)}).
-     *
-     * @param m                     the KafkaMirrorMaker2 as read
-     * @param generation            the generation {@code G} the awaited change produced
-     * @param taskFailureMayBeStale true while a FAILED task may predate the change; the caller bounds how long
-     * @return complete, in progress, failed or paused
+     * {@link ConnectorCheck#evaluate(dev.flowform.model.LiveConnector, long, String, boolean)}). The caller bounds how
+     * long a failure may be stale.
      */
     public static Readiness evaluate(LiveMirrorMaker2 m, long generation, boolean taskFailureMayBeStale) {
         if (m.workers().reconciliationPaused()) {
@@ -133,7 +129,6 @@ public final class MirrorCheck {
      * The runtime state the spec asks of each connector: its entry's {@code state} ({@code sourceConnector} or
      * {@code checkpointConnector}, Strimzi 0.38+), else the deprecated {@code pause: true}, else RUNNING.
      *
-     * @param m the KafkaMirrorMaker2 as read
      * @return connector name to {@code RUNNING}, {@code PAUSED} or {@code STOPPED}
      */
     public static Map<String, String> expectedStates(LiveMirrorMaker2 m) {

@@ -41,12 +41,8 @@ public final class RollCheck {
      * Evaluates rule 7, optionally without the pods' configuration hash: for a KafkaMirrorMaker2 of Strimzi 0.46-0.48,
      * whose pods never carry one ({@link ForcedRoll}), the roll after a worker configuration change is only the
      * operator's reconcile (ConfigMap written, PodSet current, Ready); the pods restart through a forced roll.
-     *
-     * @param c            the resource seen as a Connect cluster, with its PodSet, pods and ConfigMap
-     * @param generation   the generation {@code G} the awaited change produced
-     * @param expectedMode the EOS mode the ConfigMap must hold, or null to skip that check
-     * @param podHashes    false to ignore {@code strimzi.io/configuration-hash} on the pods
-     * @return complete, in progress, failed or paused, as {@link #evaluate(LiveConnectCluster, long, EosMode)}
+     * {@code podHashes} false ignores {@code strimzi.io/configuration-hash} on the pods; the rest is as
+     * {@link #evaluate(LiveConnectCluster, long, EosMode)}.
      */
     public static Readiness evaluate(LiveConnectCluster c, long generation, EosMode expectedMode, boolean podHashes) {
         String hash = podHashes ? configHash(c) : null;
