@@ -27,7 +27,6 @@ public record AttributeChange(String path, String before, String after, boolean 
      * {@code spec.mirrors}) is one attribute whose sensitive values inside are shown as {@code (sensitive value)}
      * ({@link SecretFields}).
      *
-     * @param manifest           the object
      * @param sensitiveConfigKey tells which configuration keys hold sensitive values beyond {@link SecretKeys}
      * @return the attributes, each with no before value
      */

@@ -42,9 +42,7 @@ public final class Drift {
      * Prepares a live object for the state's snapshots and for drift: {@code metadata.managedFields} removed and every
      * sensitive value ({@link SecretFields}) replaced by {@code hash(value)}.
      *
-     * @param raw  the object as JSON-like maps
-     * @param hash the state's secret hasher
-     * @return a copy
+     * @return a copy of {@code raw}, the object as JSON-like maps
      */
     @SuppressWarnings("unchecked")
     public static Map<String, Object> secretFree(Map<String, Object> raw, UnaryOperator<String> hash) {
@@ -61,13 +59,10 @@ public final class Drift {
     }
 
     /**
-     * Compares every recorded resource the configuration still declares with the live object.
+     * Compares every recorded resource the configuration still declares with the live object, live secrets through
+     * the state's {@code hash}.
      *
-     * @param desired  the configuration (which addresses are managed)
-     * @param live     the live objects
-     * @param recorded the state's snapshots
-     * @param hash     the state's secret hasher
-     * @param changes  the plan's changes, to say what flowform does about each drift
+     * @param changes     the plan's changes, to say what flowform does about each drift
      * @param refreshOnly true for a refresh-only plan, whose applying records the live values instead
      * @return drift entries in address order; empty when nothing drifted
      */
@@ -145,12 +140,8 @@ public final class Drift {
 
     /**
      * A snapshot stores a string that carried a secret the run knew of (a sensitive variable in a key that
-     * does not look secret) as the hash of the whole string; the live value matches when its hash does.
-     *
-     * @param recorded the recorded value rendered as JSON
-     * @param live     the live value rendered as JSON
-     * @param hash     the state's secret hasher
-     * @return true when {@code recorded} is the hash of the live string
+     * does not look secret) as the hash of the whole string; the live value matches when its hash does. Both values
+     * are rendered as JSON.
      */
     private static boolean sameSecret(String recorded, String live, UnaryOperator<String> hash) {
         if (live == null || !isHash(recorded)) {
@@ -179,8 +170,7 @@ public final class Drift {
      * a KafkaMirrorMaker2's cluster and mirror entries by their selector, as its plan shows them:
      * {@code spec.clusters[alias=dc1].config."k"}, {@code spec.mirrors[sourceCluster=dc1].topicsPattern}.
      *
-     * @param object the object as JSON-like maps
-     * @return path to the value rendered as JSON, sorted by path
+     * @return path to the value rendered as JSON, sorted by path, of {@code object} as JSON-like maps
      */
     public static Map<String, String> comparable(Map<String, Object> object) {
         Map<String, String> out = new TreeMap<>();

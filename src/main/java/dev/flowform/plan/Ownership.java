@@ -24,13 +24,7 @@ public record Ownership(String environment, String lineage) {
     /** No marks at all: an object flowform never managed (brownfield), adoptable. */
     public static final Ownership NONE = new Ownership(null, null);
 
-    /**
-     * Reads the marks of an object.
-     *
-     * @param labels      its {@code metadata.labels}
-     * @param annotations its {@code metadata.annotations}
-     * @return the environment (annotation, else label) and the lineage it names
-     */
+    /** @return the marks of an object by its labels and annotations: environment (annotation, else label), lineage */
     public static Ownership of(Map<String, String> labels, Map<String, String> annotations) {
         String env = annotations.get(ENVIRONMENT_ANNOTATION);
         if (env == null) {
@@ -44,11 +38,7 @@ public record Ownership(String environment, String lineage) {
         return environment == null && lineage == null;
     }
 
-    /**
-     * @param ourEnvironment the environment planning
-     * @param ourLineage     its state's lineage, or null when unknown (then only the environment is compared)
-     * @return true when the marks name another environment or another lineage
-     */
+    /** @return true when the marks name another environment or lineage (a null {@code ourLineage} is not compared) */
     public boolean foreign(String ourEnvironment, String ourLineage) {
         return (environment != null && !environment.equals(ourEnvironment))
                 || (lineage != null && ourLineage != null && !lineage.equals(ourLineage));
@@ -64,12 +54,8 @@ public record Ownership(String environment, String lineage) {
     }
 
     /**
-     * The annotation edits that make an object carry our marks.
+     * The annotation edits that make an object, with these labels and annotations now, carry our marks.
      *
-     * @param labels      the object's labels now
-     * @param annotations the object's annotations now
-     * @param environment our environment
-     * @param lineage     our state's lineage
      * @param relabel     true to also rewrite a {@link Planner#ENVIRONMENT_LABEL} that names another environment
      *                    (KafkaConnectors only: see the class comment for why never on a KafkaConnect)
      * @return the edits, empty when the object carries our marks already
@@ -90,12 +76,7 @@ public record Ownership(String environment, String lineage) {
         return out;
     }
 
-    /**
-     * @param edits       edits made by {@link #edits}
-     * @param labels      the object's labels now
-     * @param annotations the object's annotations now
-     * @return the attribute changes the plan shows for them
-     */
+    /** @return the attribute changes the plan shows for {@code edits} made by {@link #edits} */
     public static List<AttributeChange> attributes(List<FieldEdit> edits, Map<String, String> labels,
                                                    Map<String, String> annotations) {
         List<AttributeChange> out = new ArrayList<>();
@@ -108,10 +89,7 @@ public record Ownership(String environment, String lineage) {
         return out;
     }
 
-    /**
-     * @param path a field path from the object root
-     * @return true when it is one of the marks {@link #edits} writes
-     */
+    /** @return true when a field path from the object root is one of the marks {@link #edits} writes */
     public static boolean isMark(List<String> path) {
         return path.size() == 3 && path.get(0).equals("metadata")
                 && ((path.get(1).equals("annotations") && (path.get(2).equals(ENVIRONMENT_ANNOTATION)

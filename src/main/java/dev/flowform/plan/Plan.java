@@ -72,10 +72,7 @@ public record Plan(
                 mode, targets, drift, transactionalIds, inputs);
     }
 
-    /**
-     * @param newDiagnostics the diagnostics the plan carries instead of its own (e.g. a resume notice first)
-     * @return a copy with these diagnostics, every other field kept
-     */
+    /** @return a copy carrying {@code newDiagnostics} instead of its own (e.g. a resume notice first) */
     public Plan withDiagnostics(List<Diagnostic> newDiagnostics) {
         return new Plan(formatVersion, environment, createdAt, basedOn, liveFingerprints, changes, steps, newDiagnostics,
                 mode, targets, drift, transactionalIds, inputs);

@@ -35,12 +35,9 @@ public final class PlanCodec {
     }
 
     /**
-     * Encodes a plan.
-     *
-     * @param plan            the plan
-     * @param flowformVersion the version of flowform that made it
+     * @param flowformVersion the version of flowform that made the plan
      * @param secrets         maps each sensitive value to what the document stores instead
-     * @return the JSON document
+     * @return the plan's JSON document
      */
     public static ObjectNode encode(Plan plan, String flowformVersion, UnaryOperator<String> secrets) {
         ObjectNode root = Json.MAPPER.createObjectNode();
@@ -177,10 +174,7 @@ public final class PlanCodec {
     }
 
     /**
-     * Decodes a plan document.
-     *
-     * @param json the document text
-     * @return the plan (sensitive values are whatever the encoder stored)
+     * @return the plan in document {@code json}, sensitive values as the encoder stored them
      * @throws IllegalArgumentException when the text is not a plan document or has an unsupported format version
      */
     public static Plan decode(String json) {
@@ -191,7 +185,6 @@ public final class PlanCodec {
      * Decodes a plan document and turns every stored sensitive value back into what the steps need
      * (for a saved plan: decrypts it).
      *
-     * @param json   the document text
      * @param reveal maps each stored sensitive value (in step payloads and variables) to the value to use;
      *               may throw {@link IllegalArgumentException} when a value cannot be revealed
      * @return the plan

@@ -48,11 +48,9 @@ public final class Planner {
     }
 
     /**
-     * Plans one environment.
+     * Plans one environment from what the configuration asks for, one consistent read of the cluster, and the
+     * request (environment name, state reference, timestamp, flags, recorded state).
      *
-     * @param desired what the configuration asks for
-     * @param live    what the cluster holds (one consistent read)
-     * @param request environment name, state reference, timestamp, flags and recorded state
      * @return the plan; its diagnostics hold refusals (errors) and warnings
      */
     public static Plan plan(DesiredState desired, LiveState live, PlanRequest request) {

@@ -24,7 +24,6 @@ public final class StepGraph {
      * Splits the steps into chains: sets of steps linked by {@code dependsOn}, each in plan order, ordered by
      * their first step. A dependency on an id that is not among {@code steps} is ignored.
      *
-     * @param steps the plan's steps
      * @return positions (0-based indexes into {@code steps}) per chain
      */
     public static List<List<Integer>> chains(List<Step> steps) {
@@ -54,12 +53,7 @@ public final class StepGraph {
     /**
      * One place where a plan forks into connector lanes that run concurrently: the steps of several KafkaConnectors
      * that all start after the same step ({@code dev.flowform.plan.cluster.StepSequencer} makes them on Kafka 3.6 or
-     * newer).
-     *
-     * @param after the id of the step every lane starts after
-     * @param first the id of the lanes' first step
-     * @param last  the id of the lanes' last step
-     * @param lanes how many lanes (connectors)
+     * newer): the id of the step every lane starts after, the ids of the lanes' first and last steps, how many lanes.
      */
     public record Fork(int after, int first, int last, int lanes) {
     }
@@ -68,7 +62,6 @@ public final class StepGraph {
      * Finds the forks into connector lanes: steps that two or more KafkaConnector steps depend on, each the head of a
      * lane (the steps that follow on the same object, each depending on the one before).
      *
-     * @param steps the plan's steps
      * @return the forks in plan order; empty for a plan whose connector steps run one at a time
      */
     public static List<Fork> forks(List<Step> steps) {
@@ -102,19 +95,13 @@ public final class StepGraph {
     /**
      * Connector steps that run one at a time: a run of two or more consecutive KafkaConnector steps, each depending
      * only on the one before, that touches at least two connectors (the sequencer chains them so on Kafka below 3.6 or
-     * when the version is not known).
-     *
-     * @param first      the id of the run's first step
-     * @param last       the id of the run's last step
-     * @param connectors how many connectors the run writes and waits for
+     * when the version is not known): the ids of its first and last step, and how many connectors it writes and waits
+     * for.
      */
     public record SerialRun(int first, int last, int connectors) {
     }
 
-    /**
-     * @param steps the plan's steps
-     * @return the runs of connector steps of several connectors that run one at a time, in plan order
-     */
+    /** @return the runs of connector steps of several connectors that run one at a time, in plan order */
     public static List<SerialRun> serialConnectorRuns(List<Step> steps) {
         List<SerialRun> runs = new ArrayList<>();
         int i = 0;

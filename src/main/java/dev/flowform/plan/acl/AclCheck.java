@@ -36,11 +36,9 @@ public final class AclCheck {
     }
 
     /**
-     * @param s      what to check
-     * @param live   the live state (its KafkaUsers; null list when the API serves none)
      * @param accept {@code --accept-missing-acls}
-     * @return the diagnostics: none when nothing is needed, there is no authentication block, the API serves no
-     *         KafkaUser, or every ACL is there
+     * @return the diagnostics about {@code s} against the KafkaUsers of {@code live}: none when nothing is needed,
+     *         there is no authentication block, the API serves no KafkaUser, or every ACL is there
      */
     public static List<Diagnostic> check(Subject s, LiveState live, boolean accept) {
         if (s.needs().isEmpty() || s.principal() == null || live.kafkaUsers() == null) {

@@ -22,10 +22,7 @@ public final class AclFix {
     record Missing(String resourceType, String kafkaType, String name, List<String> operations, String why) {
     }
 
-    /**
-     * @param needs the missing ACLs, in the order the plan lists them
-     * @return them grouped by resource, operations in the order they came
-     */
+    /** @return the missing ACLs grouped by resource, resources and operations in the order the plan lists them */
     static List<Missing> group(List<AclNeed> needs) {
         Map<String, Missing> byResource = new LinkedHashMap<>();
         for (AclNeed n : needs) {
@@ -38,12 +35,7 @@ public final class AclFix {
         return List.copyOf(byResource.values());
     }
 
-    /**
-     * @param missing   the missing ACLs, grouped
-     * @param principal the principal they are for
-     * @param bootstrap the cluster's bootstrap servers, or null (then a placeholder)
-     * @return one {@code kafka-acls.sh} command per resource
-     */
+    /** @return one {@code kafka-acls.sh} command per resource (a placeholder stands for a null {@code bootstrap}) */
     static List<String> commands(List<Missing> missing, Principal principal, String bootstrap) {
         List<String> out = new ArrayList<>();
         for (Missing m : missing) {
@@ -59,12 +51,7 @@ public final class AclFix {
         return out;
     }
 
-    /**
-     * @param missing   the missing ACLs, grouped
-     * @param namespace the KafkaUser's namespace
-     * @param user      the KafkaUser's name
-     * @return a {@code kubectl patch} command with a JSON patch appending one ACL rule per resource
-     */
+    /** @return a {@code kubectl patch} of KafkaUser {@code namespace/user} appending one ACL rule per resource */
     static String patch(List<Missing> missing, String namespace, String user) {
         List<Object> ops = new ArrayList<>();
         for (Missing m : missing) {

@@ -21,11 +21,7 @@ public final class AclMatcher {
     private AclMatcher() {
     }
 
-    /**
-     * @param acls the user's ACLs
-     * @param need the operation on a resource
-     * @return true when the ACLs allow it
-     */
+    /** @return true when the user's {@code acls} allow the operation on a resource that {@code need} names */
     public static boolean allows(List<KafkaAcl> acls, AclNeed need) {
         boolean allowed = false;
         for (KafkaAcl a : acls) {

@@ -16,9 +16,8 @@ import java.util.Map;
 public record Principal(String type, String user, String where) {
 
     /**
-     * @param authentication the {@code authentication} block, or null
-     * @param where          where it is in the resource, for messages
-     * @return its principal, or null when there is no block (an anonymous client, which no KafkaUser describes)
+     * @return the principal of an {@code authentication} block found at {@code where}, or null when there is no block
+     *         (an anonymous client, which no KafkaUser describes)
      */
     public static Principal of(Map<?, ?> authentication, String where) {
         if (authentication == null || authentication.isEmpty()) {

@@ -33,7 +33,7 @@ public record Finding(Rule rule, Severity severity, String summary, String detai
         return severity == Severity.ERROR;
     }
 
-    /** @return the diagnostic at {@code range} and {@code address} (either may be null), citing the rule: the planner's */
+    /** @return the diagnostic at {@code range} and {@code address} (either may be null), citing the rule, as planned */
     public Diagnostic cited(SourceRange range, String address) {
         return rule.diagnostic(severity, summary, detail, range, address);
     }
