@@ -43,11 +43,7 @@ public final class DiagnosticRenderer {
     public record Snippet(String context, String code, int startLine, int highlightStartOffset, int highlightEndOffset) {
     }
 
-    /**
-     * @param d       the diagnostic
-     * @param sources file name to file text
-     * @return the snippet, or empty when the diagnostic has no range or its file text is not at hand
-     */
+    /** @return the snippet of {@code d}, or empty when it has no range or its file is not among {@code sources} */
     public static Optional<Snippet> snippet(Diagnostic d, Map<String, String> sources) {
         List<int[]> lines = lines(d, sources);
         if (lines.isEmpty()) {
@@ -79,12 +75,7 @@ public final class DiagnosticRenderer {
         return Optional.of(new Snippet(d.address(), code.toString(), r.start().line(), start, Math.max(start, end)));
     }
 
-    /**
-     * @param d       the diagnostic
-     * @param sources file name to file text, for snippets (may be empty)
-     * @param style   colouring
-     * @return the rendered block, starting with an empty line and ending with a newline
-     */
+    /** @return {@code d} rendered, snippet from {@code sources} (file name to text), starting with an empty line */
     public static String render(Diagnostic d, Map<String, String> sources, Style style) {
         StringBuilder sb = new StringBuilder();
         String head = d.isError() ? style.red(style.bold("Error: ")) : style.yellow(style.bold("Warning: "));

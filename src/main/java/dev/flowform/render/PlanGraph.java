@@ -39,11 +39,7 @@ public final class PlanGraph {
     private PlanGraph() {
     }
 
-    /**
-     * @param plan     the plan (decoded from its masked document, or freshly made)
-     * @param notation DOT or Mermaid
-     * @return the graph's text, ending with a newline
-     */
+    /** @return the graph of {@code plan} (decoded from its masked document, or fresh) in the notation, ending with \n */
     public static String render(Plan plan, Notation notation) {
         Layout layout = layout(plan);
         return notation == Notation.DOT ? dot(plan, layout) : mermaid(plan, layout);

@@ -36,20 +36,14 @@ public final class PlanMarkdown {
     }
 
     /**
-     * @param plan the plan (decoded from its masked document)
-     * @return Markdown text ending with a newline, at most {@value #MAX_COMMENT_CHARS} characters: a longer plan is
-     *         cut at a line boundary, with any open code block or details element closed and a notice saying how
-     *         many lines were left out
+     * @return Markdown text of {@code plan} (decoded from its masked document), ending with a newline, at most
+     *         {@value #MAX_COMMENT_CHARS} characters: a longer plan is cut at a line boundary ({@link #fit})
      */
     public static String render(Plan plan) {
         return render(plan, MAX_COMMENT_CHARS);
     }
 
-    /**
-     * @param plan  the plan (decoded from its masked document)
-     * @param limit the most characters the comment may have (at least 1,000)
-     * @return {@link #render(Plan)} cut to {@code limit} characters
-     */
+    /** @return {@link #render(Plan)} cut to {@code limit} characters (at least 1,000) */
     static String render(Plan plan, int limit) {
         return fit(full(plan), limit);
     }

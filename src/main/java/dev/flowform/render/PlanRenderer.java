@@ -29,11 +29,7 @@ public final class PlanRenderer {
     private PlanRenderer() {
     }
 
-    /**
-     * @param plan  the plan (possibly decoded from a saved plan file)
-     * @param style colouring
-     * @return the text, ending with a newline
-     */
+    /** @return the text of {@code plan} (possibly decoded from a saved plan file), ending with a newline */
     public static String render(Plan plan, Style style) {
         StringBuilder sb = new StringBuilder();
         if (plan.hasDrift()) {

@@ -16,11 +16,7 @@ public final class StateRenderer {
     private StateRenderer() {
     }
 
-    /**
-     * @param view  the state
-     * @param style colouring
-     * @return the text, ending with a newline
-     */
+    /** @return the text of the state {@code view}, ending with a newline */
     public static String render(StateView view, Style style) {
         StringBuilder sb = new StringBuilder();
         sb.append(style.bold("Environment \"" + view.environment() + "\"")).append(": lineage ").append(view.lineage())

@@ -25,12 +25,7 @@ public final class UnifiedDiff {
     private record Op(char kind, String line) {
     }
 
-    /**
-     * @param name   the file name shown in the headers
-     * @param before the old text
-     * @param after  the new text
-     * @return the unified diff, or an empty string when the texts are equal
-     */
+    /** @return the unified diff from {@code before} to {@code after} of file {@code name}, or "" when they are equal */
     public static String diff(String name, String before, String after) {
         if (before.equals(after)) {
             return "";
