@@ -19,11 +19,7 @@ final class ApplyInterrupts implements Interrupts.Handler {
     private final AtomicInteger exit = new AtomicInteger();
     private final AtomicReference<ApplyOperation> operation = new AtomicReference<>();
 
-    /**
-     * @param stop the apply's stop signal
-     * @param lock the state lock to release before exiting at once
-     * @param view where the notes go, and which knows whether the approval prompt waits
-     */
+    /** Handles the signals of an apply: {@code lock} is released before exiting at once, {@code view} prints notes. */
     ApplyInterrupts(StopSignal stop, CommandLock lock, ApplyView view) {
         this.stop = stop;
         this.lock = lock;
@@ -35,10 +31,7 @@ final class ApplyInterrupts implements Interrupts.Handler {
         operation.set(op);
     }
 
-    /**
-     * @param otherwise the exit code when no signal arrived
-     * @return 130 or 143 after a signal, else {@code otherwise}
-     */
+    /** @return 130 or 143 after a signal, else {@code otherwise} */
     int exitCode(int otherwise) {
         int code = exit.get();
         return code != 0 ? code : otherwise;

@@ -42,18 +42,12 @@ public record CliContext(Clock clock, Prompter prompter, Map<String, String> env
         this(clock, prompter, env, simSettings, progressInterval, null, null);
     }
 
-    /**
-     * @param cluster the embedded cluster to use
-     * @return this context with {@code cluster} attached
-     */
+    /** @return this context with the embedded {@code cluster} attached */
     public CliContext withAttachedCluster(EmbeddedCluster cluster) {
         return new CliContext(clock, prompter, env, simSettings, progressInterval, cluster, journalDecorator);
     }
 
-    /**
-     * @param decorator wraps each apply run's step journal (see the record)
-     * @return this context with {@code decorator}
-     */
+    /** @return this context with {@code decorator} wrapping each apply run's step journal */
     public CliContext withJournalDecorator(UnaryOperator<Journal> decorator) {
         return new CliContext(clock, prompter, env, simSettings, progressInterval, attachedCluster, decorator);
     }

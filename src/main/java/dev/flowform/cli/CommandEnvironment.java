@@ -20,7 +20,6 @@ final class CommandEnvironment {
     }
 
     /**
-     * @param term  where the state's notes and errors go; its redactor is the command's
      * @param lock  the state lock to take right after the state opens, or null for a command that only reads
      * @return the open environment; closing it releases the lock
      * @throws CommandFailed after printing why the state cannot be opened or locked

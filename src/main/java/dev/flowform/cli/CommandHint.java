@@ -51,11 +51,7 @@ final class CommandHint {
         }
     }
 
-    /**
-     * @param subcommand e.g. {@code apply}
-     * @param arguments  the arguments after it, unquoted
-     * @return the whole command line, quoted for a shell
-     */
+    /** @return the command line of {@code subcommand} ({@code apply}) and its unquoted arguments, quoted for a shell */
     static String command(String subcommand, List<String> arguments) {
         StringBuilder sb = new StringBuilder(program()).append(' ').append(subcommand);
         arguments.forEach(a -> sb.append(' ').append(quote(a)));
@@ -64,11 +60,8 @@ final class CommandHint {
 
     /**
      * The options that select the same configuration, environment and state again: {@code --dir} unless it is the
-     * working directory, {@code -e} when given (or {@code environment} is known), {@code --state-dir} when given.
-     *
-     * @param common      the options of the command that prints the hint
-     * @param environment the environment in use, or null to repeat {@code -e} only when it was given
-     * @return the arguments, unquoted
+     * working directory, {@code -e} when given or {@code environment} (null: unknown) is, {@code --state-dir} when
+     * given; unquoted.
      */
     static List<String> selecting(CommonOptions common, String environment) {
         List<String> out = new ArrayList<>();

@@ -74,11 +74,7 @@ public final class FlowformCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    /**
-     * @param spec    the running subcommand's spec (for its writers)
-     * @param noColor {@code --no-color}
-     * @return a terminal on picocli's writers
-     */
+    /** @return a terminal on the writers of the running subcommand's {@code spec}, coloured unless {@code noColor} */
     static Terminal terminal(CommandSpec spec, boolean noColor) {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();

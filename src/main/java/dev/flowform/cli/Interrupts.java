@@ -18,10 +18,7 @@ final class Interrupts implements AutoCloseable {
     /** Reacts to a signal; {@code count} is 1 for the first signal, 2 for the second, ... */
     @FunctionalInterface
     interface Handler {
-        /**
-         * @param signal {@code INT} or {@code TERM}
-         * @param count  how many signals arrived so far, this one included
-         */
+        /** Called with {@code INT} or {@code TERM} and how many signals arrived so far, this one included. */
         void onSignal(String signal, int count);
     }
 
@@ -32,9 +29,8 @@ final class Interrupts implements AutoCloseable {
     }
 
     /**
-     * Installs {@code handler} for SIGINT and SIGTERM until {@link #close()}.
+     * Installs {@code handler}, called on a JVM signal thread, for SIGINT and SIGTERM until {@link #close()}.
      *
-     * @param handler called on a JVM signal thread
      * @return the installation; close it to restore the previous handlers
      */
     static Interrupts install(Handler handler) {

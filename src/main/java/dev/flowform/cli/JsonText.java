@@ -31,10 +31,7 @@ final class JsonText {
         return MAPPER.readValue(json, String.class);
     }
 
-    /**
-     * @param value plain data: Map (String keys), List, String, Number, Boolean or null
-     * @return {@code value} as indented JSON in the layout of {@code fmt}, without a final newline
-     */
+    /** @return plain data (maps with String keys, lists, scalars) as indented JSON in {@code fmt}'s layout, no newline */
     static String pretty(Object value) {
         StringBuilder out = new StringBuilder();
         pretty(value, 0, 0, out);

@@ -13,9 +13,8 @@ enum PlanFormat {
     MARKDOWN;
 
     /**
-     * @param json   {@code --json} given
-     * @param format {@code --format} as given, or null
-     * @return the format both select; {@code --json} is {@code --format json}
+     * @return the format {@code --json} and {@code --format} (null: not given) select; {@code --json} is
+     *         {@code --format json}
      * @throws IllegalArgumentException when {@code --json} and another {@code --format} are both given
      */
     static PlanFormat of(boolean json, PlanFormat format) {

@@ -31,7 +31,6 @@ final class ProcessExit {
      * Interrupts the JDK {@code HttpClient} selector threads among {@code threads} (others are left alone) and
      * waits up to 200 ms in all for them to end.
      *
-     * @param threads threads to look at
      * @return how many selector threads were stopped within 200 ms
      */
     static int stopHttpClientSelectors(Collection<Thread> threads) {

@@ -24,12 +24,7 @@ public final class Terminal {
         /** Writes one {@code diagnostic} line. */
         void diagnostic(Diagnostic d);
 
-        /**
-         * Writes one {@code log} line.
-         *
-         * @param level   {@code info}, {@code warn} or {@code error}
-         * @param message the text
-         */
+        /** Writes one {@code log} line at {@code level} {@code info}, {@code warn} or {@code error}. */
         void log(String level, String message);
     }
 
@@ -40,11 +35,7 @@ public final class Terminal {
     private final Map<String, String> sources = new HashMap<>();
     private JsonLines json;
 
-    /**
-     * @param out   standard output
-     * @param err   standard error
-     * @param style colouring
-     */
+    /** A terminal on standard output {@code out} and standard error {@code err}. */
     public Terminal(PrintWriter out, PrintWriter err, Style style) {
         this.out = out;
         this.err = err;
@@ -53,9 +44,7 @@ public final class Terminal {
 
     /**
      * Switches diagnostics to Terraform's machine-readable form: one {@code "type": "diagnostic"} JSON
-     * object per line on stdout, errors included (what {@code apply --json} needs).
-     *
-     * @param ui the JSON writer to route diagnostics and notes through
+     * object per line on stdout, errors included (what {@code apply --json} needs), written through {@code ui}.
      */
     public synchronized void json(JsonLines ui) {
         this.json = ui;
@@ -90,8 +79,6 @@ public final class Terminal {
     /**
      * Prints one JSON document as a line on stdout, with secret values removed both as they are and as
      * JSON escapes them (a secret holding quotes appears escaped inside a JSON string).
-     *
-     * @param json one JSON object, without a line break
      */
     public synchronized void printJsonLine(String json) {
         String t = redact(json);
@@ -106,12 +93,7 @@ public final class Terminal {
         out.flush();
     }
 
-    /**
-     * Prints a note for the user: a plain line on stdout, or a {@code log} JSON line in JSON mode.
-     *
-     * @param level {@code info} or {@code warn} (the JSON {@code @level})
-     * @param line  the text
-     */
+    /** Prints a note: a plain line on stdout, or a {@code log} JSON line at {@code level} ({@code info}, {@code warn}). */
     public void note(String level, String line) {
         JsonLines ui;
         synchronized (this) {
@@ -166,10 +148,7 @@ public final class Terminal {
     /**
      * Replaces every registered secret value in {@code text} by {@code (sensitive value)}: what every
      * line printed here goes through, and what the state journal's details go through before they are
-     * stored.
-     *
-     * @param text any text, or null
-     * @return the text without secret values (null stays null)
+     * stored. Null stays null.
      */
     public String redact(String text) {
         return secrets.redact(text);

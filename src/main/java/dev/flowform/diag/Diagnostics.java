@@ -29,9 +29,7 @@ public final class Diagnostics implements Iterable<Diagnostic> {
 
     /** Appends all diagnostics of {@code other}. @return this, for chaining */
     public Diagnostics addAll(Iterable<Diagnostic> other) {
-        for (Diagnostic d : other) {
-            items.add(d);
-        }
+        other.forEach(items::add);
         return this;
     }
 

@@ -21,10 +21,7 @@ public abstract class ApplyView extends TerminalView implements ApplyHooks {
     private final Prompter prompter;
     private final AtomicBoolean asking = new AtomicBoolean();
 
-    /**
-     * @param term     where to print
-     * @param prompter asks for the approval
-     */
+    /** A view printing to {@code term}, asking for approval with {@code prompter}. */
     protected ApplyView(Terminal term, Prompter prompter) {
         super(term);
         this.prompter = prompter;

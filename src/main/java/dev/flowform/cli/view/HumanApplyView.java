@@ -28,9 +28,7 @@ public final class HumanApplyView extends ApplyView {
     private LiveProgress progress;
 
     /**
-     * @param term        where to print
      * @param prompter    asks for the approval; an interactive one with colours on selects the live status block
-     * @param clock       time source for elapsed times
      * @param env         the process environment ({@code COLUMNS}, the terminal width; 100 when unset)
      * @param outputsText lays the outputs out as {@code name = value} lines
      */

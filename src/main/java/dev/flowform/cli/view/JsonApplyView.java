@@ -42,13 +42,10 @@ public final class JsonApplyView extends ApplyView implements Terminal.JsonLines
     }
 
     /**
-     * Switches {@code term} to JSON lines and writes the {@code version} line that starts every stream.
+     * Switches {@code term} to JSON lines and writes the {@code version} line that starts every stream. The
+     * {@code prompter} is never reached: {@code --json} needs {@code --auto-approve} or a plan file.
      *
-     * @param term            where lines go (stdout, redacted)
-     * @param prompter        asks for approval (never reached: {@code --json} needs {@code --auto-approve} or a plan file)
-     * @param clock           time source for {@code @timestamp}
-     * @param flowformVersion the version to announce
-     * @param outputsText     lays the outputs out as {@code output -json} prints them
+     * @param outputsText lays the outputs out as {@code output -json} prints them
      * @return the view
      */
     public static JsonApplyView open(Terminal term, Prompter prompter, Clock clock, String flowformVersion,
@@ -100,13 +97,7 @@ public final class JsonApplyView extends ApplyView implements Terminal.JsonLines
         }
     }
 
-    /**
-     * Writes a {@code change_summary} line.
-     *
-     * @param plan      the plan whose counts to write
-     * @param operation {@code plan} or {@code apply}
-     * @param message   the human summary line
-     */
+    /** Writes a {@code change_summary} line: the plan's counts, {@code plan} or {@code apply}, the human line. */
     private void changeSummary(Plan plan, String operation, String message) {
         PlanSummary s = plan.summary();
         ObjectNode n = line("info", message, "change_summary");
@@ -121,12 +112,7 @@ public final class JsonApplyView extends ApplyView implements Terminal.JsonLines
         emit(n);
     }
 
-    /**
-     * Writes Terraform's {@code outputs} line.
-     *
-     * @param outputsJson the outputs as {@code output -json} prints them: name to {@code sensitive}, {@code type}
-     *                    and {@code value} (or {@code value_hash} for a sensitive one)
-     */
+    /** Writes Terraform's {@code outputs} line from the outputs as {@code output -json} prints them. */
     private void outputs(String outputsJson) {
         ObjectNode n = line("info", "Outputs", "outputs");
         n.set("outputs", Json.MAPPER.readTree(outputsJson));
