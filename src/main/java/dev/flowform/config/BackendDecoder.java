@@ -45,10 +45,8 @@ final class BackendDecoder {
     }
 
     /**
-     * @param blocks    the {@code backend} blocks of the root folder, in file order
-     * @param configDir the configuration folder (absolute), for the default
-     * @param sink      receives the problems
-     * @return the backend: the declared one when its arguments are valid, else the default
+     * @return the backend the root folder's {@code backend} blocks (in file order) declare when its arguments are
+     *         valid, else the default under {@code configDir}
      */
     static StateBackend decode(List<Blocks.Block> blocks, Path configDir, Sink sink) {
         StateBackend backend = StateBackend.defaultFor(configDir);

@@ -33,11 +33,10 @@ public final class DesiredStateFactory {
     }
 
     /**
-     * Builds the desired state.
+     * Builds the desired state of a configuration that loaded without errors.
      *
-     * @param config a configuration that loaded without errors
-     * @param diags  receives semantic errors (a flow on an undeclared cluster, EOS wanted on a cluster
-     *               declared {@code disabled}, two flows producing one connector name)
+     * @param diags receives semantic errors (a flow on an undeclared cluster, EOS wanted on a cluster declared
+     *              {@code disabled}, two flows producing one connector name)
      * @return the desired state; meaningful only when {@code diags} has no errors
      */
     public static DesiredState build(Configuration config, Diagnostics diags) {

@@ -37,12 +37,8 @@ final class EnvironmentDecoder {
             List.of("bootstrap_servers", "topics", "partitions"), List.of(), Map.of());
 
     /**
-     * An environment block after decoding, with what variable resolution and the seed check need.
-     *
-     * @param block     the environment
-     * @param variables the values its {@code variables} set, converted to the variables' types
-     * @param seedRange where the embedded seed path is written, or null
-     * @param seedText  the seed path as written, or null
+     * An environment block after decoding, with what variable resolution and the seed check need: the values its
+     * {@code variables} set, converted, and the embedded seed path as written and where (null when none).
      */
     record Decoded(EnvironmentBlock block, InputVariables.Source variables, SourceRange seedRange, String seedText) {
     }
@@ -55,11 +51,7 @@ final class EnvironmentDecoder {
     private final Predicate<Path> isDirectory;
     private final Path workingDir;
 
-    /**
-     * @param sink        receives problems
-     * @param isDirectory tells whether a path is an existing folder
-     * @param workingDir  the absolute folder a relative seed path resolves against when its text came from no file
-     */
+    /** {@code workingDir}: the absolute folder a relative seed path resolves against when its text came from no file. */
     EnvironmentDecoder(Sink sink, Predicate<Path> isDirectory, Path workingDir) {
         this.sink = sink;
         this.isDirectory = isDirectory;

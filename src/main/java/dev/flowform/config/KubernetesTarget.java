@@ -7,10 +7,8 @@ import java.util.List;
 public sealed interface KubernetesTarget {
 
     /**
-     * Use a kubeconfig the way kubectl does.
-     *
-     * @param context    the kubeconfig context to use, or null for the current context
-     * @param kubeconfig path of the kubeconfig file, or null for {@code $KUBECONFIG} / {@code ~/.kube/config}
+     * Use a kubeconfig the way kubectl does: its {@code context} (null: the current one) in file {@code kubeconfig}
+     * (null: {@code $KUBECONFIG}, else {@code ~/.kube/config}).
      */
     record Kubeconfig(String context, String kubeconfig) implements KubernetesTarget {
     }

@@ -43,10 +43,7 @@ final class MirrorMakerDecoder {
     private final ModuleInstance instance;
     private final EnvironmentBlock environment;
 
-    /**
-     * @param instance    the module instance the block belongs to
-     * @param environment the selected environment (for the default namespace), or null
-     */
+    /** A decoder of {@code instance}'s blocks; {@code environment} (or null) gives the default namespace. */
     MirrorMakerDecoder(ModuleInstance instance, EnvironmentBlock environment) {
         this.instance = instance;
         this.environment = environment;
@@ -56,10 +53,7 @@ final class MirrorMakerDecoder {
     private record Endpoint(String alias, String bootstrap, Map<String, String> config) {
     }
 
-    /**
-     * @param sink receives the errors, located
-     * @return the block as declared (mode and namespace maybe unset)
-     */
+    /** @return the block as declared (mode and namespace maybe unset), errors located to {@code sink} */
     DesiredMirrorMaker2 decode(Blocks.Block b, Sink sink) {
         String address = instance.prefix + "mirrormaker2." + b.name();
         Sink s = sink.at(address);

@@ -57,22 +57,14 @@ final class ResourceDecoder {
             ConnectorRules.SOURCE_ISOLATION_LEVEL, "isolation_level",
             ConnectorRules.TRANSACTION_BOUNDARY, "transaction_boundary");
 
-    /**
-     * A decoded flow with what the cross-module checks need.
-     *
-     * @param block     the flow
-     * @param nameRange where its Kubernetes name is written: the {@code name} argument, else the label
-     */
+    /** A decoded flow and where its Kubernetes name is written ({@code name}, else the label), for cross-module checks. */
     record Flow(ReplicationFlowBlock block, SourceRange nameRange) {
     }
 
     private final ModuleInstance instance;
     private final EnvironmentBlock environment;
 
-    /**
-     * @param instance    the module instance the blocks belong to
-     * @param environment the selected environment (for the default namespace), or null
-     */
+    /** A decoder of {@code instance}'s blocks; {@code environment} (or null) gives the default namespace. */
     ResourceDecoder(ModuleInstance instance, EnvironmentBlock environment) {
         this.instance = instance;
         this.environment = environment;
@@ -203,12 +195,7 @@ final class ResourceDecoder {
         return new Flow(flow, named.range());
     }
 
-    /**
-     * The Kubernetes name of a flow's connectors.
-     *
-     * @param name  the {@code name} argument when it is a valid name, else the block's label
-     * @param range where it is written
-     */
+    /** The Kubernetes name of a flow's connectors: {@code name} when it is a valid name, else the label; where written. */
     private record FlowName(String name, SourceRange range) {
     }
 

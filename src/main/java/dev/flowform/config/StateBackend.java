@@ -43,21 +43,12 @@ public sealed interface StateBackend permits StateBackend.Local, StateBackend.Pg
      */
     Path stateDir();
 
-    /**
-     * @param configDir the configuration folder, absolute (a relative one gives a relative state folder: this pure
-     *                  class does not read the working directory)
-     * @return the default backend: {@code <configDir>/state}
-     */
+    /** @return the default backend {@code <configDir>/state}, relative when {@code configDir} is (this class is pure) */
     static Local defaultFor(Path configDir) {
         return new Local(configDir.resolve(DEFAULT_FOLDER).normalize(), null);
     }
 
-    /**
-     * The folder backend.
-     *
-     * @param stateDir   the state folder, absolute and normalised
-     * @param declaredAt where the block's type label is written, or null for the default
-     */
+    /** The folder backend: its state folder (absolute, normalised), where its block is written (null: the default). */
     record Local(Path stateDir, SourceRange declaredAt) implements StateBackend {
 
         /** Checks the folder is given. */
@@ -113,10 +104,8 @@ public sealed interface StateBackend permits StateBackend.Local, StateBackend.Pg
         }
 
         /**
-         * @param connStr a connection string
-         * @return the string with its password, if any, replaced by {@code ****}: the URI form's
-         *         {@code user:password@} and {@code ?password=} and the keyword form's {@code password=...} (quoted or
-         *         not)
+         * @return the connection string with its password, if any, replaced by {@code ****}: the URI form's
+         *         {@code user:password@} and {@code ?password=}, the keyword form's {@code password=...} (quoted or not)
          */
         public static String masked(String connStr) {
             String s = URI_PASSWORD.matcher(connStr).replaceFirst("$1****@");

@@ -16,10 +16,7 @@ public final class Formatter {
     private Formatter() {
     }
 
-    /**
-     * @param root the parsed root object of a file
-     * @return the file in canonical layout, ending with one newline
-     */
+    /** @return the file whose parsed root object is {@code root}, in canonical layout, ending with one newline */
     public static String format(ConfigNode.ObjectNode root) {
         StringBuilder out = new StringBuilder();
         value(root, 0, 0, out);
@@ -27,10 +24,7 @@ public final class Formatter {
         return out.toString();
     }
 
-    /**
-     * @param value any parsed JSON value
-     * @return the value in the same layout as {@link #format}, starting at column 0, without a final newline
-     */
+    /** @return any parsed JSON value in the layout of {@link #format}, starting at column 0, without a final newline */
     public static String formatValue(ConfigNode value) {
         StringBuilder out = new StringBuilder();
         value(value, 0, 0, out);
@@ -105,12 +99,7 @@ public final class Formatter {
         return out.append(']').toString();
     }
 
-    /**
-     * Writes {@code s} as a JSON string literal with the shortest escapes (the rules of {@link #format}).
-     *
-     * @param s   the string
-     * @param out receives the literal, quotes included
-     */
+    /** Writes {@code s} to {@code out} as a JSON string literal, quotes included, with {@link #format}'s escapes. */
     public static void string(String s, StringBuilder out) {
         out.append('"');
         for (int i = 0; i < s.length(); i++) {

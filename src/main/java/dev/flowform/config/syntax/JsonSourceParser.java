@@ -55,14 +55,7 @@ public final class JsonSourceParser {
     /** What the root object of a configuration file holds, for the error when the root is not an object. */
     public static final String CONFIGURATION_ROOT = "whose properties are block types";
 
-    /**
-     * Decodes and parses one configuration file whose root must be a JSON object.
-     *
-     * @param filename the name diagnostics show
-     * @param baseDir  the folder relative paths in the file resolve against, or null
-     * @param content  the raw bytes (UTF-8; a leading byte order mark is ignored)
-     * @return the parsed file; its {@code root} is null when there were errors
-     */
+    /** {@link #parse(String, Path, byte[], String)} for a configuration file, whose root holds block types. */
     public static ParsedFile parse(String filename, Path baseDir, byte[] content) {
         return parse(filename, baseDir, content, CONFIGURATION_ROOT);
     }
@@ -70,9 +63,9 @@ public final class JsonSourceParser {
     /**
      * Decodes and parses one JSON file whose root must be an object.
      *
-     * @param filename the name diagnostics show
-     * @param baseDir  the folder relative paths in the file resolve against, or null
-     * @param content  the raw bytes (UTF-8; a leading byte order mark is ignored)
+     * @param filename  the name diagnostics show
+     * @param baseDir   the folder relative paths in the file resolve against, or null
+     * @param content   the raw bytes (UTF-8; a leading byte order mark is ignored)
      * @param rootHolds completes "The root of ... must be a JSON object ..." in the error for another root, e.g.
      *                  {@code "whose properties are variable names"}
      * @return the parsed file; its {@code root} is null when there were errors
@@ -86,14 +79,7 @@ public final class JsonSourceParser {
         return parseText(filename, baseDir, text, rootHolds);
     }
 
-    /**
-     * Parses already-decoded text whose root must be a JSON object.
-     *
-     * @param filename the name diagnostics show
-     * @param baseDir  the folder relative paths in the file resolve against, or null
-     * @param text     the JSON text
-     * @return the parsed file; its {@code root} is null when there were errors
-     */
+    /** {@link #parse(String, Path, byte[])} for text already decoded. */
     public static ParsedFile parseText(String filename, Path baseDir, String text) {
         return parseText(filename, baseDir, text, CONFIGURATION_ROOT);
     }
@@ -113,10 +99,8 @@ public final class JsonSourceParser {
     }
 
     /**
-     * Parses one JSON value of any kind (used for values given on the command line).
+     * Parses one JSON value of any kind (used for values given on the command line), syntax errors to {@code diags}.
      *
-     * @param source the text to parse
-     * @param diags  receives syntax errors
      * @return the value, or null when the text is not exactly one JSON value
      */
     public static ConfigNode parseValue(SourceText source, Diagnostics diags) {
