@@ -51,7 +51,10 @@ final class EnvironmentDecoder {
     private final Predicate<Path> isDirectory;
     private final Path workingDir;
 
-    /** {@code workingDir}: the absolute folder a relative seed path resolves against when its text came from no file. */
+    /**
+     * A decoder asking {@code isDirectory} about seed folders; a relative seed path from no file resolves against the
+     * absolute {@code workingDir}.
+     */
     EnvironmentDecoder(Sink sink, Predicate<Path> isDirectory, Path workingDir) {
         this.sink = sink;
         this.isDirectory = isDirectory;
