@@ -26,13 +26,7 @@ public record LiveKafkaUser(ObjectRef ref, String authentication, String authori
         acls = List.copyOf(acls);
     }
 
-    /**
-     * Reads a KafkaUser's spec.
-     *
-     * @param ref  the object
-     * @param spec its {@code spec} as JSON-like maps (may be empty)
-     * @return the user; ACL entries without a {@code resource} are left out (the CRD requires one)
-     */
+    /** @return the KafkaUser with this {@code spec}; ACL entries without a {@code resource} (the CRD needs one) left out */
     public static LiveKafkaUser of(ObjectRef ref, Map<String, Object> spec) {
         Map<?, ?> authn = spec.get("authentication") instanceof Map<?, ?> m ? m : Map.of();
         Map<?, ?> authz = spec.get("authorization") instanceof Map<?, ?> m ? m : null;

@@ -64,12 +64,7 @@ public record LiveMirrorMaker2(LiveConnectCluster workers, boolean v1Layout, Str
         connectors = List.copyOf(connectors);
     }
 
-    /**
-     * Reads a KafkaMirrorMaker2 from the Connect-shaped record of its object (whose {@code config} is ignored).
-     *
-     * @param object the object with its PodSet, pods and ConfigMap, as read
-     * @return the model record
-     */
+    /** Reads a KafkaMirrorMaker2 from the Connect-shaped record of its object (whose {@code config} is ignored). */
     public static LiveMirrorMaker2 of(LiveConnectCluster object) {
         Map<String, Object> spec = object.spec();
         boolean v1 = spec.get("target") instanceof Map<?, ?>;

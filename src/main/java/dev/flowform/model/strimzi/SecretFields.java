@@ -36,14 +36,7 @@ public final class SecretFields {
     private SecretFields() {
     }
 
-    /**
-     * Encodes every sensitive value of a whole object.
-     *
-     * @param object    the object as JSON-like maps ({@code apiVersion}, {@code metadata}, {@code spec}, ...)
-     * @param sensitive keys whose values are sensitive beyond {@link SecretKeys} (sensitive variables), may be none
-     * @param encode    what a sensitive value, as a string, becomes
-     * @return a deep copy of the maps and lists, sensitive non-null values encoded
-     */
+    /** {@link #encodeAt} for a whole object ({@code apiVersion}, {@code metadata}, {@code spec}, ...). */
     public static Map<String, Object> encode(Map<String, Object> object, Predicate<String> sensitive,
                                              UnaryOperator<String> encode) {
         @SuppressWarnings("unchecked")
@@ -79,10 +72,8 @@ public final class SecretFields {
     }
 
     /**
-     * @param path      a leaf's path from the object root
-     * @param sensitive keys whose values are sensitive beyond {@link SecretKeys}
-     * @return true when the leaf is a sensitive key of a configuration map, or a sensitive key (or a key of the
-     *         {@code config} map) inside an authentication block
+     * @return true when the leaf at {@code path} is a sensitive key of a configuration map ({@link SecretKeys}, or
+     *         {@code sensitive}), or a sensitive key (or a key of the {@code config} map) inside an authentication block
      */
     public static boolean isSensitive(List<String> path, Predicate<String> sensitive) {
         if (path.isEmpty()) {
@@ -101,12 +92,7 @@ public final class SecretFields {
 
     /** @return true when {@code path} lies strictly below one of {@code places} */
     private static boolean inside(List<String> path, List<List<String>> places) {
-        for (List<String> p : places) {
-            if (path.size() > p.size() && matches(path.subList(0, p.size()), p)) {
-                return true;
-            }
-        }
-        return false;
+        return places.stream().anyMatch(p -> path.size() > p.size() && matches(path.subList(0, p.size()), p));
     }
 
     private static boolean matchesAny(List<String> path, List<List<String>> places) {
