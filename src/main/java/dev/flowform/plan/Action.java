@@ -30,8 +30,7 @@ public enum Action {
     }
 
     /**
-     * @param name an action's name in plan JSON
-     * @return the action named {@code name}
+     * @return the action named {@code name} in plan JSON
      * @throws IllegalArgumentException for any other name
      */
     public static Action fromJson(String name) {

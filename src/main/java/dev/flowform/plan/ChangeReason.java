@@ -110,9 +110,9 @@ public enum ChangeReason {
 
     /**
      * Recognises the reasons in the words of a plan document: a {@code "; "} starts a new reason when the words
-     * after it begin as a reason's do and the words before it are a whole reason.
+     * after it begin as a reason's do and the words before it are a whole reason. {@code text} is as
+     * {@link Change#reason()} joined them; null or empty for none.
      *
-     * @param text the words, as {@link Change#reason()} joined them; null or empty for none
      * @return the reasons, each with its words; an unrecognised part is {@link #OTHER}
      */
     public static List<Change.Reason> read(String text) {

@@ -7,21 +7,14 @@ import java.util.regex.Pattern;
 /**
  * The Kafka version a KafkaConnect runs, from its {@code spec.version}: Apache releases such as
  * {@code 3.9.0} and Cloudera Streams Messaging builds such as {@code 3.9.0.1.4} (Kafka 3.9.0, CSM
- * Operator 1.4), where only the first three numbers are the Kafka version.
- *
- * @param major the major version
- * @param minor the minor version
- * @param patch the patch version (0 when not given)
- * @param text  the version as written
+ * Operator 1.4), where only the first three numbers are the Kafka version; {@code patch} is 0 when not given,
+ * {@code text} the version as written.
  */
 public record KafkaVersion(int major, int minor, int patch, String text) implements Comparable<KafkaVersion> {
 
     private static final Pattern LEADING = Pattern.compile("^\\s*(\\d+)\\.(\\d+)(?:\\.(\\d+))?");
 
-    /**
-     * @param text a {@code spec.version} value, e.g. {@code 3.9.0} or {@code 3.9.0.1.4}
-     * @return the version, or empty when {@code text} is null or does not start with {@code <major>.<minor>}
-     */
+    /** @return the version of a {@code spec.version}, or empty when null or not starting {@code <major>.<minor>} */
     public static Optional<KafkaVersion> parse(String text) {
         if (text == null) {
             return Optional.empty();

@@ -25,12 +25,7 @@ public record PlanInputs(Map<String, String> configFiles, Map<String, Variable> 
         return configFiles.isEmpty() && variables.isEmpty();
     }
 
-    /**
-     * One variable value.
-     *
-     * @param value     the value as given (for a sensitive one: what the encoder stored)
-     * @param sensitive true when the value belongs to a sensitive variable
-     */
+    /** One variable value as given (for a sensitive variable: what the encoder stored). */
     public record Variable(String value, boolean sensitive) {
     }
 }

@@ -11,11 +11,7 @@ public sealed interface Readiness {
         return this instanceof Complete;
     }
 
-    /**
-     * Everything the rule requires holds.
-     *
-     * @param detail what was verified, e.g. {@code 3/3 workers on revision 1a2b3c4d, observedGeneration 5}
-     */
+    /** Everything the rule requires holds; {@code detail} says what was verified, e.g. {@code 3/3 workers on ...}. */
     record Complete(String detail) implements Readiness {
     }
 
@@ -29,27 +25,15 @@ public sealed interface Readiness {
     record InProgress(String detail, int done, int total) implements Readiness {
     }
 
-    /**
-     * The operator or Kafka Connect reported a failure at the awaited generation; waiting longer will not help.
-     *
-     * @param detail  the operator's message or the head of the failure trace
-     */
+    /** A failure reported at the awaited generation (the operator's message or a trace head); waiting will not help. */
     record Failed(String detail) implements Readiness {
     }
 
-    /**
-     * Reconciliation is paused ({@code strimzi.io/pause-reconciliation}); the operator will not act.
-     *
-     * @param detail explanation
-     */
+    /** Reconciliation is paused ({@code strimzi.io/pause-reconciliation}); the operator will not act. */
     record Paused(String detail) implements Readiness {
     }
 
-    /**
-     * The wait's deadline passed first.
-     *
-     * @param detail what was still missing when time ran out
-     */
+    /** The wait's deadline passed first; {@code detail} says what was still missing. */
     record TimedOut(String detail) implements Readiness {
     }
 }

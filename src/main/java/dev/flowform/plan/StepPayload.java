@@ -8,12 +8,7 @@ import java.util.Set;
 /** The data a step needs to execute, one record per kind of work, so executors switch exhaustively. */
 public sealed interface StepPayload {
 
-    /**
-     * Create an object from a full manifest.
-     *
-     * @param manifest            the object as JSON-like maps
-     * @param sensitiveConfigKeys keys of {@code spec.config} whose values must be masked
-     */
+    /** Create an object from a full manifest; values of {@code sensitiveConfigKeys} in {@code spec.config} are masked. */
     record CreateObject(Map<String, Object> manifest, Set<String> sensitiveConfigKeys) implements StepPayload {
         public CreateObject {
             manifest = dev.flowform.model.Maps.copy(manifest);
@@ -28,12 +23,7 @@ public sealed interface StepPayload {
         }
     }
 
-    /**
-     * Set the worker EOS mode, together with any other pending KafkaConnect edits (one roll for both).
-     *
-     * @param mode  the mode to set
-     * @param edits all edits, the EOS key included
-     */
+    /** Set the worker EOS mode with the other pending KafkaConnect edits (one roll for both; the EOS key in edits). */
     record SetWorkerEos(EosMode mode, List<FieldEdit> edits) implements StepPayload {
         public SetWorkerEos {
             edits = List.copyOf(edits);
@@ -51,10 +41,8 @@ public sealed interface StepPayload {
     }
 
     /**
-     * Wait for a connector to settle (rule 8).
-     *
-     * @param expectedState {@code RUNNING}, {@code PAUSED} or {@code STOPPED}
-     * @param generation    the generation to wait for, or null for "the one the previous step produced"
+     * Wait for a connector to settle (rule 8) in {@code RUNNING}, {@code PAUSED} or {@code STOPPED} at
+     * {@code generation}, null for "the one the previous step produced".
      */
     record WaitForConnector(String expectedState, Long generation) implements StepPayload {
     }
