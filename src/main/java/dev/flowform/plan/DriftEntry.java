@@ -7,8 +7,6 @@ import java.util.List;
  * One managed object that changed outside flowform since the state recorded it (Terraform's
  * {@code resource_drift}).
  *
- * @param address    resource address
- * @param object     the Kubernetes object
  * @param deleted    true when the object no longer exists
  * @param attributes what changed: {@code before} is the recorded value, {@code after} the live one
  * @param reverted   paths of {@code attributes} that this plan sets back to the configured value

@@ -6,12 +6,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * What {@code flowform show} without a plan file prints: an environment's state version and the
- * last applied body of every object it manages (secret values already hashed in the bodies).
- *
- * @param environment the environment name
- * @param lineage     the state's lineage
- * @param serial      the state's serial
- * @param resources   the resource snapshots, in address order
+ * last applied body of every object it manages (secret values already hashed in the bodies), in address order.
  */
 public record StateView(String environment, String lineage, long serial, List<RecordedResource> resources) {
 
