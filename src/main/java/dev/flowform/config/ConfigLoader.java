@@ -40,14 +40,7 @@ public final class ConfigLoader {
     public ConfigLoader() {
     }
 
-    /**
-     * Loads and resolves the configuration in {@code dir} for one environment, with {@code --var} values only.
-     *
-     * @param dir         the configuration folder
-     * @param environment the environment to use ({@code --env}), or null to use the only one declared
-     * @param cliVars     {@code --var name=value} values by variable name (converted to each variable's type), or null
-     * @return the configuration (null when there are errors) and the diagnostics, sorted
-     */
+    /** {@link #loadWith} with {@code --var name=value} values only (by variable name; null: none). */
     public LoadResult load(Path dir, String environment, Map<String, String> cliVars) {
         return loadWith(dir, environment, VariableInputs.ofVars(cliVars));
     }
@@ -84,9 +77,6 @@ public final class ConfigLoader {
      * {@code environment}, or for every declared environment when it is null, and runs the semantic
      * checks of {@link DesiredStateFactory} on each. Reads no cluster and no state.
      *
-     * @param dir         the configuration folder
-     * @param environment the only environment to check, or null for all of them
-     * @param inputs      variable values from outside the files
      * @return the merged diagnostics of every environment checked
      */
     public ValidationResult validate(Path dir, String environment, VariableInputs inputs) {
@@ -123,7 +113,6 @@ public final class ConfigLoader {
      * blocks only, so a problem elsewhere in the configuration never stands between the user and the state. A folder
      * that does not exist or holds no configuration files has the default backend ({@code <dir>/state}).
      *
-     * @param dir the configuration folder
      * @return the backend (null when there are errors) and the problems found
      */
     public BackendLookup backend(Path dir) {
@@ -164,13 +153,7 @@ public final class ConfigLoader {
         return new BackendLookup(diagnostics.hasErrors() ? null : backend, sorted(diagnostics), reading.sources);
     }
 
-    /**
-     * What {@link #backend} finds.
-     *
-     * @param backend     where the state lives, or null when {@code diagnostics} has errors
-     * @param diagnostics the problems found, sorted
-     * @param sources     file name to text, for source snippets
-     */
+    /** What {@link #backend} finds: the backend (null on errors), the problems sorted, file name to text for snippets. */
     public record BackendLookup(StateBackend backend, Diagnostics diagnostics, Map<String, String> sources) {
         /** Copies the sources. */
         public BackendLookup {

@@ -44,10 +44,7 @@ final class ModuleDeclarations {
     private final String prefix;
     private final Sink sink;
 
-    /**
-     * @param prefix the module address prefix ({@code ""} or {@code module.m.}), for addresses in messages
-     * @param sink   receives problems
-     */
+    /** Declarations of the module with address prefix {@code prefix} ({@code ""} or {@code module.m.}). */
     ModuleDeclarations(String prefix, Sink sink) {
         this.prefix = prefix;
         this.sink = sink;

@@ -52,12 +52,8 @@ public final class ModuleInstance implements Evaluator.Scope {
     private InputVariables rootValues;
 
     /**
-     * @param name      the module call's name, or null for the root
-     * @param parent    the calling instance, or null for the root
-     * @param call      the {@code module} block, or null for the root
-     * @param arguments the call's arguments other than {@code source}, by name
-     * @param blocks    this instance's blocks by type
-     * @param sink      receives problems
+     * An instance made by the {@code module} block {@code call} named {@code name} in {@code parent} (all three null
+     * for the root), with the call's arguments other than {@code source} and this instance's blocks by type.
      */
     ModuleInstance(String name, ModuleInstance parent, Blocks.Block call, Map<String, ConfigNode.Entry> arguments,
                    Map<String, List<Blocks.Block>> blocks, Sink sink) {
@@ -157,10 +153,8 @@ public final class ModuleInstance implements Evaluator.Scope {
     // Values
 
     /**
-     * Starts the evaluation phase: values are computed through {@code evaluation} from now on.
-     *
-     * @param evaluation the values computed so far, shared by every instance of the configuration
-     * @param rootValues the root module's variable values (used by the root instance only)
+     * Starts the evaluation phase: values are computed from now on through {@code evaluation}, which every instance of
+     * the configuration shares; {@code rootValues}, the root module's variable values, serve the root instance only.
      */
     public void evaluateWith(Evaluation evaluation, InputVariables rootValues) {
         this.evaluation = evaluation;

@@ -55,10 +55,8 @@ public final class ModuleTree {
     private final List<ModuleInstance> instances = new ArrayList<>();
 
     /**
-     * @param sink       receives every problem
-     * @param reader     reads module folders
-     * @param workingDir the absolute folder a module source resolves against when the declaring text came from no
-     *                   file (the process's working directory, which the caller reads)
+     * A tree reading module folders with {@code reader}; a module source whose declaring text came from no file
+     * resolves against {@code workingDir} (absolute: the process's, which the caller reads).
      */
     public ModuleTree(Sink sink, ModuleReader reader, Path workingDir) {
         this.sink = sink;
@@ -75,10 +73,8 @@ public final class ModuleTree {
     }
 
     /**
-     * Creates the root module's instance and declares its variables, locals and outputs.
-     *
-     * @param files the configuration folder's files, parsed without syntax errors, in name order
-     * @return the root instance
+     * @return the root module's instance, its variables, locals and outputs declared, from the configuration folder's
+     *         files (parsed without syntax errors, in name order)
      */
     public ModuleInstance root(List<ParsedFile> files) {
         ModuleInstance root = new ModuleInstance(null, null, null, Map.of(), collect(files, true), sink);
@@ -89,10 +85,7 @@ public final class ModuleTree {
 
     /**
      * Instantiates the module blocks below {@code root}, recursively, then checks the references of the root's
-     * validation conditions.
-     *
-     * @param root    the instance from {@link #root}
-     * @param rootKey identifies the configuration folder for cycle detection (its real path)
+     * validation conditions; {@code rootKey} identifies the configuration folder for cycle detection (its real path).
      */
     public void instantiate(ModuleInstance root, String rootKey) {
         instantiate(root, new ArrayList<>(List.of(rootKey)), new ArrayList<>(List.of(".")), 0);
