@@ -24,11 +24,7 @@ final class AclSubjects {
     private AclSubjects() {
     }
 
-    /**
-     * @param f   the resource's facts
-     * @param ids the transactional IDs its plan needs (empty when exactly-once ends off or nothing changes)
-     * @return what to check for the resource's workers' principal
-     */
+    /** @return what to check for the workers' principal, given the transactional IDs the plan needs (maybe none) */
     static AclCheck.Subject of(ClusterFacts f, List<TransactionalId> ids) {
         List<AclNeed> needs = new ArrayList<>();
         for (TransactionalId id : ids) {

@@ -45,12 +45,8 @@ record Claim(String address, ObjectRef ref, Map<String, String> labels, Map<Stri
 
     /**
      * Reads the claims of one cluster's plan: the KafkaConnect first when it exists, then the existing
-     * connectors of its flows in order.
-     *
-     * @param live   the KafkaConnect, or null when it does not exist
-     * @param flows  the flows on it
-     * @param flowOf address of each desired connector to its flow's
-     * @return the claims
+     * connectors of its flows in order; {@code live} is null when the KafkaConnect does not exist, {@code flowOf} maps
+     * each desired connector's address to its flow's.
      */
     static List<Claim> all(PlanScope scope, DesiredConnectCluster dc, LiveConnectCluster live, List<DesiredFlow> flows,
                            Map<String, String> flowOf) {
@@ -67,13 +63,7 @@ record Claim(String address, ObjectRef ref, Map<String, String> labels, Map<Stri
         return out;
     }
 
-    /**
-     * Reads the claim of one existing object.
-     *
-     * @param flowOf      address of each desired connector to its flow's (a flow's address names its connectors)
-     * @param address     the object's resource address
-     * @return the claim
-     */
+    /** Reads the claim of one existing object ({@code flowOf}: a flow's address names its connectors). */
     static Claim of(PlanScope scope, Map<String, String> flowOf, String address, ObjectRef ref,
                     Map<String, String> labels, Map<String, String> annotations) {
         String environment = scope.environment();

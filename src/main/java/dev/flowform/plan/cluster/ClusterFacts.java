@@ -57,13 +57,7 @@ record ClusterFacts(PlanScope scope, ResourceKind kind, Existing existing, List<
             path = List.copyOf(path);
         }
 
-        /**
-         * @param spec     the worker edits apart from the mode
-         * @param places   where the identity is kept
-         * @param annotate true when the connector-resources annotation is to be added
-         * @param forced   true when the pods carry no configuration hash worth checking ({@link ForcedRoll})
-         * @return the facts
-         */
+        /** @return the facts of {@code c}; {@code forced} when its pods carry no hash worth checking ({@link ForcedRoll}) */
         static Existing of(LiveConnectCluster c, EosMode target, SpecDiff spec, ClusterIdentity.Places places,
                            boolean annotate, boolean forced) {
             EosMode current = c.eosMode().orElse(null);
@@ -111,11 +105,7 @@ record ClusterFacts(PlanScope scope, ResourceKind kind, Existing existing, List<
         claims = List.copyOf(claims);
     }
 
-    /**
-     * @param scope the plan's scope (its live state has a Strimzi API)
-     * @param dc    a {@code connect_cluster}
-     * @return its facts
-     */
+    /** @return the facts of a {@code connect_cluster} in {@code scope} (whose live state has a Strimzi API) */
     static ClusterFacts of(PlanScope scope, DesiredConnectCluster dc) {
         LiveConnectCluster c = scope.live().cluster(dc.namespace(), dc.name()).orElse(null);
         Existing existing = c == null ? null : Existing.of(c, dc.eos(), SpecDiff.cluster(dc, c), ConnectKind.places(c),

@@ -25,20 +25,12 @@ public final class ClusterPlanner {
     private ClusterPlanner() {
     }
 
-    /**
-     * @param scope what the plan is made against (its live state has a Strimzi API)
-     * @param dc    a {@code connect_cluster}
-     * @return its steps (unnumbered), changes, transactional IDs and diagnostics
-     */
+    /** @return a {@code connect_cluster}'s steps (unnumbered), changes, transactional IDs and diagnostics */
     public static ClusterPlan plan(PlanScope scope, DesiredConnectCluster dc) {
         return plan(ClusterFacts.of(scope, dc));
     }
 
-    /**
-     * @param scope what the plan is made against
-     * @param dm    a {@code mirrormaker2} block, derived
-     * @return its steps (unnumbered), changes, transactional IDs and diagnostics
-     */
+    /** @return a derived {@code mirrormaker2} block's steps (unnumbered), changes, transactional IDs and diagnostics */
     public static ClusterPlan plan(PlanScope scope, DesiredMirrorMaker2 dm) {
         return plan(ClusterFacts.of(scope, dm));
     }

@@ -48,11 +48,7 @@ record ConnectKind(DesiredConnectCluster desired, List<DesiredFlow> flows, Map<S
         ignoredV1Keys = List.copyOf(ignoredV1Keys);
     }
 
-    /**
-     * @param c           the live KafkaConnect, or null
-     * @param restartable true when a FAILED task of a connector the plan does not change is restarted
-     * @return the kind's facts
-     */
+    /** @return the kind's facts; {@code restartable}: a FAILED task of a connector the plan leaves is restarted */
     static ConnectKind of(PlanScope scope, DesiredConnectCluster dc, LiveConnectCluster c, boolean restartable) {
         List<DesiredFlow> flows = scope.desired().flowsOn(dc);
         Map<String, String> flowOf = new LinkedHashMap<>();

@@ -137,9 +137,9 @@ final class MirrorFindings {
     }
 
     /**
-     * @param live the live resource (its pods show the behaviour, {@link ForcedRoll#affected})
-     * @return the warning that says why the plan forces rolls: Strimzi 0.46-0.48 never roll the pods on a worker
-     *         configuration change, so the mode would not reach the workers although the resource says Ready
+     * @return the warning that says why the plan forces rolls ({@link ForcedRoll#affected}): Strimzi 0.46-0.48 never
+     *         roll the pods on a worker configuration change, so the mode would not reach the workers although the
+     *         resource says Ready
      */
     static Diagnostic forcedRoll(LiveMirrorMaker2 live, DesiredMirrorMaker2 dm) {
         String version = ForcedRoll.strimziVersion(live.workers()).map(v -> "; its pods run the image of Strimzi " + v)

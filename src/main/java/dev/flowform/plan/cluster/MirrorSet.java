@@ -52,9 +52,8 @@ record MirrorSet(List<FieldEdit> edits, List<AttributeChange> attrs, List<Change
     }
 
     /**
-     * @param live the live resource, whose target alias the block names
-     * @param ref  the object the connectors' changes are made through
-     * @return the work; empty when the declared and live source aliases agree (or adopt leaves undeclared ones)
+     * @return the work of the mirrors of {@code live}, changes made through {@code ref}; empty when the declared and
+     *         live source aliases agree (or adopt leaves undeclared ones)
      */
     static MirrorSet of(DesiredMirrorMaker2 dm, LiveMirrorMaker2 live, ObjectRef ref) {
         List<DesiredMirror> missing = dm.mirrors().stream().filter(m -> live.mirror(m.sourceAlias()).isEmpty()).toList();
@@ -137,12 +136,7 @@ record MirrorSet(List<FieldEdit> edits, List<AttributeChange> attrs, List<Change
         return out;
     }
 
-    /**
-     * @param owner     the KafkaMirrorMaker2's address
-     * @param ref       the KafkaMirrorMaker2
-     * @param action    create or delete
-     * @return the change of one connector the operator creates or deletes, at {@code <owner>.connector["<name>"]}
-     */
+    /** @return the change of one connector the operator creates or deletes, at {@code <owner>.connector["<name>"]} */
     static Change connectorChange(String owner, ObjectRef ref, String connector, Action action, Change.Reason why) {
         return new Change(owner + ".connector[\"" + connector + "\"]",
                 new ObjectRef(ref.apiVersion(), "Connector", ref.namespace(), connector), action, List.of(), why);
