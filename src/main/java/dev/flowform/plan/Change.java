@@ -53,11 +53,7 @@ public record Change(String address, ObjectRef object, Action action, List<Attri
         return reasons.stream().map(Reason::code).toList();
     }
 
-    /**
-     * @param more   attribute differences to add after the existing ones
-     * @param reason a reason to add after the existing ones, or null
-     * @return a copy with both added
-     */
+    /** @return a copy with {@code more} attribute differences and a {@code reason} (null: none) added after its own */
     public Change plus(List<AttributeChange> more, Reason reason) {
         List<AttributeChange> all = new ArrayList<>(attributes);
         all.addAll(more);

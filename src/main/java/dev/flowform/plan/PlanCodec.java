@@ -294,7 +294,7 @@ public final class PlanCodec {
         ObjectNode n = Json.MAPPER.createObjectNode();
         if (p instanceof StepPayload.CreateObject c) {
             n.put("type", "create_object");
-            n.set("manifest", Json.MAPPER.valueToTree(maskManifest(c.manifest(), c.sensitiveConfigKeys(), secrets)));
+            n.set("manifest", Json.MAPPER.valueToTree(manifest(c.manifest(), c.sensitiveConfigKeys(), secrets)));
             ArrayNode keys = n.putArray("sensitive_config_keys");
             c.sensitiveConfigKeys().forEach(keys::add);
         } else if (p instanceof StepPayload.PatchObject po) {
@@ -318,9 +318,12 @@ public final class PlanCodec {
         return n;
     }
 
-    /** Encodes the sensitive values of every configuration map and authentication block ({@link SecretFields}). */
-    private static Map<String, Object> maskManifest(Map<String, Object> manifest, Set<String> sensitive,
-                                                    UnaryOperator<String> secrets) {
+    /**
+     * Encodes (or reveals) the sensitive values of every configuration map and authentication block
+     * ({@link SecretFields}).
+     */
+    private static Map<String, Object> manifest(Map<String, Object> manifest, Set<String> sensitive,
+                                                UnaryOperator<String> secrets) {
         return SecretFields.encode(manifest, sensitive::contains, secrets);
     }
 
@@ -356,7 +359,7 @@ public final class PlanCodec {
             case "create_object" -> {
                 Set<String> keys = new TreeSet<>();
                 n.path("sensitive_config_keys").forEach(k -> keys.add(k.asString()));
-                yield new StepPayload.CreateObject(revealManifest(toMap(n.get("manifest")), keys, reveal), keys);
+                yield new StepPayload.CreateObject(manifest(toMap(n.get("manifest")), keys, reveal), keys);
             }
             case "patch_object" -> new StepPayload.PatchObject(edits(n.get("edits"), reveal));
             case "set_worker_eos" -> new StepPayload.SetWorkerEos(
@@ -391,11 +394,6 @@ public final class PlanCodec {
         return out;
     }
 
-    /** Reveals what {@link #maskManifest} encoded. */
-    private static Map<String, Object> revealManifest(Map<String, Object> manifest, Set<String> sensitive,
-                                                      UnaryOperator<String> reveal) {
-        return SecretFields.encode(manifest, sensitive::contains, reveal);
-    }
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> toMap(JsonNode n) {

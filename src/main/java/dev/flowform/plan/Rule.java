@@ -172,14 +172,7 @@ public enum Rule {
         return java.util.Optional.empty();
     }
 
-    /**
-     * @param severity error or warning
-     * @param summary  one line
-     * @param detail   what happened and how to fix it; the citation is appended
-     * @param range    where in the configuration, or null
-     * @param address  the resource address, or null
-     * @return a diagnostic naming this rule
-     */
+    /** @return a diagnostic naming this rule: its citation appended to {@code detail}; range and address may be null */
     public Diagnostic diagnostic(Severity severity, String summary, String detail, SourceRange range, String address) {
         return new Diagnostic(severity, summary, detail + "\n\n" + citation(), range, address);
     }

@@ -28,11 +28,9 @@ public final class Staleness {
     }
 
     /**
-     * @param saved       the decoded saved plan
-     * @param environment the environment being applied
-     * @param current     the environment's state version now
-     * @param liveNow     fingerprints of the live objects now ({@code Kind ns/name} to fingerprint)
-     * @return errors, empty when the plan may be applied
+     * @param liveNow fingerprints of the live objects now ({@code Kind ns/name} to fingerprint)
+     * @return errors about applying the decoded {@code saved} plan to {@code environment} at state version
+     *         {@code current}; empty when it may be applied
      */
     public static List<Diagnostic> check(Plan saved, String environment, StateRef current, Map<String, String> liveNow) {
         List<Diagnostic> out = new ArrayList<>();

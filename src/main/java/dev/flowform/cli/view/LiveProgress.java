@@ -49,11 +49,7 @@ public final class LiveProgress implements ApplyListener, AutoCloseable {
         }
     }
 
-    /**
-     * @param term    the terminal (ANSI)
-     * @param clock   time source for elapsed times
-     * @param columns terminal width in characters; longer status lines are cut
-     */
+    /** A status block on an ANSI {@code term}, {@code columns} characters wide (longer status lines are cut). */
     public LiveProgress(Terminal term, Clock clock, int columns) {
         this.term = term;
         this.lines = new HumanProgress(term);

@@ -47,10 +47,9 @@ public final class AdoptionWriter {
 
     /**
      * @param live        what the cluster holds (at least the namespace's KafkaConnects and KafkaConnectors)
-     * @param namespace   the namespace to adopt
      * @param exactlyOnce true to write every flow with exactly-once on
-     * @return one file per KafkaConnect, then one per KafkaMirrorMaker2 in the namespace (none when it has neither), and
-     *         what was left out
+     * @return one file per KafkaConnect, then one per KafkaMirrorMaker2 in {@code namespace} (none when it has neither),
+     *         and what was left out
      */
     public static Adoption adopt(LiveState live, String namespace, boolean exactlyOnce) {
         List<Adoption.File> files = new ArrayList<>();

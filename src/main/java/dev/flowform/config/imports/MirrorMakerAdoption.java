@@ -28,12 +28,7 @@ final class MirrorMakerAdoption {
     private MirrorMakerAdoption() {
     }
 
-    /**
-     * @param m           the KafkaMirrorMaker2
-     * @param exactlyOnce true to write every mirror with exactly-once on
-     * @param leftOut     receives what is not written, with the reason
-     * @return the file {@code <name>.mirrormaker2.flow.json}
-     */
+    /** @return the file {@code <name>.mirrormaker2.flow.json} of {@code m}; what is not written goes to {@code leftOut} */
     static Adoption.File file(LiveMirrorMaker2 m, boolean exactlyOnce, List<Adoption.LeftOut> leftOut) {
         String who = "KafkaMirrorMaker2 " + m.namespace() + "/" + m.name();
         List<Node> mirrors = new ArrayList<>();

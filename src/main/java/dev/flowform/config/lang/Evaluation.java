@@ -30,11 +30,7 @@ public final class Evaluation {
     private final List<Slot> stack = new ArrayList<>();
     private final Set<String> inCycle = new java.util.HashSet<>();
 
-    /**
-     * @param sink                 receives cycle errors
-     * @param environmentName      the selected environment, or null when none could be selected
-     * @param environmentNamespace its namespace, or null
-     */
+    /** Evaluation for the selected environment and its namespace (null when none could be selected, or set). */
     public Evaluation(Sink sink, String environmentName, String environmentNamespace) {
         this.sink = sink;
         this.environmentName = environmentName;

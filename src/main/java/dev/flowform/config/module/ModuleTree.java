@@ -128,11 +128,9 @@ public final class ModuleTree {
     }
 
     /**
-     * Instantiates the module blocks of {@code parent}, recursively.
-     *
-     * @param keys     the folders of the instances from the root to {@code parent} (for cycle detection)
-     * @param displays the same folders as messages show them
-     * @param depth    the depth of {@code parent} (root 0)
+     * Instantiates the module blocks of {@code parent} (at {@code depth}, root 0), recursively; {@code keys} are the
+     * folders of the instances from the root to {@code parent}, for cycle detection, as messages show them in
+     * {@code displays}.
      */
     private void instantiate(ModuleInstance parent, List<String> keys, List<String> displays, int depth) {
         for (Blocks.Block block : Names.unique(parent.blocks("module"), Names.IDENTIFIER, "module", parent.prefix, sink)

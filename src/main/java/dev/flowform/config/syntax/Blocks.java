@@ -95,12 +95,9 @@ public final class Blocks {
     }
 
     /**
-     * Expands one property whose name is a block type into blocks.
+     * Expands one property whose name is a block type ({@code "connect_cluster": {...}}) into blocks.
      *
-     * @param entry      the property, e.g. {@code "connect_cluster": {...}}
      * @param labelCount how many label levels the block type has
-     * @param file       the file it is written in
-     * @param sink       receives structure errors
      * @return the blocks, in source order
      */
     public static List<Block> expand(ConfigNode.Entry entry, int labelCount, ParsedFile file, Sink sink) {

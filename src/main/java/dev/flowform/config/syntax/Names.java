@@ -29,11 +29,10 @@ public final class Names {
     }
 
     /**
-     * @param blocks      the blocks of one type in one module, in source order
      * @param namePattern {@link #IDENTIFIER} or {@link #KUBERNETES_NAME}
-     * @param type        the block type, for messages
      * @param prefix      the module address prefix ({@code ""} or {@code module.m.}), for messages
-     * @return the blocks by name, first declaration winning; reports invalid and repeated names
+     * @return the blocks of one type in one module by name, first declaration winning; reports invalid and repeated
+     *         names
      */
     public static Map<String, Blocks.Block> unique(List<Blocks.Block> blocks, Pattern namePattern, String type, String prefix,
                                             Sink sink) {

@@ -20,12 +20,7 @@ public final class SourceText {
     private final int[] lineStarts;
     private final boolean surrogates;
 
-    /**
-     * Indexes {@code text}.
-     *
-     * @param filename the name diagnostics show (relative to the configuration folder)
-     * @param text     the whole file content, already decoded
-     */
+    /** Indexes {@code text}, a whole decoded file that diagnostics name {@code filename}. */
     public SourceText(String filename, String text) {
         this.filename = Objects.requireNonNull(filename, "filename");
         this.text = Objects.requireNonNull(text, "text");

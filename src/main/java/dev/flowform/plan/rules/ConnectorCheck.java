@@ -26,7 +26,6 @@ public final class ConnectorCheck {
     }
 
     /**
-     * @param c             the connector as read from the cluster
      * @param generation    the generation {@code G} the awaited change produced
      * @param expectedState {@code RUNNING}, {@code PAUSED} or {@code STOPPED}
      * @return complete, in progress, or failed with the connector's or task's trace head

@@ -27,9 +27,8 @@ public final class MirrorCheck {
     }
 
     /**
-     * @param m          the KafkaMirrorMaker2 as read
-     * @param generation the generation {@code G} the awaited change produced
-     * @return complete, in progress (what is missing), failed (the operator's message or the failed task) or paused
+     * @return at the generation {@code G} the awaited change produced: complete, in progress (what is missing), failed
+     *         (the operator's message or the failed task) or paused
      */
     public static Readiness evaluate(LiveMirrorMaker2 m, long generation) {
         return evaluate(m, generation, false);
