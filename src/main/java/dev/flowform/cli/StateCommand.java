@@ -71,11 +71,7 @@ public final class StateCommand implements Runnable {
             }
         }
 
-        /**
-         * @param term where output and errors go
-         * @param ctx  the process context
-         * @return the exit code
-         */
+        /** @return the exit code, after printing to {@code term} */
         abstract int run(Terminal term, CliContext ctx);
 
         /**

@@ -30,7 +30,7 @@ public final class Evaluation {
     private final List<Slot> stack = new ArrayList<>();
     private final Set<String> inCycle = new java.util.HashSet<>();
 
-    /** Evaluation for the selected environment and its namespace (null when none could be selected, or set). */
+    /** Evaluation reporting cycles to {@code sink}, for the selected environment (null: none) and its namespace. */
     public Evaluation(Sink sink, String environmentName, String environmentNamespace) {
         this.sink = sink;
         this.environmentName = environmentName;

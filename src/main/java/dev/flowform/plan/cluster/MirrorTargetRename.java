@@ -33,10 +33,8 @@ final class MirrorTargetRename {
     }
 
     /**
-     * @param f     the resource, with a renamed target
-     * @param who   the resource, for messages
-     * @return the refusal when the rename cannot be planned: another change in the same plan, or a new alias that names
-     *         a cluster the resource has already; else empty
+     * @return the refusal when the rename of the target of {@code f} ({@code who} in messages) cannot be planned:
+     *         another change in the same plan, or a new alias that names a cluster the resource has already; else empty
      */
     static List<Diagnostic> refusal(ClusterFacts facts, MirrorMakerKind f, String who) {
         DesiredMirrorMaker2 dm = f.desired();

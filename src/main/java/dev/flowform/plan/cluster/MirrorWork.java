@@ -48,9 +48,8 @@ record MirrorWork(String source, List<FieldEdit> edits, List<AttributeChange> at
     }
 
     /**
-     * @param want the mirror as declared
-     * @param live the live entry with the same source alias
-     * @param v1   true when the live resource uses the {@code v1} layout (the mirror is selected by {@code source.alias})
+     * @param live        the live entry with the same source alias as the declared mirror {@code want}
+     * @param v1          true when the live resource uses the {@code v1} layout (selected by {@code source.alias})
      * @param sourceEntry the live source cluster entry: {@code spec.mirrors[].source} in {@code v1}, the source's
      *                    {@code spec.clusters[]} entry in {@code v1beta2}; empty when there is none
      * @param annotations the live resource's annotations (the mark of a stopped source connector)

@@ -48,11 +48,10 @@ final class OwnershipMarks {
     /**
      * Writes our marks into a cluster's steps: a {@link StepKind#TRANSFER_OWNERSHIP} step first in the chain for
      * every object taken over, and, for every other claimed object this plan writes to anyway, the mark edits
-     * added to its first patch (so the marks never cost a step or a roll of their own).
+     * added to its first patch (so the marks never cost a step or a roll of their own). No claim of {@code facts} is
+     * refused.
      *
-     * @param facts the resource's facts (its claims; none refused)
-     * @param steps what the sequencer emitted
-     * @return the steps and changes with the marks; {@code steps} itself without a lineage
+     * @return the sequencer's steps and changes with the marks; {@code steps} itself without a lineage
      */
     static Sequence settle(ClusterFacts facts, Sequence steps) {
         PlanScope scope = facts.scope();

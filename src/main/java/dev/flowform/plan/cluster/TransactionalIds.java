@@ -49,10 +49,8 @@ final class TransactionalIds {
     }
 
     /**
-     * @param f the facts of a KafkaConnect
-     * @param k the KafkaConnect and its flows
-     * @return the tasks per connector, by name: each declared connector's ({@code tasksMax} declared, else live, else 1),
-     *         then the other live connectors of the cluster that the plan does not delete
+     * @return the tasks per connector of a KafkaConnect and its flows, by name: each declared connector's
+     *         ({@code tasksMax} declared, else live, else 1), then the other live connectors the plan does not delete
      */
     static Map<String, Integer> connectTasks(ClusterFacts f, ConnectKind k) {
         LiveState live = f.scope().live();
