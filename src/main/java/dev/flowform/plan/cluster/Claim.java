@@ -16,10 +16,6 @@ import java.util.Optional;
 /**
  * An existing object a cluster's plan manages, with the ownership marks it carries now.
  *
- * @param address     its resource address
- * @param ref         the object
- * @param labels      its labels now
- * @param annotations its annotations now
  * @param owner       what its marks say
  * @param foreign     true when the marks name another environment or state lineage
  * @param requested   true when {@code --transfer-ownership} names it

@@ -12,8 +12,6 @@ import java.util.Map;
  * One connector's pending work.
  *
  * @param action        create, update or delete
- * @param address       the connector's resource address
- * @param ref           the object
  * @param desired       what the configuration wants (null for a delete)
  * @param manifest      the full object for a create
  * @param diff          field edits and display attributes for an update; empty otherwise

@@ -8,12 +8,8 @@ import dev.flowform.plan.StepPayload;
  * A step of a cluster's plan before the planner numbers it: on the spine without a lane (after the spine step before
  * it, or every lane opened since), in a lane after that lane's previous step; lanes are independent.
  *
- * @param kind    what kind of work
- * @param address the resource it belongs to (used by {@code --target})
- * @param object  the Kubernetes object
- * @param payload the data to execute it
- * @param summary one human line
- * @param lane    the lane it runs in (a connector's address), or null for the spine
+ * Components as in {@link dev.flowform.plan.Step}; {@code lane} is the lane it runs in (a connector's address), or
+ * null for the spine.
  */
 public record Draft(StepKind kind, String address, ObjectRef object, StepPayload payload, String summary, String lane) {
 

@@ -6,11 +6,8 @@ import java.util.function.Function;
 
 /**
  * One check of a cluster's plan against the facts: it reports diagnostics of its rules, and may refuse the
- * cluster. {@link ClusterGuards} lists them in the order they are asked; the first refusal ends the list.
- *
- * @param name  a short name, for documentation and test messages
- * @param rules the rules whose diagnostics it reports
- * @param check the check
+ * cluster. {@link ClusterGuards} lists them in the order they are asked; the first refusal ends the list. Its
+ * {@code name} is short, for documentation and test messages.
  */
 record Guard(String name, List<Rule> rules, Function<ClusterFacts, Verdict> check) {
 
