@@ -11,7 +11,6 @@ import java.util.Map;
  * @param namespace      default namespace for blocks that do not set one, or null
  * @param variables      variable values this environment sets (JSON-like values), lower precedence than {@code --var}
  * @param expectedServer API server URL the environment must run against, or null
- * @param range          the block, for diagnostics
  */
 public record EnvironmentBlock(
         String name,

@@ -7,7 +7,6 @@ import java.util.Objects;
  * A root module {@code output} after evaluation, as {@code apply} records it and {@code flowform
  * output} shows it.
  *
- * @param name        the label
  * @param value       the value as plain Java data: String, Long / BigInteger / BigDecimal, Boolean, null,
  *                    List and insertion-ordered Map (see {@code Value.toJava})
  * @param type        the kind of the value: {@code string}, {@code number}, {@code bool}, {@code list},

@@ -33,7 +33,6 @@ import java.util.Set;
  *                            and of {@code connector_config}, {@code source.cluster.<key>} / {@code target.cluster.<key>}
  *                            for the endpoints' {@code config} keys, {@code alias} and {@code bootstrap.servers}, and
  *                            {@code topics}, {@code topics.exclude}, {@code groups}
- * @param range               the block, for diagnostics
  * @param acknowledgeReadUncommitted {@code acknowledge_read_uncommitted}: with exactly_once and
  *                            {@code read_uncommitted}, run the source connector with {@code exactly.once.support=requested}
  */

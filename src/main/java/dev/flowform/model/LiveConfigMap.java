@@ -3,7 +3,6 @@ package dev.flowform.model;
 /**
  * ConfigMap {@code <name>-connect-config} where Strimzi 0.46+ writes the worker configuration.
  *
- * @param ref        the object
  * @param properties the {@code kafka-connect.properties} text, or null
  */
 public record LiveConfigMap(ObjectRef ref, String properties) {

@@ -7,7 +7,6 @@ import java.util.Map;
 /**
  * A KafkaConnector as read from the cluster.
  *
- * @param ref                the object
  * @param resourceVersion    {@code metadata.resourceVersion}
  * @param generation         {@code metadata.generation}
  * @param labels             {@code metadata.labels} ({@code strimzi.io/cluster} names the Connect cluster)

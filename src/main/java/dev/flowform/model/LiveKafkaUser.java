@@ -9,7 +9,6 @@ import java.util.Map;
  * or KafkaMirrorMaker2 authenticates as, and the ACLs Strimzi's User Operator keeps for it (Strimzi
  * {@code KafkaUserSpec}, {@code KafkaUserAuthorizationSimple}, {@code AclRule}).
  *
- * @param ref               the object
  * @param authentication    {@code spec.authentication.type} ({@code tls}, {@code scram-sha-512}, ...), or null
  * @param authorization     {@code spec.authorization.type} ({@code simple}), or null when the KafkaUser has none: its
  *                          ACLs, if any, are not managed through it

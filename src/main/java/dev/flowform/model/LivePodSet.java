@@ -5,7 +5,6 @@ import java.util.Map;
 /**
  * The StrimziPodSet {@code <name>-connect} that owns a Connect cluster's worker pods (Strimzi 0.37+).
  *
- * @param ref                the object
  * @param generation         {@code metadata.generation}
  * @param observedGeneration {@code status.observedGeneration}, or null
  * @param podRevisions       pod name to the {@code strimzi.io/revision} its template carries, in PodSet order

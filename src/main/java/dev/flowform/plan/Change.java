@@ -9,7 +9,6 @@ import java.util.Objects;
  * What a plan does to one Kubernetes object (Terraform's resource change).
  *
  * @param address    resource address, e.g. {@code connect_cluster.west} or {@code kafka_connector.orders-source}
- * @param object     the Kubernetes object
  * @param action     create, update, delete
  * @param attributes the attribute differences, in display order
  * @param reasons    why, in the order the plan states them (for the human rendering only: never used to decide

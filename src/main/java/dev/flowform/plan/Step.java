@@ -8,7 +8,6 @@ import java.util.List;
  * ({@link StepGraph#forks}); different clusters' chains are independent.
  *
  * @param id        1-based position in the plan
- * @param kind      what kind of work
  * @param address   the resource address it acts on, e.g. {@code connect_cluster.west}
  * @param object    the Kubernetes object it reads or writes
  * @param dependsOn ids of steps that must be done first

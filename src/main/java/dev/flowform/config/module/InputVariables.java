@@ -37,8 +37,6 @@ public final class InputVariables {
     /**
      * A declared variable.
      *
-     * @param name         the label
-     * @param block        the block, for locations
      * @param type         the type constraint ({@link VarType#ANY} when {@code type} is omitted)
      * @param defaultValue the default converted to the type, or null when there is none (a {@code null}
      *                     default is a {@link Value.NullValue})

@@ -182,7 +182,6 @@ public final class ConnectorRules {
      * Every rule on one desired connector, as Kafka will validate its merged configuration. The planner leaves a
      * connector with an error out of the plan.
      *
-     * @param d       the connector
      * @param cluster the name of the Connect cluster it runs on
      * @param workers the mode that cluster's workers end at
      * @return the findings about the connector, in the order the rules are checked: at most one error, which
