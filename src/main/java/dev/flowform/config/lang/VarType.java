@@ -21,22 +21,12 @@ import java.util.Set;
  */
 public record VarType(Kind kind, VarType element, Map<String, VarType> attributes, Set<String> optional) {
 
-    /** The kinds of type. */
+    /**
+     * The kinds of type: any value (kept as given), string, number, bool, a list of one element type, a map from
+     * string keys to one element type, an object with named, individually typed attributes.
+     */
     public enum Kind {
-        /** Any value, kept as given. */
-        ANY,
-        /** A string. */
-        STRING,
-        /** A number. */
-        NUMBER,
-        /** true or false. */
-        BOOL,
-        /** A list of one element type. */
-        LIST,
-        /** A map from string keys to one element type. */
-        MAP,
-        /** An object with named, individually typed attributes. */
-        OBJECT
+        ANY, STRING, NUMBER, BOOL, LIST, MAP, OBJECT
     }
 
     /** Any value, kept as given. */
@@ -155,36 +145,27 @@ public record VarType(Kind kind, VarType element, Map<String, VarType> attribute
                 throw new IllegalArgumentException("The type nests more than " + MAX_DEPTH + " levels deep.");
             }
             String word = word();
-            switch (word) {
-                case "string":
-                    return STRING;
-                case "number":
-                    return NUMBER;
-                case "bool":
-                    return BOOL;
-                case "any":
-                    return ANY;
-                case "list":
-                case "map":
+            return switch (word) {
+                case "string" -> STRING;
+                case "number" -> NUMBER;
+                case "bool" -> BOOL;
+                case "any" -> ANY;
+                case "list", "map" -> {
                     expect('(');
                     VarType element = type(depth + 1);
                     expect(')');
-                    return new VarType(word.equals("list") ? Kind.LIST : Kind.MAP, element);
-                case "object":
-                    return object(depth);
-                case "optional":
-                    throw new IllegalArgumentException("optional(T) may only mark an attribute of an object type, e.g. "
-                            + "object({port = optional(number)}).");
-                case "tuple":
-                case "set":
-                    throw new IllegalArgumentException("The type " + word + "(...) is not supported; use " + KINDS + ".");
-                case "":
-                    throw new IllegalArgumentException("A type is required " + (pos == 0 ? "here" : "at position " + (pos + 1))
-                            + ": " + KINDS + ".");
-                default:
-                    throw new IllegalArgumentException("\"" + abbreviate(word) + "\" is not a type: use " + KINDS + "."
-                            + Suggestions.didYouMean(word, List.of("string", "number", "bool", "any", "list", "map", "object")));
-            }
+                    yield new VarType(word.equals("list") ? Kind.LIST : Kind.MAP, element);
+                }
+                case "object" -> object(depth);
+                case "optional" -> throw new IllegalArgumentException("optional(T) may only mark an attribute of an object "
+                        + "type, e.g. object({port = optional(number)}).");
+                case "tuple", "set" ->
+                        throw new IllegalArgumentException("The type " + word + "(...) is not supported; use " + KINDS + ".");
+                case "" -> throw new IllegalArgumentException("A type is required "
+                        + (pos == 0 ? "here" : "at position " + (pos + 1)) + ": " + KINDS + ".");
+                default -> throw new IllegalArgumentException("\"" + abbreviate(word) + "\" is not a type: use " + KINDS + "."
+                        + Suggestions.didYouMean(word, List.of("string", "number", "bool", "any", "list", "map", "object")));
+            };
         }
 
         private VarType object(int depth) {
