@@ -51,8 +51,7 @@ record ConnectorFacts(List<ConnectorWork> work, List<Diagnostic> findings, List<
     }
 
     /**
-     * @param flows the flows on it
-     * @param live  the KafkaConnect, or null when it does not exist (then nothing is deleted)
+     * @param live        the KafkaConnect, or null when it does not exist (then nothing is deleted)
      * @param restartable true when the operator acts on the cluster's connectors and the plan restarts no worker:
      *                    then a FAILED task of a connector the plan does not change gets a {@link TaskRestart}
      * @return the connectors' work and findings

@@ -27,8 +27,8 @@ final class MirrorConnectors {
     /**
      * Tasks per connector, the upper bound Connect can use: the block's {@code tasksMax} (declared, else live, else 1;
      * heartbeat always 1), new mirrors' source and checkpoint connectors, and under adopt the undeclared live mirrors.
+     * {@code live} is null when the resource is to be created.
      *
-     * @param live the live resource, or null when it is to be created
      * @return the tasks per connector, by name
      */
     static Map<String, Integer> tasks(DesiredMirrorMaker2 dm, LiveMirrorMaker2 live) {
@@ -64,12 +64,7 @@ final class MirrorConnectors {
         return STRIMZI_DEFAULT_GROUP_ID;
     }
 
-    /**
-     * Adds the connectors of one mirror with their task counts.
-     *
-     * @param entry         the live {@code spec.mirrors[]} entry, or null for a mirror flowform writes anew
-     * @param declaredTasks the declared {@code sourceConnector.tasksMax}, or null
-     */
+    /** Adds the connectors of one mirror with their task counts; {@code entry} (live) is null for a new mirror. */
     private static void connectors(String source, String target, Map<String, Object> entry, Integer declaredTasks,
                                    Map<String, Integer> tasks) {
         Map<String, Object> sourceBlock = entry == null ? Map.of() : map(entry.get("sourceConnector"));

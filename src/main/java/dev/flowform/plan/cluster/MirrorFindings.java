@@ -112,8 +112,7 @@ final class MirrorFindings {
      * The warning of a mirror's source alias renamed (rule {@code mm2-alias-rename}): new connectors without offsets
      * copy what the source retains again, and exactly-once tasks get new transactional IDs (docs/mirrormaker2.md).
      *
-     * @param renamed old source alias to new
-     * @return one warning per rename
+     * @return one warning per rename ({@code renamed}: old source alias to new)
      */
     static List<Diagnostic> renamed(LiveMirrorMaker2 live, DesiredMirrorMaker2 dm, Map<String, String> renamed) {
         List<Diagnostic> out = new ArrayList<>();

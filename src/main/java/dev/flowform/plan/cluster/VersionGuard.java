@@ -58,9 +58,8 @@ final class VersionGuard {
     }
 
     /**
-     * @param versionText the version, or null when not set
-     * @param from        where it comes from, e.g. {@code KafkaConnect ns/name has spec.version}
-     * @param note        appended to the version in messages (empty, or where a reported version comes from)
+     * Checks {@code versionText} (null: not set) from {@code from} ({@code KafkaConnect ns/name has spec.version}), with
+     * {@code note} after the version in messages (empty, or where a reported version comes from).
      */
     private static Verdict check(ClusterFacts f, String versionText, String from, String note) {
         Optional<KafkaVersion> parsed = KafkaVersion.parse(versionText);
