@@ -159,15 +159,18 @@ final class CommandState {
     }
 
     /**
-     * Opens an environment's state in PostgreSQL ({@link PgConnection}), pausing with {@code sleeper} while it waits.
-     * No message repeats the connection string.
+     * Opens an environment's state in PostgreSQL ({@link PgConnection}). No message repeats the connection string.
      *
      * @param create true to create the state when the environment has none
      * @return the open store, or null when the environment has no state and {@code create} is false
      * @throws CommandFailed after printing why it cannot be opened (exit 1)
      */
-    static StateStore existingPostgres(StateHome home, String env, CliContext ctx, Terminal term, boolean create,
-                                       Sleeper sleeper) {
+    static StateStore existingPostgres(StateHome home, String env, CliContext ctx, Terminal term, boolean create) {
+        return existingPostgres(home, env, ctx, term, create, Sleeper.SYSTEM);
+    }
+
+    private static StateStore existingPostgres(StateHome home, String env, CliContext ctx, Terminal term, boolean create,
+                                               Sleeper sleeper) {
         try {
             PgConnection settings = PgConnection.resolve(home.pg().connStr(), ctx.env());
             return StateStore.openPostgres(settings, home.pg().schemaName(), env, ctx.clock(), sleeper, create);

@@ -1,6 +1,5 @@
 package dev.flowform.cli;
 
-import dev.flowform.locking.Sleeper;
 import dev.flowform.run.StateHome;
 import dev.flowform.state.OutputRecord;
 import dev.flowform.state.StateStore;
@@ -170,7 +169,7 @@ public final class OutputCommand implements Callable<Integer> {
             term.error("Invalid environment name", e.getMessage());
             throw new CommandFailed(1);
         }
-        opened = CommandState.existingPostgres(home, env, parent.context(), term, false, Sleeper.SYSTEM);
+        opened = CommandState.existingPostgres(home, env, parent.context(), term, false);
         return opened == null ? null : env;
     }
 

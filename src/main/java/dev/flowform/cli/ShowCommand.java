@@ -10,7 +10,6 @@ import dev.flowform.render.PlanRenderer;
 import dev.flowform.render.StateRenderer;
 import dev.flowform.run.PlanOperation;
 import dev.flowform.run.SavedPlan;
-import dev.flowform.locking.Sleeper;
 import dev.flowform.run.StateHome;
 import dev.flowform.state.StateStore;
 import java.nio.file.Files;
@@ -95,7 +94,7 @@ public final class ShowCommand extends FlowformSubcommand implements Callable<In
             home = CommandState.home(common.stateDirOption(), common.dir(), term);
             StateStore.validateEnvironmentName(env);
             boolean none = home.isPostgres()
-                    ? (opened = CommandState.existingPostgres(home, env, parent.context(), term, false, Sleeper.SYSTEM)) == null
+                    ? (opened = CommandState.existingPostgres(home, env, parent.context(), term, false)) == null
                     : !Files.exists(StateStore.databaseFile(home.stateDir(), env));
             if (none) {
                 if (json) {

@@ -39,7 +39,7 @@ public final class PlanGraph {
     private PlanGraph() {
     }
 
-    /** @return the graph of {@code plan} (decoded from its masked document, or fresh) in the notation, ending with \n */
+    /** @return the graph of {@code plan} (decoded from its masked document, or fresh), ending with a newline */
     public static String render(Plan plan, Notation notation) {
         Layout layout = layout(plan);
         return notation == Notation.DOT ? dot(plan, layout) : mermaid(plan, layout);
