@@ -12,8 +12,6 @@ import java.util.function.UnaryOperator;
 /**
  * What the commands take from the process, gathered so tests can substitute it.
  *
- * @param clock            time source
- * @param prompter         asks for approval
  * @param env              environment variables
  * @param simSettings      simulated-operator timings for embedded clusters, or null for the environment's and the demo's
  * @param progressInterval longest silence between progress lines while waiting (10 s by default)

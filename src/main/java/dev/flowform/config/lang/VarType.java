@@ -14,7 +14,6 @@ import java.util.Set;
  * {@code object({...})} with {@code optional(T)}), converting values by Terraform's rules; unlike Terraform, an
  * undeclared object attribute is an error (docs/configuration.md, "Variables").
  *
- * @param kind       the kind of type
  * @param element    the element type of a list or map, else null
  * @param attributes the attribute types of an object, in declaration order, else null
  * @param optional   the attributes of an object that may be omitted, else null

@@ -79,12 +79,10 @@ public final class InputVariables {
     /**
      * Resolves every declared variable.
      *
-     * @param declarations  the variables by name
      * @param sources       the sources of values, lowest precedence first
      * @param howToSet      the end of the "set it with ..." hint for variables without a value
      * @param reportMissing whether to report variables with no value (false when the environment could not be chosen,
      *                      since its values are unknown)
-     * @param sink          receives problems
      * @return the resolved values
      */
     public static InputVariables resolve(Map<String, Declaration> declarations, List<Source> sources, String howToSet,

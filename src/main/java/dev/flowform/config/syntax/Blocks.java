@@ -32,7 +32,6 @@ public final class Blocks {
      * @param type      the block type, e.g. {@code connect_cluster}
      * @param typeRange where the type's property name is written
      * @param labels    the labels, outermost first
-     * @param body      the block body
      * @param file      the file the block is written in
      */
     public record Block(String type, SourceRange typeRange, List<Label> labels, ConfigNode.ObjectNode body, ParsedFile file) {
@@ -78,7 +77,6 @@ public final class Blocks {
     /**
      * A decoded body.
      *
-     * @param block      the block whose body this is
      * @param attributes the arguments present, by name, in source order
      * @param blocks     the nested blocks present, by type
      */

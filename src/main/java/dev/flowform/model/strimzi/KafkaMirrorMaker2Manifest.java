@@ -89,10 +89,9 @@ public record KafkaMirrorMaker2Manifest(String apiVersion, Map<String, String> l
     }
 
     /**
-     * @param m a mirror of the block
-     * @return its {@code spec.mirrors[]} entry in this manifest's layout: {@code v1} with its {@code source} cluster,
-     *         {@code v1beta2} naming {@code sourceCluster} and {@code targetCluster} (the source's entry of
-     *         {@code spec.clusters[]} is {@link #sourceClusterEntry})
+     * @return the {@code spec.mirrors[]} entry of mirror {@code m} in this manifest's layout: {@code v1} with its
+     *         {@code source} cluster, {@code v1beta2} naming {@code sourceCluster} and {@code targetCluster} (the
+     *         source's entry of {@code spec.clusters[]} is {@link #sourceClusterEntry})
      */
     public Map<String, Object> mirrorEntry(DesiredMirror m) {
         if (!isV1()) {
@@ -104,10 +103,7 @@ public record KafkaMirrorMaker2Manifest(String apiVersion, Map<String, String> l
         return mirror;
     }
 
-    /**
-     * @param m a mirror of the block
-     * @return its source cluster: {@code alias}, {@code bootstrapServers} (when declared), {@code config}
-     */
+    /** @return the source cluster of {@code m}: {@code alias}, {@code bootstrapServers} (when declared), {@code config} */
     public static Map<String, Object> sourceClusterEntry(DesiredMirror m) {
         return cluster(m.sourceAlias(), m.sourceBootstrap(), new LinkedHashMap<>(m.sourceClusterConfig()));
     }

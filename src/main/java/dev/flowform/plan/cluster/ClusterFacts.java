@@ -23,7 +23,6 @@ import java.util.Optional;
  * the workers' facts, alike for both kinds, and the {@link ResourceKind} for what differs. Guards read these facts and
  * the {@link StepSequencer} emits steps from them; neither reads the live state again. Pure.
  *
- * @param scope      the plan's scope
  * @param kind       what differs between the kinds: layout, connectors, words
  * @param existing   the facts of the live resource; null when it does not exist
  * @param claims     the existing objects the plan manages, with their ownership marks

@@ -28,7 +28,6 @@ import java.util.TreeSet;
  * {@link ConnectorSteps}; its worker configuration is {@code spec.config}. Pure.
  *
  * @param desired       the cluster as the configuration declares it
- * @param flows         the flows on it
  * @param flowOf        address of each of their connectors to the flow's address
  * @param live          the live KafkaConnect, or null when it does not exist
  * @param ref           the KafkaConnect: the live one, or the one to create

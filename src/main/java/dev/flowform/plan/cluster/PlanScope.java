@@ -9,7 +9,6 @@ import dev.flowform.plan.PlanOptions;
  *
  * @param desired     what the configuration asks for
  * @param live        the cluster as read once for this plan; its Strimzi API is known
- * @param environment the environment's name
  * @param lineage     the lineage of the state planning, or null when there is none (then no marks are written)
  * @param options     the user's flags
  */

@@ -70,7 +70,6 @@ public final class Resume {
     /**
      * What resuming a prior run means against the live cluster.
      *
-     * @param run       the prior run
      * @param open      steps that were running when it stopped (journaled STARTED, or STOPPED)
      * @param confirmed open mutations whose change the live cluster shows: record them as done
      * @param carried   waits to run first in the new plan (ids and dependencies are assigned by

@@ -114,7 +114,6 @@ public final class ConnectorRules {
      * The rules on one entry of a flow's {@code config} or {@code connector_config.<role>} object:
      * {@link Rule#REQUIRED_SOURCE_ONLY}, {@link Rule#TRANSACTION_BOUNDARY}, {@link Rule#CONSUMER_OVERRIDE}.
      *
-     * @param key   the entry's key
      * @param value its value stripped and in lower case, or null when it is not a plain string (or sensitive)
      * @param roles the connector roles ({@code source}, {@code checkpoint}, {@code heartbeat}) the object reaches
      * @param where how the object is named in messages, e.g. {@code config} or {@code connector_config.source}
@@ -153,7 +152,6 @@ public final class ConnectorRules {
      * Rule {@link Rule#REQUIRED_AFTER_ENABLED} on a {@code connect_cluster}: exactly-once flows need its workers
      * to end at {@code enabled}.
      *
-     * @param cluster     the cluster's name
      * @param wantedByFlows true when a flow on it has exactly_once on
      * @param workers     the mode its workers end at
      * @return an error about the cluster block when they would not
