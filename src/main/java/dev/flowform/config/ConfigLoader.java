@@ -118,12 +118,8 @@ public final class ConfigLoader {
     public BackendLookup backend(Path dir) {
         Diagnostics diagnostics = new Diagnostics();
         Reading reading = new Reading();
-        Path abs;
-        try {
-            abs = dir.toAbsolutePath().normalize();
-        } catch (InvalidPathException | java.io.IOError e) {
-            diagnostics.add(Diagnostic.error("Invalid configuration folder", "The path " + dir + " cannot be used: "
-                    + e.getMessage()));
+        Path abs = absolute(dir, diagnostics);
+        if (abs == null) {
             return new BackendLookup(null, diagnostics, Map.of());
         }
         if (!Files.isDirectory(abs)) {
@@ -186,6 +182,17 @@ public final class ConfigLoader {
         return out;
     }
 
+    /** @return {@code dir} absolute and normalised, or null after adding why it cannot be used */
+    private static Path absolute(Path dir, Diagnostics diagnostics) {
+        try {
+            return dir.toAbsolutePath().normalize();
+        } catch (InvalidPathException | java.io.IOError e) {
+            diagnostics.add(Diagnostic.error("Invalid configuration folder", "The path " + dir + " cannot be used: "
+                    + e.getMessage()));
+            return null;
+        }
+    }
+
     /** @return a path as the user gave it, for messages */
     private static String shown(Path path) {
         String s = path.toString();
@@ -239,13 +246,8 @@ public final class ConfigLoader {
                 diagnostics.add(Diagnostic.error("No configuration folder", "A configuration folder is required."));
                 return null;
             }
-            Path abs;
-            String rootKey;
-            try {
-                abs = dir.toAbsolutePath().normalize();
-            } catch (InvalidPathException | java.io.IOError e) {
-                diagnostics.add(Diagnostic.error("Invalid configuration folder", "The path " + dir + " cannot be used: "
-                        + e.getMessage()));
+            Path abs = absolute(dir, diagnostics);
+            if (abs == null) {
                 return null;
             }
             if (!Files.exists(abs)) {
@@ -257,6 +259,7 @@ public final class ConfigLoader {
                         + "folder that holds the *" + SUFFIX + " files."));
                 return null;
             }
+            String rootKey;
             try {
                 rootKey = abs.toRealPath().toString();
             } catch (IOException e) {

@@ -148,14 +148,7 @@ final class ValidationExpressionParser {
         }
         if (c == '[') {
             pos++;
-            List<Node> items = new ArrayList<>();
-            if (!accept("]")) {
-                do {
-                    items.add(or(depth + 1));
-                } while (accept(","));
-                expect("]");
-            }
-            return new ListNode(items);
+            return new ListNode(items("]", depth));
         }
         if (c == '"' || c == '\'') {
             return new Literal(new Value.StringValue(string(c), null, false));
@@ -192,17 +185,23 @@ final class ValidationExpressionParser {
                     + String.join(", ", ValidationExpression.FUNCTIONS.keySet()) + Suggestions.closest(function, ValidationExpression.FUNCTIONS.keySet())
                     .map(s -> " (did you mean \"" + s + "\"?)").orElse(""));
         }
-        List<Node> args = new ArrayList<>();
-        if (!accept(")")) {
-            do {
-                args.add(or(depth + 1));
-            } while (accept(","));
-            expect(")");
-        }
+        List<Node> args = items(")", depth);
         if (args.size() != arity) {
             throw error(function + "() takes " + arity + (arity == 1 ? " argument" : " arguments") + ", got " + args.size());
         }
         return new Call(function, args);
+    }
+
+    /** @return the comma-separated expressions up to {@code close}, which is read too */
+    private List<Node> items(String close, int depth) {
+        List<Node> items = new ArrayList<>();
+        if (!accept(close)) {
+            do {
+                items.add(or(depth + 1));
+            } while (accept(","));
+            expect(close);
+        }
+        return items;
     }
 
     private Node reference(String root) {
