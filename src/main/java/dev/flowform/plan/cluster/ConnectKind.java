@@ -27,7 +27,6 @@ import java.util.TreeSet;
  * A KafkaConnect and the flows on it: its connectors are KafkaConnectors, objects of their own, each planned by
  * {@link ConnectorSteps}; its worker configuration is {@code spec.config}. Pure.
  *
- * @param desired       the cluster as the configuration declares it
  * @param flowOf        address of each of their connectors to the flow's address
  * @param live          the live KafkaConnect, or null when it does not exist
  * @param ref           the KafkaConnect: the live one, or the one to create

@@ -31,7 +31,6 @@ import java.util.TreeSet;
  * workers' configuration is the target cluster's {@code config}, its connectors are its mirrors, edited by one patch
  * ({@link MirrorSteps}) and waited for together ({@link MirrorCheck}). Pure.
  *
- * @param desired    the block, derived
  * @param live       the live resource, or null when it does not exist
  * @param ref        the live object, or the one to create
  * @param workerDiff the worker configuration edits apart from the exactly-once mode

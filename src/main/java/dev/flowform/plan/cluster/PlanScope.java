@@ -7,10 +7,8 @@ import dev.flowform.plan.PlanOptions;
 /**
  * What every cluster of one plan is planned against.
  *
- * @param desired     what the configuration asks for
- * @param live        the cluster as read once for this plan; its Strimzi API is known
- * @param lineage     the lineage of the state planning, or null when there is none (then no marks are written)
- * @param options     the user's flags
+ * @param live    the cluster as read once for this plan; its Strimzi API is known
+ * @param lineage the lineage of the state planning, or null when there is none (then no marks are written)
  */
 public record PlanScope(DesiredState desired, LiveState live, String environment, String lineage, PlanOptions options) {
 }

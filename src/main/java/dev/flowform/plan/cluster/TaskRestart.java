@@ -15,13 +15,7 @@ import java.util.List;
  * A FAILED task that nothing else in the plan restarts, handed to the operator through the annotation Strimzi
  * honours and then removes: {@code strimzi.io/restart-task: "<id>"} on a KafkaConnector,
  * {@code strimzi.io/restart-connector-task: "<connector>:<id>"} on a KafkaMirrorMaker2 (docs/domain-rules.md, rule 8).
- * Pure.
- *
- * @param address    the resource the step belongs to
- * @param ref        the object annotated
- * @param annotation the annotation key
- * @param value      its value
- * @param task       how the change names the task ({@code <connector>:<id>})
+ * Pure. {@code ref} is the object annotated, {@code task} how the change names the task ({@code <connector>:<id>}).
  */
 record TaskRestart(String address, ObjectRef ref, String annotation, String value, String task) {
 
