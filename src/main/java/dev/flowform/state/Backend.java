@@ -4,8 +4,10 @@ import dev.flowform.locking.Sleeper;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
@@ -55,6 +57,40 @@ interface Backend {
      */
     default <T> T opening(Supplier<T> attempt) {
         return attempt.get();
+    }
+
+    /**
+     * Runs {@code attempt}, retrying while its failure is {@code passing}: pauses from {@code first} doubling to
+     * {@code max}, for at most {@code budget} of pauses in total; other failures are not retried.
+     *
+     * @param location the database, for the message when interrupted
+     * @throws StateStoreException the last failure, or when interrupted while pausing
+     */
+    static <T> T retrying(Supplier<T> attempt, Predicate<StateStoreException> passing, Duration first, Duration max,
+                          Duration budget, Sleeper sleeper, String location) {
+        Duration delay = first;
+        Duration slept = Duration.ZERO;
+        while (true) {
+            try {
+                return attempt.get();
+            } catch (StateStoreException e) {
+                if (!passing.test(e) || slept.compareTo(budget) >= 0) {
+                    throw e;
+                }
+                try {
+                    sleeper.sleep(delay);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    StateStoreException stop = new StateStoreException(
+                            "interrupted while waiting to open the state database " + location, interrupted);
+                    stop.addSuppressed(e);
+                    throw stop;
+                }
+                slept = slept.plus(delay);
+                Duration doubled = delay.multipliedBy(2);
+                delay = doubled.compareTo(max) < 0 ? doubled : max;
+            }
+        }
     }
 
     /**

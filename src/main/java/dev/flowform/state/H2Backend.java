@@ -254,37 +254,12 @@ final class H2Backend implements Backend {
     }
 
     /**
-     * Runs {@code attempt}, retrying while it fails because another process is opening the same H2 database
-     * ("Lock file recently modified", "Database may be already in use" until the first process serves the file):
-     * pauses from {@link #OPEN_RETRY_FIRST_DELAY} doubling to {@link #OPEN_RETRY_MAX_DELAY}, for at most
-     * {@link #OPEN_RETRY_BUDGET} of pauses in total; other failures are not retried.
-     *
-     * @throws StateStoreException the last failure, or when interrupted while pausing
+     * {@link Backend#retrying} while another process is opening the same H2 database ({@link #isBusyOpening}), from
+     * {@link #OPEN_RETRY_FIRST_DELAY} doubling to {@link #OPEN_RETRY_MAX_DELAY}, within {@link #OPEN_RETRY_BUDGET}.
      */
     static <T> T retryWhileBusy(Supplier<T> attempt, Sleeper sleeper, String location) {
-        Duration delay = OPEN_RETRY_FIRST_DELAY;
-        Duration slept = Duration.ZERO;
-        while (true) {
-            try {
-                return attempt.get();
-            } catch (StateStoreException e) {
-                if (!isBusyOpening(e) || slept.compareTo(OPEN_RETRY_BUDGET) >= 0) {
-                    throw e;
-                }
-                try {
-                    sleeper.sleep(delay);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    StateStoreException stop = new StateStoreException(
-                            "interrupted while waiting to open the state database " + location, interrupted);
-                    stop.addSuppressed(e);
-                    throw stop;
-                }
-                slept = slept.plus(delay);
-                Duration doubled = delay.multipliedBy(2);
-                delay = doubled.compareTo(OPEN_RETRY_MAX_DELAY) < 0 ? doubled : OPEN_RETRY_MAX_DELAY;
-            }
-        }
+        return Backend.retrying(attempt, H2Backend::isBusyOpening, OPEN_RETRY_FIRST_DELAY, OPEN_RETRY_MAX_DELAY,
+                OPEN_RETRY_BUDGET, sleeper, location);
     }
 
     /**

@@ -49,7 +49,7 @@ public final class OutputTable {
             }
         }
         return store.inTransaction("replaceOutputs", c -> {
-            if (same(select(c), List.copyOf(wanted.values()))) {
+            if (select(c).stream().map(OutputTable::unsaved).toList().equals(List.copyOf(wanted.values()))) {
                 return false;
             }
             long serial = store.bumpSerial(c);
@@ -61,15 +61,8 @@ public final class OutputTable {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO output_value (" + COLUMNS
                     + ", environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 for (OutputRecord o : wanted.values()) {
-                    ps.setString(1, o.name());
-                    ps.setString(2, o.valueJson());
-                    ps.setString(3, o.valueHash());
-                    ps.setString(4, o.valueType());
-                    ps.setBoolean(5, o.sensitive());
-                    ps.setString(6, o.description());
-                    ps.setLong(7, serial);
-                    ps.setObject(8, Sql.timestamp(now));
-                    ps.setString(9, store.environmentName());
+                    Sql.bind(ps, o.name(), o.valueJson(), o.valueHash(), o.valueType(), o.sensitive(), o.description(),
+                            serial, now, store.environmentName());
                     ps.executeUpdate();
                 }
             }
@@ -134,19 +127,9 @@ public final class OutputTable {
         }
     }
 
-    private static boolean same(List<OutputRecord> a, List<OutputRecord> b) {
-        if (a.size() != b.size()) {
-            return false;
-        }
-        for (int i = 0; i < a.size(); i++) {
-            OutputRecord x = a.get(i);
-            OutputRecord y = b.get(i);
-            if (!x.name().equals(y.name()) || !Objects.equals(x.valueJson(), y.valueJson())
-                    || !Objects.equals(x.valueHash(), y.valueHash()) || !x.valueType().equals(y.valueType())
-                    || x.sensitive() != y.sensitive() || !Objects.equals(x.description(), y.description())) {
-                return false;
-            }
-        }
-        return true;
+    /** @return {@code o} without the serial and time of its save, to compare with an unsaved record */
+    private static OutputRecord unsaved(OutputRecord o) {
+        return new OutputRecord(o.name(), o.valueJson(), o.valueHash(), o.valueType(), o.sensitive(), o.description(), 0,
+                null);
     }
 }

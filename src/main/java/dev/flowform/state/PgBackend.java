@@ -84,27 +84,8 @@ final class PgBackend implements Backend {
     /** Retries an open while the server is unreachable or starting up, for at most {@link #RECONNECT_BUDGET}. */
     @Override
     public <T> T opening(Supplier<T> attempt) {
-        Duration delay = RECONNECT_FIRST_DELAY;
-        Duration slept = Duration.ZERO;
-        while (true) {
-            try {
-                return attempt.get();
-            } catch (StateStoreException e) {
-                if (!(e.getCause() instanceof SQLException sql) || !isConnectionLost(sql)
-                        || slept.compareTo(RECONNECT_BUDGET) >= 0) {
-                    throw e;
-                }
-                try {
-                    sleeper.sleep(delay);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
-                slept = slept.plus(delay);
-                delay = delay.multipliedBy(2).compareTo(RECONNECT_MAX_DELAY) < 0 ? delay.multipliedBy(2)
-                        : RECONNECT_MAX_DELAY;
-            }
-        }
+        return Backend.retrying(attempt, e -> e.getCause() instanceof SQLException sql && isConnectionLost(sql),
+                RECONNECT_FIRST_DELAY, RECONNECT_MAX_DELAY, RECONNECT_BUDGET, sleeper, location());
     }
 
     @Override

@@ -69,9 +69,8 @@ public final class RunJournal {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO run (environment, "
                             + "kind, plan_json, who, flowform_version, started_at, outcome) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     Statement.RETURN_GENERATED_KEYS)) {
-                Sql.bind(ps, store.environmentName(), kind, planJson, who, version);
-                ps.setObject(6, Sql.timestamp(store.now()));
-                ps.setString(7, RunOutcome.RUNNING.name());
+                Sql.bind(ps, store.environmentName(), kind, planJson, who, version, store.now(),
+                        RunOutcome.RUNNING.name());
                 ps.executeUpdate();
                 id = Sql.generatedId(ps);
             }
@@ -107,14 +106,8 @@ public final class RunJournal {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO run_step "
                             + "(run_id, step_index, step_id, kind, address, intent_json, status, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     Statement.RETURN_GENERATED_KEYS)) {
-                ps.setLong(1, runId);
-                ps.setInt(2, stepIndex);
-                ps.setInt(3, stepId);
-                ps.setString(4, kind);
-                ps.setString(5, address);
-                ps.setString(6, intentJson);
-                ps.setString(7, StepStatus.STARTED.name());
-                ps.setObject(8, Sql.timestamp(store.now()));
+                Sql.bind(ps, runId, stepIndex, stepId, kind, address, intentJson, StepStatus.STARTED.name(),
+                        store.now());
                 ps.executeUpdate();
                 id = Sql.generatedId(ps);
             }
@@ -184,12 +177,7 @@ public final class RunJournal {
             long durationMs = Math.max(0, Duration.between(started, finished).toMillis());
             try (PreparedStatement ps = c.prepareStatement("UPDATE run_step "
                     + "SET status = ?, finished_at = ?, detail = ?, duration_ms = ? WHERE id = ? AND status = ?")) {
-                ps.setString(1, status.name());
-                ps.setObject(2, Sql.timestamp(finished));
-                ps.setString(3, detail);
-                ps.setLong(4, durationMs);
-                ps.setLong(5, stepRowId);
-                ps.setString(6, StepStatus.STARTED.name());
+                Sql.bind(ps, status.name(), finished, detail, durationMs, stepRowId, StepStatus.STARTED.name());
                 if (ps.executeUpdate() != 1) {
                     throw new IllegalStateException("journal row " + stepRowId + " changed while being marked " + status);
                 }
@@ -367,11 +355,7 @@ public final class RunJournal {
     private void setRunOutcome(Connection c, long runId, RunOutcome outcome, String summary) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
                 "UPDATE run SET outcome = ?, finished_at = ?, summary = ? WHERE id = ? AND outcome = ?")) {
-            ps.setString(1, outcome.name());
-            ps.setObject(2, Sql.timestamp(store.now()));
-            ps.setString(3, summary);
-            ps.setLong(4, runId);
-            ps.setString(5, RunOutcome.RUNNING.name());
+            Sql.bind(ps, outcome.name(), store.now(), summary, runId, RunOutcome.RUNNING.name());
             if (ps.executeUpdate() != 1) {
                 throw new IllegalStateException("run " + runId + " changed while being marked " + outcome);
             }
@@ -423,7 +407,7 @@ public final class RunJournal {
     private List<RunRecord> selectRunsWhere(Connection c, String where, String tail, Object... params) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT " + RUN_COLUMNS + " FROM run WHERE " + where + tail)) {
             ps.setString(1, store.environmentName());
-            Sql.bind(ps, 1, params);
+            Sql.bindAfter(ps, 1, params);
             List<RunRecord> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -440,7 +424,7 @@ public final class RunJournal {
         try (PreparedStatement ps = c.prepareStatement("SELECT " + STEP_COLUMNS + " FROM run_step WHERE " + OWN_RUN
                 + " AND " + condition)) {
             ps.setString(1, store.environmentName());
-            Sql.bind(ps, 1, params);
+            Sql.bindAfter(ps, 1, params);
             List<StepRecord> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

@@ -51,14 +51,8 @@ public final class SnapshotTable {
             if (update(c, snapshot, serial, now) == 0) {
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO resource_snapshot (" + COLUMNS
                         + ", environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
-                    ps.setString(1, snapshot.address());
-                    ps.setString(2, snapshot.kind());
-                    ps.setString(3, snapshot.namespace());
-                    ps.setString(4, snapshot.name());
-                    ps.setString(5, snapshot.bodyJson());
-                    ps.setLong(6, serial);
-                    ps.setObject(7, Sql.timestamp(now));
-                    ps.setString(8, store.environmentName());
+                    Sql.bind(ps, snapshot.address(), snapshot.kind(), snapshot.namespace(), snapshot.name(),
+                            snapshot.bodyJson(), serial, now, store.environmentName());
                     ps.executeUpdate();
                 }
             }
@@ -181,14 +175,8 @@ public final class SnapshotTable {
     private int update(Connection c, ResourceSnapshot snapshot, long serial, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE resource_snapshot "
                 + "SET kind = ?, namespace = ?, name = ?, body_json = ?, updated_serial = ?, updated_at = ? WHERE address = ? AND environment = ?")) {
-            ps.setString(1, snapshot.kind());
-            ps.setString(2, snapshot.namespace());
-            ps.setString(3, snapshot.name());
-            ps.setString(4, snapshot.bodyJson());
-            ps.setLong(5, serial);
-            ps.setObject(6, Sql.timestamp(now));
-            ps.setString(7, snapshot.address());
-            ps.setString(8, store.environmentName());
+            Sql.bind(ps, snapshot.kind(), snapshot.namespace(), snapshot.name(), snapshot.bodyJson(), serial, now,
+                    snapshot.address(), store.environmentName());
             return ps.executeUpdate();
         }
     }
@@ -198,7 +186,7 @@ public final class SnapshotTable {
         try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM resource_snapshot WHERE environment = ?"
                 + " AND " + condition)) {
             ps.setString(1, store.environmentName());
-            Sql.bind(ps, 1, params);
+            Sql.bindAfter(ps, 1, params);
             List<ResourceSnapshot> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

@@ -34,13 +34,16 @@ final class Sql {
         return t == null ? null : t.toInstant();
     }
 
-    /** Binds {@code params} (Long, Integer or String) to the statement's parameters, in order. */
+    /** Binds {@code params} (Long, Integer, Boolean, Instant or String) to the statement's parameters, in order. */
     static void bind(PreparedStatement ps, Object... params) throws SQLException {
-        bind(ps, 0, params);
+        bindAfter(ps, 0, params);
     }
 
-    /** Binds {@code params} (Long, Integer or String) to the parameters after the first {@code skip}, in order. */
-    static void bind(PreparedStatement ps, int skip, Object... params) throws SQLException {
+    /**
+     * Binds {@code params} to the parameters after the first {@code skip}, in order: Long, Integer, Boolean, an Instant
+     * as {@link #timestamp}, an OffsetDateTime, or a String (null as a NULL string).
+     */
+    static void bindAfter(PreparedStatement ps, int skip, Object... params) throws SQLException {
         for (int i = 0; i < params.length; i++) {
             Object p = params[i];
             int index = skip + i + 1;
@@ -48,6 +51,12 @@ final class Sql {
                 ps.setLong(index, l);
             } else if (p instanceof Integer n) {
                 ps.setInt(index, n);
+            } else if (p instanceof Boolean b) {
+                ps.setBoolean(index, b);
+            } else if (p instanceof Instant t) {
+                ps.setObject(index, timestamp(t));
+            } else if (p instanceof OffsetDateTime t) {
+                ps.setObject(index, t);
             } else {
                 ps.setString(index, (String) p);
             }

@@ -11,8 +11,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -217,10 +215,7 @@ final class StateDatabase {
                 String script = MIGRATION_SCRIPTS.get(Integer.parseInt(e.getKey()) - 1);
                 try (PreparedStatement ps = c.prepareStatement("UPDATE \"flyway_schema_history\" SET \"checksum\" = ?"
                         + " WHERE \"version\" = ? AND \"script\" = ? AND \"checksum\" = ?")) {
-                    ps.setInt(1, flywayChecksum("db/migration/" + script));
-                    ps.setString(2, e.getKey());
-                    ps.setString(3, script);
-                    ps.setInt(4, e.getValue());
+                    Sql.bind(ps, flywayChecksum("db/migration/" + script), e.getKey(), script, e.getValue());
                     ps.executeUpdate();
                 }
             }
@@ -257,10 +252,7 @@ final class StateDatabase {
             RANDOM.nextBytes(salt);
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO environment "
                     + "(name, lineage, serial, secret_salt, kube_server, kube_namespace, created_at) VALUES (?, ?, 0, ?, NULL, NULL, ?)")) {
-                ps.setString(1, environment);
-                ps.setString(2, UUID.randomUUID().toString());
-                ps.setString(3, HEX.formatHex(salt));
-                ps.setObject(4, clock.instant().truncatedTo(ChronoUnit.MICROS).atOffset(ZoneOffset.UTC));
+                Sql.bind(ps, environment, UUID.randomUUID().toString(), HEX.formatHex(salt), Sql.now(clock));
                 ps.executeUpdate();
                 c.commit();
                 return salt;

@@ -297,9 +297,7 @@ public final class StateLockTable {
         store.inTransaction("heartbeat", c -> {
             try (PreparedStatement ps = c.prepareStatement(
                     "UPDATE state_lock SET heartbeat = ? WHERE environment = ? AND lock_id = ?")) {
-                ps.setObject(1, Sql.timestamp(store.now()));
-                ps.setString(2, store.environmentName());
-                ps.setString(3, lockId);
+                Sql.bind(ps, store.now(), store.environmentName(), lockId);
                 if (ps.executeUpdate() == 0) {
                     throw new IllegalStateException("the state lock " + lockId + " on environment \""
                             + store.environmentName() + "\" is no longer held (released or force-unlocked); stop writing "
@@ -398,15 +396,8 @@ public final class StateLockTable {
     void insertRow(Connection c, LockInfo mine) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO state_lock (" + COLUMNS
                 + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            ps.setString(1, mine.id());
-            ps.setString(2, mine.environment());
-            ps.setString(3, mine.operation());
-            ps.setString(4, mine.who());
-            ps.setString(5, mine.version());
-            ps.setObject(6, Sql.timestamp(mine.created()));
-            ps.setObject(7, Sql.timestamp(mine.heartbeat()));
-            ps.setString(8, mine.info());
-            ps.setString(9, mine.process());
+            Sql.bind(ps, mine.id(), mine.environment(), mine.operation(), mine.who(), mine.version(), mine.created(),
+                    mine.heartbeat(), mine.info(), mine.process());
             ps.setObject(10, mine.session(), java.sql.Types.INTEGER);
             ps.executeUpdate();
         }
@@ -416,9 +407,7 @@ public final class StateLockTable {
     boolean setSession(Connection c, String lockId, int session) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
                 "UPDATE state_lock SET holder_session = ? WHERE environment = ? AND lock_id = ?")) {
-            ps.setInt(1, session);
-            ps.setString(2, store.environmentName());
-            ps.setString(3, lockId);
+            Sql.bind(ps, session, store.environmentName(), lockId);
             return ps.executeUpdate() == 1;
         }
     }
@@ -426,8 +415,7 @@ public final class StateLockTable {
     /** Deletes the row of {@code lockId}, in the caller's transaction. */
     boolean delete(Connection c, String lockId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("DELETE FROM state_lock WHERE environment = ? AND lock_id = ?")) {
-            ps.setString(1, store.environmentName());
-            ps.setString(2, lockId);
+            Sql.bind(ps, store.environmentName(), lockId);
             return ps.executeUpdate() == 1;
         }
     }

@@ -293,9 +293,7 @@ public final class StateStore implements AutoCloseable {
         inTransaction("setKubeServer", c -> {
             try (PreparedStatement ps = c.prepareStatement(
                     "UPDATE environment SET kube_server = ?, kube_namespace = ? WHERE name = ?")) {
-                ps.setString(1, url);
-                ps.setString(2, namespace);
-                ps.setString(3, environment);
+                Sql.bind(ps, url, namespace, environment);
                 ps.executeUpdate();
             }
             return bumpSerial(c);

@@ -234,13 +234,9 @@ public final class StateTransfer {
         Map<String, Object> env = doc.environment();
         try (PreparedStatement ps = c.prepareStatement("UPDATE environment SET lineage = ?, serial = ?, "
                 + "secret_salt = ?, kube_server = ?, kube_namespace = ?, created_at = ? WHERE name = ?")) {
-            ps.setString(1, doc.lineage());
-            ps.setLong(2, serial);
-            ps.setString(3, String.valueOf(env.get("secret_salt")));
-            ps.setString(4, (String) env.get("kube_server"));
-            ps.setString(5, (String) env.get("kube_namespace"));
-            ps.setObject(6, OffsetDateTime.parse(String.valueOf(env.get("created_at"))));
-            ps.setString(7, environment);
+            Sql.bind(ps, doc.lineage(), serial, String.valueOf(env.get("secret_salt")), env.get("kube_server"),
+                    env.get("kube_namespace"), OffsetDateTime.parse(String.valueOf(env.get("created_at"))),
+                    environment);
             ps.executeUpdate();
         }
     }
@@ -265,8 +261,7 @@ public final class StateTransfer {
         }
         try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM " + table
                 + " WHERE id BETWEEN ? AND ?")) {
-            ps.setLong(1, min);
-            ps.setLong(2, max);
+            Sql.bind(ps, min, max);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 if (rs.getLong(1) == 0) {
