@@ -440,8 +440,11 @@ final class ConnectorReconciler {
         ctx.writeConnectorStatus(c, StatusDocuments.connectorError(c, g, reason, message, ctx.now()));
     }
 
-    /** @return the target state of {@code spec.state}, or of the deprecated {@code spec.pause} when it is absent */
-    private static TargetState targetState(Map<String, Object> spec) {
+    /**
+     * @return the target state of {@code spec.state} (a KafkaConnector's spec or a KafkaMirrorMaker2 connector entry), or
+     *         of the deprecated {@code spec.pause} when it is absent
+     */
+    static TargetState targetState(Map<String, Object> spec) {
         Object state = spec.get("state");
         if (state != null) {
             return switch (state.toString().toLowerCase(Locale.ROOT)) {

@@ -99,24 +99,13 @@ record MirrorMakerModel(String name, int replicas, String target, WorkerConfig.R
             Map<String, Object> m = obj(o);
             String source = JsonMaps.str(v1 ? obj(m.get("source")) : entry(spec, JsonMaps.str(m, "sourceCluster")), "alias");
             if (source != null) {
-                out.put(MirrorMaker2Names.sourceConnector(source, target), targetState(obj(m.get("sourceConnector"))));
-                out.put(MirrorMaker2Names.checkpointConnector(source, target), targetState(obj(m.get("checkpointConnector"))));
+                out.put(MirrorMaker2Names.sourceConnector(source, target),
+                        ConnectorReconciler.targetState(obj(m.get("sourceConnector"))));
+                out.put(MirrorMaker2Names.checkpointConnector(source, target),
+                        ConnectorReconciler.targetState(obj(m.get("checkpointConnector"))));
             }
         }
         return out;
-    }
-
-    private static ConnectRuntime.TargetState targetState(Map<String, Object> connector) {
-        Object state = connector.get("state");
-        if (state == null) {
-            return Boolean.parseBoolean(String.valueOf(connector.get("pause"))) ? ConnectRuntime.TargetState.PAUSED
-                    : ConnectRuntime.TargetState.RUNNING;
-        }
-        return switch (state.toString().toLowerCase(java.util.Locale.ROOT)) {
-            case "paused" -> ConnectRuntime.TargetState.PAUSED;
-            case "stopped" -> ConnectRuntime.TargetState.STOPPED;
-            default -> ConnectRuntime.TargetState.RUNNING;
-        };
     }
 
     /**

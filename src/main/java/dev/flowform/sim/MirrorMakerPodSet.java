@@ -3,7 +3,6 @@ package dev.flowform.sim;
 import dev.flowform.model.strimzi.MirrorMaker2Names;
 import dev.flowform.model.strimzi.Strimzi;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,27 +21,12 @@ final class MirrorMakerPodSet {
 
     /** Creates the PodSet of {@code mm2}, or updates its templates; {@code noHash} for Strimzi 0.46-0.48. */
     static void write(SimContext ctx, GenericKubernetesResource mm2, MirrorMakerModel m, boolean noHash) {
-        String ns = mm2.getMetadata().getNamespace();
         List<Object> templates = new ArrayList<>();
         for (int i = 0; i < m.replicas(); i++) {
             templates.add(m.podTemplate(i, image(ctx, mm2), noHash));
         }
-        Map<String, Object> spec = new LinkedHashMap<>();
-        spec.put("selector", Map.of("matchLabels", m.selectorLabels()));
-        spec.put("pods", templates);
-        GenericKubernetesResource ps = ctx.sps().inNamespace(ns).withName(MirrorMaker2Names.podSetName(m.name())).get();
-        if (ps == null) {
-            GenericKubernetesResource created = new GenericKubernetesResource();
-            created.setApiVersion(ctx.api().coreApiVersion());
-            created.setKind(StrimziCrds.STRIMZI_POD_SET);
-            created.setMetadata(new ObjectMetaBuilder().withName(MirrorMaker2Names.podSetName(m.name())).withNamespace(ns)
-                    .withLabels(m.selectorLabels()).build());
-            created.setAdditionalProperty("spec", spec);
-            ctx.sps().inNamespace(ns).resource(created).create();
-        } else if (!JsonMaps.canonicalJson(spec).equals(JsonMaps.canonicalJson(ps.getAdditionalProperties().get("spec")))) {
-            ps.setAdditionalProperty("spec", spec);
-            ctx.sps().inNamespace(ns).resource(ps).update();
-        }
+        PodSetController.writePodSet(ctx, mm2.getMetadata().getNamespace(), MirrorMaker2Names.podSetName(m.name()),
+                m.selectorLabels(), templates);
     }
 
     /** @return the image the operator gives the pods of {@code mm2}: Strimzi's Kafka image of its release and version */

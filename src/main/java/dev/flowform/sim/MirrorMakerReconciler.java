@@ -206,7 +206,10 @@ final class MirrorMakerReconciler {
             RestartConnectorTask.apply(ctx, mm2);
             st.model = target(st, mm2);
             st.targetStates = MirrorMakerModel.targetStates(mm2);
-            MirrorMakerConfigMap.write(ctx, mm2, st.model);
+            WorkerConfig.Rendered rendered = st.model.rendered();
+            ctx.memory().workerConfigs.put(rendered.configurationHash(), rendered.fileText());
+            PodSetController.writeConfigMap(ctx, st.ns, MirrorMaker2Names.configMapName(st.name), st.model.selectorLabels(),
+                    rendered.fileText());
             st.manualRoll = ManualRollingUpdate.requested(ctx, st.ns, st.name)
                     ? ManualRollingUpdate.uids(pods(st.ns, st.name)) : Set.of();
             MirrorMakerPodSet.write(ctx, mm2, st.model, !rolls());

@@ -245,16 +245,32 @@ final class PodSetController {
     }
 
     private void upsertConfigMap(GenericKubernetesResource kc, String fileText) {
-        String ns = kc.getMetadata().getNamespace();
         String name = kc.getMetadata().getName();
-        ConfigMap existing = ctx.client().configMaps().inNamespace(ns).withName(Strimzi.configMapName(name)).get();
+        writeConfigMap(ctx, kc.getMetadata().getNamespace(), Strimzi.configMapName(name), selectorLabels(name), fileText);
+    }
+
+    private void upsertPodSet(GenericKubernetesResource kc, int replicas, Target target) {
+        String name = kc.getMetadata().getName();
+        List<Object> pods = new ArrayList<>();
+        for (int i = 0; i < replicas; i++) {
+            pods.add(podTemplate(kc, i, target));
+        }
+        podSets.put(kc.getMetadata().getNamespace() + "/" + name,
+                writePodSet(ctx, kc.getMetadata().getNamespace(), Strimzi.podSetName(name), selectorLabels(name), pods));
+    }
+
+    /**
+     * Creates ConfigMap {@code ns/name} holding the worker configuration {@code fileText}, or updates it when it
+     * holds another.
+     */
+    static void writeConfigMap(SimContext ctx, String ns, String name, Map<String, String> labels, String fileText) {
+        ConfigMap existing = ctx.client().configMaps().inNamespace(ns).withName(name).get();
         if (existing != null && existing.getData() != null
                 && fileText.equals(existing.getData().get(Strimzi.CONNECT_PROPERTIES_KEY))) {
             return;
         }
         ConfigMap cm = new ConfigMapBuilder()
-                .withMetadata(new ObjectMetaBuilder().withName(Strimzi.configMapName(name)).withNamespace(ns)
-                        .withLabels(selectorLabels(name)).build())
+                .withMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).withLabels(labels).build())
                 .withData(Map.of(Strimzi.CONNECT_PROPERTIES_KEY, fileText)).build();
         if (existing == null) {
             ctx.client().configMaps().inNamespace(ns).resource(cm).create();
@@ -265,30 +281,30 @@ final class PodSetController {
         }
     }
 
-    private void upsertPodSet(GenericKubernetesResource kc, int replicas, Target target) {
-        String ns = kc.getMetadata().getNamespace();
-        String name = kc.getMetadata().getName();
-        List<Object> pods = new ArrayList<>();
-        for (int i = 0; i < replicas; i++) {
-            pods.add(podTemplate(kc, i, target));
-        }
+    /**
+     * Creates StrimziPodSet {@code ns/name} with the pod {@code templates}, or updates its spec when it differs.
+     *
+     * @return the PodSet as the API server holds it afterwards
+     */
+    static GenericKubernetesResource writePodSet(SimContext ctx, String ns, String name, Map<String, String> selector,
+                                                 List<Object> templates) {
         Map<String, Object> spec = new LinkedHashMap<>();
-        spec.put("selector", Map.of("matchLabels", selectorLabels(name)));
-        spec.put("pods", pods);
-        GenericKubernetesResource ps = ctx.sps().inNamespace(ns).withName(Strimzi.podSetName(name)).get();
+        spec.put("selector", Map.of("matchLabels", selector));
+        spec.put("pods", templates);
+        GenericKubernetesResource ps = ctx.sps().inNamespace(ns).withName(name).get();
         if (ps == null) {
             GenericKubernetesResource created = new GenericKubernetesResource();
             created.setApiVersion(ctx.api().coreApiVersion());
             created.setKind(StrimziCrds.STRIMZI_POD_SET);
-            created.setMetadata(new ObjectMetaBuilder().withName(Strimzi.podSetName(name)).withNamespace(ns)
-                    .withLabels(selectorLabels(name)).build());
+            created.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).withLabels(selector).build());
             created.setAdditionalProperty("spec", spec);
-            ps = ctx.sps().inNamespace(ns).resource(created).create();
-        } else if (!JsonMaps.canonicalJson(spec).equals(JsonMaps.canonicalJson(ps.getAdditionalProperties().get("spec")))) {
-            ps.setAdditionalProperty("spec", spec);
-            ps = ctx.sps().inNamespace(ns).resource(ps).update();
+            return ctx.sps().inNamespace(ns).resource(created).create();
         }
-        podSets.put(ns + "/" + name, ps);
+        if (!JsonMaps.canonicalJson(spec).equals(JsonMaps.canonicalJson(ps.getAdditionalProperties().get("spec")))) {
+            ps.setAdditionalProperty("spec", spec);
+            return ctx.sps().inNamespace(ns).resource(ps).update();
+        }
+        return ps;
     }
 
     private void scaleDown(GenericKubernetesResource kc, int replicas) {
