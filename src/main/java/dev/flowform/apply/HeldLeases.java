@@ -93,14 +93,11 @@ public final class HeldLeases implements AutoCloseable {
     private String lost;
 
     /**
-     * @param client   the cluster the leases live in
-     * @param me       who takes them
-     * @param duration the lease duration written to each lease
-     * @param clock    the current time
-     * @param stop     interrupts the pauses while waiting (Ctrl-C)
-     * @param listener told about waits and take-overs
-     * @param gone     holder identities known to be gone, whose leases are taken over at once (state lock IDs this
-     *                 apply released because their process no longer runs)
+     * The leases of one apply, pausing with the system's sleeper while waiting; {@code gone} holds, for example, the
+     * state lock IDs this apply released because their process no longer runs.
+     *
+     * @param stop interrupts the pauses while waiting (Ctrl-C)
+     * @see #HeldLeases(KubernetesClient, Owner, Duration, Clock, Sleeper, Listener, Set) the other parameters
      */
     public HeldLeases(KubernetesClient client, Owner me, Duration duration, Clock clock, StopSignal stop, Listener listener,
                          Set<String> gone) {

@@ -31,8 +31,7 @@ public interface RealKafka extends AutoCloseable {
      */
     static RealKafka start(Map<String, List<String>> addresses, Map<String, List<String>> topics,
                            Map<String, Integer> partitions, Path dir) {
-        return KafkaRuntimeLoader.newInstance("dev.flowform.kafka.KafkaEnvironment", RealKafka.class,
-                new Class<?>[] {Map.class, Map.class, Map.class, Path.class}, addresses, topics, partitions, dir);
+        return start(addresses, topics, partitions, java.util.Set.of(), dir);
     }
 
     /**
@@ -42,13 +41,8 @@ public interface RealKafka extends AutoCloseable {
      * connector configurations and this interface's own clients use its PLAINTEXT listener, whose anonymous principal
      * is a super user.
      *
-     * @param addresses  alias to the bootstrap addresses that cluster answers for ({@code host:port})
-     * @param topics     alias to the topics to create
-     * @param partitions alias to the number of partitions of its topics (absent: 1)
-     * @param secured    the aliases to start secured
-     * @param dir        working folder
-     * @return the running environment; close it to stop everything
-     * @throws ConnectRuntimeException when the Kafka libraries cannot be found or a broker does not start
+     * @param secured the aliases to start secured
+     * @see #start(Map, Map, Map, Path) the other parameters, the result and the errors
      */
     static RealKafka start(Map<String, List<String>> addresses, Map<String, List<String>> topics,
                            Map<String, Integer> partitions, java.util.Set<String> secured, Path dir) {

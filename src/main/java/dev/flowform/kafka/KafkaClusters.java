@@ -43,11 +43,8 @@ public final class KafkaClusters implements AutoCloseable {
      * Like {@link #start(Map, Path)}, with some clusters secured ({@link KafkaBroker#startSecured}: SASL/SCRAM and
      * {@code StandardAuthorizer}).
      *
-     * @param addresses alias to the bootstrap addresses it answers for ({@code host:port}), in order
-     * @param secured   the aliases to start secured
-     * @param dir       folder under which each cluster gets {@code <alias>/}
-     * @return the running clusters
-     * @throws IllegalStateException when a broker does not start (those already started are stopped)
+     * @param secured the aliases to start secured
+     * @see #start(Map, Path) the other parameters, the result and the errors
      */
     public static KafkaClusters start(Map<String, List<String>> addresses, Set<String> secured, Path dir) {
         return KafkaContext.call(() -> startAll(addresses, secured, dir));

@@ -56,22 +56,8 @@ public final class KafkaEnvironment implements RealKafka {
     private final Map<String, Admin> admins = new ConcurrentHashMap<>();
 
     /**
-     * Starts the clusters, creates the topics and prepares the runtime (no worker runs yet).
-     *
-     * @param addresses alias to the bootstrap addresses that cluster answers for
-     * @param topics     alias to topics to create
-     * @param partitions alias to the number of partitions of its topics (absent: 1)
-     * @param dir        working folder
-     * @throws IllegalStateException when a broker does not start or a topic cannot be created
-     */
-    public KafkaEnvironment(Map<String, List<String>> addresses, Map<String, List<String>> topics,
-                            Map<String, Integer> partitions, Path dir) {
-        this(addresses, topics, partitions, Set.of(), dir);
-    }
-
-    /**
-     * Like {@link #KafkaEnvironment(Map, Map, Map, Path)}, with some clusters secured (SASL/SCRAM and
-     * {@code StandardAuthorizer}, {@link KafkaBroker#startSecured}).
+     * Starts the clusters, some of them secured (SASL/SCRAM and {@code StandardAuthorizer},
+     * {@link KafkaBroker#startSecured}), creates the topics and prepares the runtime (no worker runs yet).
      *
      * @param addresses  alias to the bootstrap addresses that cluster answers for
      * @param topics     alias to topics to create

@@ -53,74 +53,49 @@ public record EmbeddedClusterOptions(Path persistFile, Path seedDir, StrimziApi 
         private Builder() {
         }
 
-        /**
-         * @param file the persist file, or null
-         * @return this builder
-         */
+        /** @return this builder with {@code file} as the persist file (null: in memory only) */
         public Builder persistFile(Path file) {
             this.persistFile = file;
             return this;
         }
 
-        /**
-         * @param dir the seed folder, or null
-         * @return this builder
-         */
+        /** @return this builder with {@code dir} as the seed folder (null: none) */
         public Builder seedDir(Path dir) {
             this.seedDir = dir;
             return this;
         }
 
-        /**
-         * @param strimziApi the served Strimzi API version, or null to detect it
-         * @return this builder
-         */
+        /** @return this builder serving {@code strimziApi} (null: detected from the objects) */
         public Builder api(StrimziApi strimziApi) {
             this.api = strimziApi;
             return this;
         }
 
-        /**
-         * @param simSettings simulator timing, or null for {@link SimSettings#fast()}
-         * @return this builder
-         */
+        /** @return this builder with the simulator timing {@code simSettings} (null: {@link SimSettings#fast()}) */
         public Builder settings(SimSettings simSettings) {
             this.settings = simSettings;
             return this;
         }
 
-        /**
-         * @param readOnly true to read the persist file but never write it
-         * @return this builder
-         */
+        /** @return this builder; {@code readOnly} true reads the persist file but never writes it */
         public Builder persistReadOnly(boolean readOnly) {
             this.persistReadOnly = readOnly;
             return this;
         }
 
-        /**
-         * @param runtime makes the Kafka Connect behind the worker pods (called once per start), or null for a
-         *                {@link SimulatedConnectRuntime}
-         * @return this builder
-         */
+        /** @return this builder with {@code runtime} making the workers' Kafka Connect (null: simulated) */
         public Builder connectRuntime(Supplier<ConnectRuntime> runtime) {
             this.connectRuntime = runtime;
             return this;
         }
 
-        /**
-         * @param useHttps true to serve HTTPS with a self-signed certificate instead of plain HTTP
-         * @return this builder
-         */
+        /** @return this builder; {@code useHttps} true serves HTTPS with a self-signed certificate */
         public Builder https(boolean useHttps) {
             this.https = useHttps;
             return this;
         }
 
-        /**
-         * @param tcpPort the port on 127.0.0.1 to serve on; 0 (the default) for any free port
-         * @return this builder
-         */
+        /** @return this builder serving on {@code tcpPort} of 127.0.0.1 (0, the default: any free port) */
         public Builder port(int tcpPort) {
             this.port = tcpPort;
             return this;

@@ -130,26 +130,19 @@ public final class RunJournal {
     }
 
     /**
-     * Marks a journaled step {@link StepStatus#FAILED}, with its finish time and duration. Serial +1.
+     * Marks a journaled step {@link StepStatus#FAILED}, as {@link #done} does (same errors).
      *
-     * @param stepRowId the id {@link #intent} returned
-     * @param detail    the error, or null
-     * @throws IllegalArgumentException when there is no such journal row
-     * @throws IllegalStateException    when the step is no longer STARTED
-     * @throws StateStoreException      when the database fails
+     * @param detail the error, or null
      */
     public void failed(long stepRowId, String detail) {
         finishStep(stepRowId, StepStatus.FAILED, detail);
     }
 
     /**
-     * Marks a journaled step {@link StepStatus#STOPPED}: a stop request ended it while it waited. Serial +1.
+     * Marks a journaled step {@link StepStatus#STOPPED} (a stop request ended it while it waited), as {@link #done}
+     * does (same errors).
      *
-     * @param stepRowId the id {@link #intent} returned
-     * @param detail    how it was stopped, e.g. {@code stopped while waiting (interrupted by Ctrl-C (SIGINT))}
-     * @throws IllegalArgumentException when there is no such journal row
-     * @throws IllegalStateException    when the step is no longer STARTED
-     * @throws StateStoreException      when the database fails
+     * @param detail how it was stopped, e.g. {@code stopped while waiting (interrupted by Ctrl-C (SIGINT))}
      */
     public void stopped(long stepRowId, String detail) {
         finishStep(stepRowId, StepStatus.STOPPED, detail);

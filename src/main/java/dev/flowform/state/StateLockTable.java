@@ -90,17 +90,7 @@ public final class StateLockTable {
         }
     }
 
-    /**
-     * {@link #lock(String, String, String, String)} without info.
-     *
-     * @param operation what the caller will do, e.g. {@code apply}; not blank
-     * @param who       {@code user@host}; not blank
-     * @param version   flowform version; not blank
-     * @return the lock taken; keep its {@link LockInfo#id()} to heartbeat and unlock
-     * @throws LockHeldException        when another holder has the lock
-     * @throws IllegalArgumentException when an argument is blank
-     * @throws StateStoreException      when the database fails
-     */
+    /** {@link #lock(String, String, String, String)} without info: the same arguments, result and errors. */
     public LockInfo lock(String operation, String who, String version) {
         return lock(operation, who, version, null);
     }
