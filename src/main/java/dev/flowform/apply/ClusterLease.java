@@ -234,27 +234,20 @@ public final class ClusterLease {
      */
     public static Attempt tryAcquire(KubernetesClient client, Target target, Owner me, Duration duration, Instant now,
                                      Set<String> gone) {
-        for (int round = 0; ; round++) {
+        return readAgainOnConflict(3, () -> {
             Lease current = get(client, target);
             State state = decide(current, me.identity(), now, duration, gone);
             if (state == State.HELD) {
                 return new Attempt.Held(target, holder(current, duration));
             }
             Optional<Holder> previous = state == State.EXPIRED ? Optional.of(holder(current, duration)) : Optional.empty();
-            try {
-                if (current == null) {
-                    client.leases().inNamespace(target.namespace()).resource(fresh(target, me, duration, now)).create();
-                } else {
-                    client.leases().inNamespace(target.namespace()).resource(take(current, me, duration, now, state)).update();
-                }
-                return new Attempt.Taken(target, previous);
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != 409 || round >= 3) {
-                    throw e;
-                }
-                // someone else wrote it first: read it again and decide anew
+            if (current == null) {
+                client.leases().inNamespace(target.namespace()).resource(fresh(target, me, duration, now)).create();
+            } else {
+                client.leases().inNamespace(target.namespace()).resource(take(current, me, duration, now, state)).update();
             }
-        }
+            return new Attempt.Taken(target, previous);
+        });
     }
 
     /**
@@ -268,7 +261,7 @@ public final class ClusterLease {
      * @throws KubernetesClientException when the API server cannot be reached or refuses (a 409 is retried once)
      */
     public static Optional<String> renew(KubernetesClient client, Target target, String me, Instant now) {
-        for (int round = 0; ; round++) {
+        return readAgainOnConflict(1, () -> {
             Lease current = get(client, target);
             if (current == null) {
                 return Optional.of("the lease " + target.namespace() + "/" + target.leaseName() + " was deleted");
@@ -279,15 +272,9 @@ public final class ClusterLease {
                         + (holder == null || holder.isEmpty() ? "nobody" : holder));
             }
             current.getSpec().setRenewTime(time(now));
-            try {
-                client.leases().inNamespace(target.namespace()).resource(current).update();
-                return Optional.empty();
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != 409 || round >= 1) {
-                    throw e;
-                }
-            }
-        }
+            client.leases().inNamespace(target.namespace()).resource(current).update();
+            return Optional.empty();
+        });
     }
 
     /**
@@ -301,7 +288,7 @@ public final class ClusterLease {
      * @throws KubernetesClientException when the API server cannot be reached or refuses
      */
     public static boolean release(KubernetesClient client, Target target, String me) {
-        for (int round = 0; ; round++) {
+        return readAgainOnConflict(1, () -> {
             Lease current = get(client, target);
             if (current == null || current.getSpec() == null || !me.equals(current.getSpec().getHolderIdentity())) {
                 return false;
@@ -313,11 +300,21 @@ public final class ClusterLease {
             if (annotations != null) {
                 annotations.keySet().removeIf(k -> k.startsWith(ANNOTATION_PREFIX));
             }
+            client.leases().inNamespace(target.namespace()).resource(current).update();
+            return true;
+        });
+    }
+
+    /**
+     * Runs {@code attempt} (read the lease, decide, write), again after a write that lost a race (HTTP 409), at most
+     * {@code retries} more times.
+     */
+    private static <T> T readAgainOnConflict(int retries, java.util.function.Supplier<T> attempt) {
+        for (int round = 0; ; round++) {
             try {
-                client.leases().inNamespace(target.namespace()).resource(current).update();
-                return true;
+                return attempt.get();
             } catch (KubernetesClientException e) {
-                if (e.getCode() != 409 || round >= 1) {
+                if (e.getCode() != 409 || round >= retries) {
                     throw e;
                 }
             }

@@ -78,15 +78,7 @@ public final class SimFaults {
 
     /** @return the status to fail this write with, or 0 when it should pass (consumes one failure) */
     int takeWriteFailure() {
-        while (true) {
-            int n = failWrites.get();
-            if (n <= 0) {
-                return 0;
-            }
-            if (failWrites.compareAndSet(n, n - 1)) {
-                return failWriteStatus.get();
-            }
-        }
+        return failWrites.getAndUpdate(n -> Math.max(0, n - 1)) > 0 ? failWriteStatus.get() : 0;
     }
 
     /**
