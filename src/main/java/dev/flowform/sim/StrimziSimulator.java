@@ -22,6 +22,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * Plays the Strimzi cluster operator and the kubelet, driven by informers on the embedded API server, with Kafka
@@ -111,26 +113,7 @@ public final class StrimziSimulator implements AutoCloseable {
      * @throws IllegalStateException when no worker runs in that pod, or the operator does not answer within 60 s
      */
     public void crashWorker(String namespace, String podName) {
-        java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
-        loop.execute(() -> {
-            try {
-                kubelet.crash(namespace, podName);
-                done.complete(null);
-            } catch (RuntimeException e) {
-                done.completeExceptionally(e);
-            }
-        });
-        try {
-            done.get(60, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("the simulated operator did not crash the worker of " + namespace + "/"
-                    + podName + " within 60 s", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+        onLoopAndWait(() -> kubelet.crash(namespace, podName), "crash the worker of " + namespace + "/" + podName);
     }
 
     /**
@@ -184,15 +167,30 @@ public final class StrimziSimulator implements AutoCloseable {
             throw new IllegalStateException("tasks can be failed only in the simulated Connect runtime");
         }
         simulated.failTask(namespace + "/" + name, connector, task, trace);
+        onLoopAndWait(() -> mirrorMakers.refreshStatus(namespace, name), "refresh " + namespace + "/" + name);
+    }
+
+    /**
+     * Runs {@code work} on the operator thread and waits for it.
+     *
+     * @throws IllegalStateException when it does not end within 60 s or is interrupted; what it throws is rethrown
+     */
+    private void onLoopAndWait(Runnable work, String what) {
         java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
         loop.execute(() -> {
-            mirrorMakers.refreshStatus(namespace, name);
-            done.complete(null);
+            try {
+                work.run();
+                done.complete(null);
+            } catch (RuntimeException e) {
+                done.completeExceptionally(e);
+            }
         });
         try {
             done.get(60, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("the simulated operator did not refresh " + namespace + "/" + name, e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the simulated operator did not " + what + " within 60 s", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
@@ -253,7 +251,7 @@ public final class StrimziSimulator implements AutoCloseable {
                 strimziHandler(StrimziCrds.KAFKA_CONNECTOR, connectors::onEvent, connectors::onDeleted), 0));
         // pod changes are driven by the simulator itself; a deleted pod is re-created
         informers.add(ctx.client().pods().inAnyNamespace().withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_CONNECT_KIND)
-                .inform(handler((oldPod, pod) -> { }, pod -> loop.execute(() -> {
+                .inform(new Handler<>((oldPod, pod) -> { }, pod -> loop.execute(() -> {
                     kubelet.gone(pod);
                     connects.onPodDeleted(pod);
                 })), 0));
@@ -339,16 +337,16 @@ public final class StrimziSimulator implements AutoCloseable {
         if (loop.closed() || !mirrorMakerInformers.compareAndSet(false, true)) {
             return;
         }
-        informers.add(ctx.mm2().inAnyNamespace().inform(handler(
+        informers.add(ctx.mm2().inAnyNamespace().inform(new Handler<>(
                 (oldObj, obj) -> {
                     noteSeen(StrimziCrds.KAFKA_MIRROR_MAKER_2, oldObj, obj);
                     loop.execute(() -> mirrorMakers.onEvent(oldObj, obj));
                 },
                 obj -> loop.execute(() -> mirrorMakers.onDeleted(obj))), 0));
         informers.add(ctx.client().pods().inAnyNamespace().withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_MIRROR_MAKER_2_KIND)
-                .inform(handler((oldPod, pod) -> { }, pod -> loop.execute(() -> kubelet.gone(pod))), 0));
+                .inform(new Handler<>((oldPod, pod) -> { }, pod -> loop.execute(() -> kubelet.gone(pod))), 0));
         informers.add(ctx.sps().inAnyNamespace().withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_MIRROR_MAKER_2_KIND)
-                .inform(handler((oldPs, ps) -> loop.execute(() -> mirrorMakers.onPodSetEvent(ps)), ps -> { }), 0));
+                .inform(new Handler<>((oldPs, ps) -> loop.execute(() -> mirrorMakers.onPodSetEvent(ps)), ps -> { }), 0));
         if (loop.closed()) {
             informers.forEach(SharedIndexInformer::stop);
         }
@@ -360,9 +358,9 @@ public final class StrimziSimulator implements AutoCloseable {
      *         to {@code deleted}
      */
     private Handler<GenericKubernetesResource> strimziHandler(String kind,
-            java.util.function.BiConsumer<GenericKubernetesResource, GenericKubernetesResource> changed,
-            java.util.function.Consumer<GenericKubernetesResource> deleted) {
-        return handler((oldObj, obj) -> {
+            BiConsumer<GenericKubernetesResource, GenericKubernetesResource> changed,
+            Consumer<GenericKubernetesResource> deleted) {
+        return new Handler<>((oldObj, obj) -> {
             if (ctx.faults().takeLostEvent()) {
                 return;
             }
@@ -372,20 +370,6 @@ public final class StrimziSimulator implements AutoCloseable {
     }
 
     /** @return a handler calling {@code changed} for additions and updates and {@code deleted} for deletions */
-    private static <T> Handler<T> handler(java.util.function.BiConsumer<T, T> changed, java.util.function.Consumer<T> deleted) {
-        return new Handler<>() {
-            @Override
-            void changed(T oldObj, T obj) {
-                changed.accept(oldObj, obj);
-            }
-
-            @Override
-            void deleted(T obj) {
-                deleted.accept(obj);
-            }
-        };
-    }
-
     private MirrorMakerReconciler mirrorMakers() {
         return mirrorMakers;
     }
@@ -452,24 +436,20 @@ public final class StrimziSimulator implements AutoCloseable {
     }
 
     /** Informer handler that reports additions and updates alike. */
-    private abstract static class Handler<T> implements ResourceEventHandler<T> {
-        abstract void changed(T oldObj, T obj);
-
-        abstract void deleted(T obj);
-
+    private record Handler<T>(BiConsumer<T, T> changed, Consumer<T> deleted) implements ResourceEventHandler<T> {
         @Override
         public void onAdd(T obj) {
-            changed(null, obj);
+            changed.accept(null, obj);
         }
 
         @Override
         public void onUpdate(T oldObj, T newObj) {
-            changed(oldObj, newObj);
+            changed.accept(oldObj, newObj);
         }
 
         @Override
         public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-            deleted(obj);
+            deleted.accept(obj);
         }
     }
 }
