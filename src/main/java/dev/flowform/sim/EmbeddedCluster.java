@@ -288,14 +288,18 @@ public final class EmbeddedCluster implements AutoCloseable {
             return;
         }
         synchronized (persistLock) {
-            Map<String, Object> state = new LinkedHashMap<>();
-            state.put("format", FORMAT);
-            state.put("strimziApi", api.version());
-            state.put("objects", ClusterStore.dump(api, dispatcher::list));
-            state.put("simulator", memory.toJson(runtime));
-            byte[] bytes = JsonMaps.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(state);
-            writeAtomically(options.persistFile(), bytes);
+            writeAtomically(options.persistFile(), persistedState());
         }
+    }
+
+    /** @return the persist file's content: the format, the served API, every object and the operator's memory */
+    private byte[] persistedState() {
+        Map<String, Object> state = new LinkedHashMap<>();
+        state.put("format", FORMAT);
+        state.put("strimziApi", api.version());
+        state.put("objects", ClusterStore.dump(api, dispatcher::list));
+        state.put("simulator", memory.toJson(runtime));
+        return JsonMaps.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(state);
     }
 
     /**
@@ -304,17 +308,12 @@ public final class EmbeddedCluster implements AutoCloseable {
      * fails rather than replace a file a writer created meanwhile).
      */
     private void createPersistFileIfAbsent() {
-        Map<String, Object> state = new LinkedHashMap<>();
-        state.put("format", FORMAT);
-        state.put("strimziApi", api.version());
-        state.put("objects", ClusterStore.dump(api, dispatcher::list));
-        state.put("simulator", memory.toJson(runtime));
         Path file = options.persistFile().toAbsolutePath();
         try {
             Files.createDirectories(file.getParent());
             Path tmp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp");
             try {
-                Files.write(tmp, JsonMaps.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(state));
+                Files.write(tmp, persistedState());
                 Files.createLink(file, tmp);
             } finally {
                 Files.deleteIfExists(tmp);

@@ -92,9 +92,7 @@ final class Kubelet {
         status.put("phase", "Pending");
         status.put("podIP", ip);
         status.put("startTime", ctx.now());
-        status.put("conditions", List.of(
-                podCondition("PodScheduled", "True"), podCondition("Initialized", "True"),
-                podCondition("ContainersReady", "False"), podCondition("Ready", "False")));
+        status.put("conditions", conditions(false));
         status.put("containerStatuses", List.of(Map.of("name", containerName, "ready", false,
                 "restartCount", 0, "started", false)));
         return JsonMaps.convert(status, PodStatus.class);
@@ -142,11 +140,8 @@ final class Kubelet {
         ctx.runtime().stopWorker(k, true);
         workers.remove(k);
         Map<String, Object> status = JsonMaps.toMap(p.getStatus() == null ? new PodStatus() : p.getStatus());
-        status.put("conditions", List.of(
-                podCondition("PodScheduled", "True"), podCondition("Initialized", "True"),
-                podCondition("ContainersReady", "False"), podCondition("Ready", "False")));
-        status.put("containerStatuses", List.of(Map.of("name", p.getSpec() == null || p.getSpec().getContainers().isEmpty()
-                        ? podName : p.getSpec().getContainers().get(0).getName(),
+        status.put("conditions", conditions(false));
+        status.put("containerStatuses", List.of(Map.of("name", containerName(p),
                 "ready", false, "restartCount", restarts.merge(k, 1, Integer::sum), "started", false,
                 "lastState", Map.of("terminated", Map.of("exitCode", 137, "reason", "Error")))));
         p.setStatus(JsonMaps.convert(status, PodStatus.class));
@@ -212,14 +207,10 @@ final class Kubelet {
     }
 
     private void markReady(Pod p, String k) {
-        String podName = p.getMetadata().getName();
         Map<String, Object> status = JsonMaps.toMap(p.getStatus() == null ? new PodStatus() : p.getStatus());
         status.put("phase", "Running");
-        status.put("conditions", List.of(
-                podCondition("PodScheduled", "True"), podCondition("Initialized", "True"),
-                podCondition("ContainersReady", "True"), podCondition("Ready", "True")));
-        status.put("containerStatuses", List.of(Map.of("name", p.getSpec() == null || p.getSpec().getContainers().isEmpty()
-                        ? podName : p.getSpec().getContainers().get(0).getName(),
+        status.put("conditions", conditions(true));
+        status.put("containerStatuses", List.of(Map.of("name", containerName(p),
                 "ready", true, "restartCount", restarts.getOrDefault(k, 0), "started", true)));
         if (status.get("podIP") == null) {
             status.put("podIP", podIps.computeIfAbsent(k, x -> nextIp()));
@@ -309,10 +300,16 @@ final class Kubelet {
         return "10.42." + (n / 250 % 250) + "." + (n % 250 + 2);
     }
 
-    private static Map<String, Object> podCondition(String type, String status) {
-        Map<String, Object> c = new LinkedHashMap<>();
-        c.put("type", type);
-        c.put("status", status);
-        return c;
+    /** @return the pod's four conditions, {@code ContainersReady} and {@code Ready} as {@code ready} says */
+    private static List<Map<String, Object>> conditions(boolean ready) {
+        String r = ready ? "True" : "False";
+        return List.of(Map.of("type", "PodScheduled", "status", "True"), Map.of("type", "Initialized", "status", "True"),
+                Map.of("type", "ContainersReady", "status", r), Map.of("type", "Ready", "status", r));
+    }
+
+    /** @return the name of the pod's first container, or the pod's name when it has none */
+    private static String containerName(Pod p) {
+        return p.getSpec() == null || p.getSpec().getContainers().isEmpty() ? p.getMetadata().getName()
+                : p.getSpec().getContainers().get(0).getName();
     }
 }

@@ -5,9 +5,7 @@ import dev.flowform.model.strimzi.Strimzi;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The StrimziPodSet of a KafkaMirrorMaker2 as Strimzi writes it, and a Strimzi 0.46-0.48 operator's start-up
@@ -71,25 +69,9 @@ final class MirrorMakerPodSet {
     /** Writes the PodSet's {@code status} when it changed; {@code current} tells a pod on the current template. */
     static void writeStatus(SimContext ctx, String ns, String name, List<Pod> pods, java.util.function.Predicate<Pod> current) {
         GenericKubernetesResource ps = ctx.sps().inNamespace(ns).withName(MirrorMaker2Names.podSetName(name)).get();
-        if (ps == null) {
-            return;
+        if (ps != null) {
+            PodSetController.writeStatus(ctx, ps, pods.size(), (int) pods.stream().filter(SimContext::ready).count(),
+                    (int) pods.stream().filter(current).count());
         }
-        Map<String, Object> status = new LinkedHashMap<>();
-        status.put("observedGeneration", SimContext.generation(ps));
-        status.put("pods", pods.size());
-        status.put("readyPods", (int) pods.stream().filter(SimContext::ready).count());
-        status.put("currentPods", (int) pods.stream().filter(current).count());
-        if (!JsonMaps.canonicalJson(status).equals(JsonMaps.canonicalJson(ps.getAdditionalProperties().get("status")))) {
-            ps.setAdditionalProperty("status", status);
-            ctx.sps().inNamespace(ns).resource(ps).updateStatus();
-        }
-    }
-
-    /** @return a pod created from one of the PodSet's templates, Pending until the kubelet starts it */
-    static Pod createPod(SimContext ctx, Kubelet kubelet, String ns, Map<String, Object> template, String name) {
-        Pod pod = JsonMaps.convert(template, Pod.class);
-        pod.getMetadata().setNamespace(ns);
-        pod.setStatus(kubelet.pendingStatus(ns + "/" + pod.getMetadata().getName(), MirrorMaker2Names.podSetName(name)));
-        return ctx.client().pods().inNamespace(ns).resource(pod).create();
     }
 }

@@ -261,8 +261,8 @@ final class MirrorMakerReconciler {
                     if (existing != null) {
                         kubelet.delete(existing);
                     }
-                    Pod created = MirrorMakerPodSet.createPod(ctx, kubelet, st.ns, m.podTemplate(next.get().ordinal(), image(st),
-                            !rolls()), m.name());
+                    Pod created = PodSetController.createPod(ctx, kubelet, st.ns, m.podTemplate(next.get().ordinal(),
+                            image(st), !rolls()), MirrorMaker2Names.podSetName(m.name()));
                     kubelet.start(st.ns, podName, created.getMetadata().getUid());
                 } else if (!kubelet.starting(st.ns + "/" + podName)) {
                     kubelet.start(st.ns, podName, existing.getMetadata().getUid());

@@ -213,19 +213,30 @@ final class PodSetController {
                     current++;
                 }
             }
-            Map<String, Object> status = new LinkedHashMap<>();
-            status.put("observedGeneration", SimContext.generation(ps));
-            status.put("pods", count);
-            status.put("readyPods", readyCount);
-            status.put("currentPods", current);
-            if (!JsonMaps.canonicalJson(status).equals(JsonMaps.canonicalJson(ps.getAdditionalProperties().get("status")))) {
-                ps.setAdditionalProperty("status", status);
-                podSets.put(ns + "/" + cluster, ctx.sps().inNamespace(ns).resource(ps).updateStatus());
-            }
+            podSets.put(ns + "/" + cluster, writeStatus(ctx, ps, count, readyCount, current));
         } catch (KubernetesClientException e) {
             podSets.remove(ns + "/" + cluster);
             LOG.log(Level.FINE, "could not update the status of StrimziPodSet " + ns + "/" + Strimzi.podSetName(cluster), e);
         }
+    }
+
+    /**
+     * Writes the {@code status} of PodSet {@code ps} (observed generation, pods, readyPods, currentPods) when it changed.
+     *
+     * @return the PodSet as the API server holds it afterwards
+     */
+    static GenericKubernetesResource writeStatus(SimContext ctx, GenericKubernetesResource ps, int pods, int ready,
+                                                 int current) {
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("observedGeneration", SimContext.generation(ps));
+        status.put("pods", pods);
+        status.put("readyPods", ready);
+        status.put("currentPods", current);
+        if (JsonMaps.canonicalJson(status).equals(JsonMaps.canonicalJson(ps.getAdditionalProperties().get("status")))) {
+            return ps;
+        }
+        ps.setAdditionalProperty("status", status);
+        return ctx.sps().inNamespace(ps.getMetadata().getNamespace()).resource(ps).updateStatus();
     }
 
     /** @return worker pods created so far (rolls, scale-ups and re-creations); thread-safe */
@@ -389,13 +400,17 @@ final class PodSetController {
             }
             body = full;
         }
-        Pod pod = JsonMaps.convert(body, Pod.class);
-        pod.getMetadata().setNamespace(ns);
-        pod.setStatus(kubelet.pendingStatus(ns + "/" + pod.getMetadata().getName(),
-                Strimzi.podSetName(kc.getMetadata().getName())));
-        Pod created = ctx.client().pods().inNamespace(ns).resource(pod).create();
+        Pod created = createPod(ctx, kubelet, ns, body, Strimzi.podSetName(kc.getMetadata().getName()));
         podsCreated.incrementAndGet();
         return created;
+    }
+
+    /** @return a pod created from one of a PodSet's templates, Pending until the kubelet starts it */
+    static Pod createPod(SimContext ctx, Kubelet kubelet, String ns, Map<String, Object> template, String podSetName) {
+        Pod pod = JsonMaps.convert(template, Pod.class);
+        pod.getMetadata().setNamespace(ns);
+        pod.setStatus(kubelet.pendingStatus(ns + "/" + pod.getMetadata().getName(), podSetName));
+        return ctx.client().pods().inNamespace(ns).resource(pod).create();
     }
 
     private String image(Map<String, Object> spec) {
