@@ -11,7 +11,6 @@ import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntFunction;
 
 /**
  * Walks a plan's step graph for the {@link Applier}: a step starts once every step it depends on has finished, and
