@@ -4,7 +4,6 @@ import dev.flowform.config.OutputValue;
 import dev.flowform.plan.Json;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -113,18 +112,9 @@ public final class OutputTable {
     }
 
     private List<OutputRecord> select(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS
-                + " FROM output_value WHERE environment = ? ORDER BY name")) {
-            ps.setString(1, store.environmentName());
-            List<OutputRecord> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new OutputRecord(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getBoolean(5), rs.getString(6), rs.getLong(7), Sql.instant(rs, 8)));
-                }
-            }
-            return out;
-        }
+        return Sql.query(c, "SELECT " + COLUMNS + " FROM output_value WHERE environment = ? ORDER BY name",
+                rs -> new OutputRecord(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                        rs.getBoolean(5), rs.getString(6), rs.getLong(7), Sql.instant(rs, 8)), store.environmentName());
     }
 
     /** @return {@code o} without the serial and time of its save, to compare with an unsaved record */

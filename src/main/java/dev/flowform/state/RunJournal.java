@@ -300,14 +300,9 @@ public final class RunJournal {
      * @throws StateStoreException when the database fails
      */
     public Optional<String> planJson(long runId) {
-        return store.inTransaction("planJson(" + runId + ")", c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT plan_json FROM run WHERE id = ? AND environment = ?")) {
-                Sql.bind(ps, runId, store.environmentName());
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
-                }
-            }
-        });
+        return store.inTransaction("planJson(" + runId + ")", c -> Sql.query(c,
+                "SELECT plan_json FROM run WHERE id = ? AND environment = ?", rs -> Optional.ofNullable(rs.getString(1)),
+                runId, store.environmentName()).stream().findFirst().flatMap(json -> json));
     }
 
     /**
@@ -334,15 +329,9 @@ public final class RunJournal {
     }
 
     private RunOutcome runOutcome(Connection c, long runId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT outcome FROM run WHERE id = ? AND environment = ?")) {
-            Sql.bind(ps, runId, store.environmentName());
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    throw new IllegalArgumentException("no run " + runId + " in " + store.location());
-                }
-                return RunOutcome.valueOf(rs.getString(1));
-            }
-        }
+        return Sql.query(c, "SELECT outcome FROM run WHERE id = ? AND environment = ?",
+                rs -> RunOutcome.valueOf(rs.getString(1)), runId, store.environmentName()).stream().findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no run " + runId + " in " + store.location()));
     }
 
     private void setRunOutcome(Connection c, long runId, RunOutcome outcome, String summary) throws SQLException {
@@ -382,13 +371,8 @@ public final class RunJournal {
 
     /** @return how many of this environment's runs have an id up to {@code id}: that run's number */
     private long runsUpTo(Connection c, long id) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM run WHERE environment = ? AND id <= ?")) {
-            Sql.bind(ps, store.environmentName(), id);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+        return Sql.query(c, "SELECT COUNT(*) FROM run WHERE environment = ? AND id <= ?", rs -> rs.getLong(1),
+                store.environmentName(), id).get(0);
     }
 
     private static RunRecord withNumber(RunRecord r, long number) {
@@ -398,37 +382,18 @@ public final class RunJournal {
 
     /** Selects runs: {@code where} binds the environment first, then {@code params}; {@code tail} follows it. */
     private List<RunRecord> selectRunsWhere(Connection c, String where, String tail, Object... params) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT " + RUN_COLUMNS + " FROM run WHERE " + where + tail)) {
-            ps.setString(1, store.environmentName());
-            Sql.bindAfter(ps, 1, params);
-            List<RunRecord> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new RunRecord(rs.getLong(1), 0, rs.getString(2), rs.getString(3), rs.getString(4),
-                            Sql.instant(rs, 5), Sql.instant(rs, 6), RunOutcome.valueOf(rs.getString(7)), rs.getString(8)));
-                }
-            }
-            return out;
-        }
+        return Sql.query(c, "SELECT " + RUN_COLUMNS + " FROM run WHERE " + where + tail,
+                rs -> new RunRecord(rs.getLong(1), 0, rs.getString(2), rs.getString(3), rs.getString(4), Sql.instant(rs, 5),
+                        Sql.instant(rs, 6), RunOutcome.valueOf(rs.getString(7)), rs.getString(8)),
+                Sql.with(store.environmentName(), params));
     }
 
     /** Selects journal rows of this environment's runs: {@code condition} follows {@code WHERE <own run> AND}. */
     private List<StepRecord> selectSteps(Connection c, String condition, Object... params) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT " + STEP_COLUMNS + " FROM run_step WHERE " + OWN_RUN
-                + " AND " + condition)) {
-            ps.setString(1, store.environmentName());
-            Sql.bindAfter(ps, 1, params);
-            List<StepRecord> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    long duration = rs.getLong(12);
-                    Long durationMs = rs.wasNull() ? null : duration;
-                    out.add(new StepRecord(rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getInt(4), rs.getString(5),
-                            rs.getString(6), rs.getString(7), StepStatus.valueOf(rs.getString(8)), Sql.instant(rs, 9),
-                            Sql.instant(rs, 10), rs.getString(11), durationMs));
-                }
-            }
-            return out;
-        }
+        return Sql.query(c, "SELECT " + STEP_COLUMNS + " FROM run_step WHERE " + OWN_RUN + " AND " + condition,
+                rs -> new StepRecord(rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getInt(4), rs.getString(5),
+                        rs.getString(6), rs.getString(7), StepStatus.valueOf(rs.getString(8)), Sql.instant(rs, 9),
+                        Sql.instant(rs, 10), rs.getString(11), rs.getObject(12, Long.class)),
+                Sql.with(store.environmentName(), params));
     }
 }

@@ -4,7 +4,6 @@ import dev.flowform.plan.Drift;
 import dev.flowform.plan.Json;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -183,18 +182,8 @@ public final class SnapshotTable {
 
     /** Selects this environment's snapshots: {@code condition} follows {@code WHERE environment = ? AND}. */
     private List<ResourceSnapshot> select(Connection c, String condition, Object... params) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM resource_snapshot WHERE environment = ?"
-                + " AND " + condition)) {
-            ps.setString(1, store.environmentName());
-            Sql.bindAfter(ps, 1, params);
-            List<ResourceSnapshot> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new ResourceSnapshot(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getString(5), rs.getLong(6), Sql.instant(rs, 7)));
-                }
-            }
-            return out;
-        }
+        return Sql.query(c, "SELECT " + COLUMNS + " FROM resource_snapshot WHERE environment = ? AND " + condition,
+                rs -> new ResourceSnapshot(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                        rs.getString(5), rs.getLong(6), Sql.instant(rs, 7)), Sql.with(store.environmentName(), params));
     }
 }

@@ -1,5 +1,6 @@
 package dev.flowform.state;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -8,6 +9,8 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * JDBC helpers shared by the state tables: times in and out of {@code TIMESTAMP WITH TIME ZONE} columns, binding
@@ -34,19 +37,14 @@ final class Sql {
         return t == null ? null : t.toInstant();
     }
 
-    /** Binds {@code params} (Long, Integer, Boolean, Instant or String) to the statement's parameters, in order. */
-    static void bind(PreparedStatement ps, Object... params) throws SQLException {
-        bindAfter(ps, 0, params);
-    }
-
     /**
-     * Binds {@code params} to the parameters after the first {@code skip}, in order: Long, Integer, Boolean, an Instant
-     * as {@link #timestamp}, an OffsetDateTime, or a String (null as a NULL string).
+     * Binds {@code params} to the statement's parameters, in order: Long, Integer, Boolean, an Instant as
+     * {@link #timestamp}, an OffsetDateTime, or a String (null as a NULL string).
      */
-    static void bindAfter(PreparedStatement ps, int skip, Object... params) throws SQLException {
+    static void bind(PreparedStatement ps, Object... params) throws SQLException {
         for (int i = 0; i < params.length; i++) {
             Object p = params[i];
-            int index = skip + i + 1;
+            int index = i + 1;
             if (p instanceof Long l) {
                 ps.setLong(index, l);
             } else if (p instanceof Integer n) {
@@ -61,6 +59,35 @@ final class Sql {
                 ps.setString(index, (String) p);
             }
         }
+    }
+
+    /** Reads the row a {@link ResultSet} is on. */
+    @FunctionalInterface
+    interface Row<T> {
+        /** @return the row as a value */
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    /** @return every row {@code sql} selects with {@code params} bound as {@link #bind} does, read by {@code row} */
+    static <T> List<T> query(Connection c, String sql, Row<T> row, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, params);
+            List<T> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(row.read(rs));
+                }
+            }
+            return out;
+        }
+    }
+
+    /** @return {@code first} followed by {@code rest}, as parameters to bind */
+    static Object[] with(Object first, Object... rest) {
+        Object[] all = new Object[rest.length + 1];
+        all[0] = first;
+        System.arraycopy(rest, 0, all, 1, rest.length);
+        return all;
     }
 
     /** @return the id the database generated for the row {@code ps} inserted */

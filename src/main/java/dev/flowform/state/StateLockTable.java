@@ -4,7 +4,6 @@ import dev.flowform.locking.LockWait;
 import dev.flowform.locking.Sleeper;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -412,16 +411,9 @@ public final class StateLockTable {
 
     /** @return the lock row, read in the caller's transaction */
     Optional<LockInfo> select(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM state_lock WHERE environment = ?")) {
-            ps.setString(1, store.environmentName());
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                return Optional.of(new LockInfo(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                        rs.getString(5), Sql.instant(rs, 6), Sql.instant(rs, 7), rs.getString(8), rs.getString(9),
-                        (Integer) rs.getObject(10, Integer.class)));
-            }
-        }
+        return Sql.query(c, "SELECT " + COLUMNS + " FROM state_lock WHERE environment = ?",
+                rs -> new LockInfo(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                        Sql.instant(rs, 6), Sql.instant(rs, 7), rs.getString(8), rs.getString(9),
+                        rs.getObject(10, Integer.class)), store.environmentName()).stream().findFirst();
     }
 }

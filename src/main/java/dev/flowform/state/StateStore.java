@@ -6,7 +6,6 @@ import dev.flowform.state.pg.PgConnection;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
@@ -427,27 +426,15 @@ public final class StateStore implements AutoCloseable {
                 throw new IllegalStateException("the environment row of " + backend.location() + " is missing");
             }
         }
-        try (PreparedStatement ps = c.prepareStatement("SELECT serial FROM environment WHERE name = ?")) {
-            ps.setString(1, environment);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+        return Sql.query(c, "SELECT serial FROM environment WHERE name = ?", rs -> rs.getLong(1), environment).get(0);
     }
 
     /** @return the environment row, read in the caller's transaction */
     EnvironmentRecord selectEnvironment(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT " + ENVIRONMENT_COLUMNS + " FROM environment WHERE name = ?")) {
-            ps.setString(1, environment);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    throw new IllegalStateException("the environment row of " + backend.location() + " is missing");
-                }
-                return new EnvironmentRecord(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4),
-                        rs.getString(5), Sql.instant(rs, 6));
-            }
-        }
+        return Sql.query(c, "SELECT " + ENVIRONMENT_COLUMNS + " FROM environment WHERE name = ?",
+                rs -> new EnvironmentRecord(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4),
+                        rs.getString(5), Sql.instant(rs, 6)), environment).stream().findFirst()
+                .orElseThrow(() -> new IllegalStateException("the environment row of " + backend.location() + " is missing"));
     }
 
     /** @return the database this store lives in */
