@@ -53,10 +53,7 @@ public final class OutputTable {
             }
             long serial = store.bumpSerial(c);
             Instant now = store.now();
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM output_value WHERE environment = ?")) {
-                ps.setString(1, store.environmentName());
-                ps.executeUpdate();
-            }
+            Sql.update(c, "DELETE FROM output_value WHERE environment = ?", store.environmentName());
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO output_value (" + COLUMNS
                     + ", environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 for (OutputRecord o : wanted.values()) {

@@ -168,12 +168,9 @@ public final class RunJournal {
             }
             Instant finished = store.now();
             long durationMs = Math.max(0, Duration.between(started, finished).toMillis());
-            try (PreparedStatement ps = c.prepareStatement("UPDATE run_step "
-                    + "SET status = ?, finished_at = ?, detail = ?, duration_ms = ? WHERE id = ? AND status = ?")) {
-                Sql.bind(ps, status.name(), finished, detail, durationMs, stepRowId, StepStatus.STARTED.name());
-                if (ps.executeUpdate() != 1) {
-                    throw new IllegalStateException("journal row " + stepRowId + " changed while being marked " + status);
-                }
+            if (Sql.update(c, "UPDATE run_step SET status = ?, finished_at = ?, detail = ?, duration_ms = ? WHERE id = ?"
+                    + " AND status = ?", status.name(), finished, detail, durationMs, stepRowId, StepStatus.STARTED.name()) != 1) {
+                throw new IllegalStateException("journal row " + stepRowId + " changed while being marked " + status);
             }
             return store.bumpSerial(c);
         });
@@ -321,11 +318,8 @@ public final class RunJournal {
      * @return how many rows changed
      */
     static int recordStopsAsStopped(Connection c, String environment) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE run_step SET status = ? WHERE status = ? AND detail LIKE ?"
-                + " AND " + OWN_RUN)) {
-            Sql.bind(ps, StepStatus.STOPPED.name(), StepStatus.FAILED.name(), STOPPED_DETAIL + "%", environment);
-            return ps.executeUpdate();
-        }
+        return Sql.update(c, "UPDATE run_step SET status = ? WHERE status = ? AND detail LIKE ? AND " + OWN_RUN,
+                StepStatus.STOPPED.name(), StepStatus.FAILED.name(), STOPPED_DETAIL + "%", environment);
     }
 
     private RunOutcome runOutcome(Connection c, long runId) throws SQLException {
@@ -335,12 +329,9 @@ public final class RunJournal {
     }
 
     private void setRunOutcome(Connection c, long runId, RunOutcome outcome, String summary) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "UPDATE run SET outcome = ?, finished_at = ?, summary = ? WHERE id = ? AND outcome = ?")) {
-            Sql.bind(ps, outcome.name(), store.now(), summary, runId, RunOutcome.RUNNING.name());
-            if (ps.executeUpdate() != 1) {
-                throw new IllegalStateException("run " + runId + " changed while being marked " + outcome);
-            }
+        if (Sql.update(c, "UPDATE run SET outcome = ?, finished_at = ?, summary = ? WHERE id = ? AND outcome = ?",
+                outcome.name(), store.now(), summary, runId, RunOutcome.RUNNING.name()) != 1) {
+            throw new IllegalStateException("run " + runId + " changed while being marked " + outcome);
         }
     }
 

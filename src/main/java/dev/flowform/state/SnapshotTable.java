@@ -3,7 +3,6 @@ package dev.flowform.state;
 import dev.flowform.plan.Drift;
 import dev.flowform.plan.Json;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,13 +46,12 @@ public final class SnapshotTable {
         return store.inTransaction("saveResource(" + snapshot.address() + ")", c -> {
             long serial = store.bumpSerial(c);
             Instant now = store.now();
-            if (update(c, snapshot, serial, now) == 0) {
-                try (PreparedStatement ps = c.prepareStatement("INSERT INTO resource_snapshot (" + COLUMNS
-                        + ", environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
-                    Sql.bind(ps, snapshot.address(), snapshot.kind(), snapshot.namespace(), snapshot.name(),
-                            snapshot.bodyJson(), serial, now, store.environmentName());
-                    ps.executeUpdate();
-                }
+            if (Sql.update(c, "UPDATE resource_snapshot SET kind = ?, namespace = ?, name = ?, body_json = ?, updated_serial = ?,"
+                    + " updated_at = ? WHERE address = ? AND environment = ?", snapshot.kind(), snapshot.namespace(),
+                    snapshot.name(), snapshot.bodyJson(), serial, now, snapshot.address(), store.environmentName()) == 0) {
+                Sql.update(c, "INSERT INTO resource_snapshot (" + COLUMNS + ", environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        snapshot.address(), snapshot.kind(), snapshot.namespace(), snapshot.name(), snapshot.bodyJson(),
+                        serial, now, store.environmentName());
             }
             return new ResourceSnapshot(snapshot.address(), snapshot.kind(), snapshot.namespace(), snapshot.name(),
                     snapshot.bodyJson(), serial, now);
@@ -90,11 +88,9 @@ public final class SnapshotTable {
     public boolean delete(String address) {
         Objects.requireNonNull(address, "address");
         return store.inTransaction("deleteResource(" + address + ")", c -> {
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM resource_snapshot WHERE address = ? AND environment = ?")) {
-                Sql.bind(ps, address, store.environmentName());
-                if (ps.executeUpdate() == 0) {
-                    return false;
-                }
+            if (Sql.update(c, "DELETE FROM resource_snapshot WHERE address = ? AND environment = ?", address,
+                    store.environmentName()) == 0) {
+                return false;
             }
             store.bumpSerial(c);
             return true;
@@ -169,15 +165,6 @@ public final class SnapshotTable {
             }
         }
         return v;
-    }
-
-    private int update(Connection c, ResourceSnapshot snapshot, long serial, Instant now) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE resource_snapshot "
-                + "SET kind = ?, namespace = ?, name = ?, body_json = ?, updated_serial = ?, updated_at = ? WHERE address = ? AND environment = ?")) {
-            Sql.bind(ps, snapshot.kind(), snapshot.namespace(), snapshot.name(), snapshot.bodyJson(), serial, now,
-                    snapshot.address(), store.environmentName());
-            return ps.executeUpdate();
-        }
     }
 
     /** Selects this environment's snapshots: {@code condition} follows {@code WHERE environment = ? AND}. */

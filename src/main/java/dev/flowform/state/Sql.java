@@ -82,6 +82,14 @@ final class Sql {
         }
     }
 
+    /** @return how many rows {@code sql} changed, run once with {@code params} bound as {@link #bind} does */
+    static int update(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, params);
+            return ps.executeUpdate();
+        }
+    }
+
     /** @return {@code first} followed by {@code rest}, as parameters to bind */
     static Object[] with(Object first, Object... rest) {
         Object[] all = new Object[rest.length + 1];

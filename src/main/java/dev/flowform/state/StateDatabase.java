@@ -213,11 +213,8 @@ final class StateDatabase {
         try {
             for (Map.Entry<String, Integer> e : REWORDED.entrySet()) {
                 String script = MIGRATION_SCRIPTS.get(Integer.parseInt(e.getKey()) - 1);
-                try (PreparedStatement ps = c.prepareStatement("UPDATE \"flyway_schema_history\" SET \"checksum\" = ?"
-                        + " WHERE \"version\" = ? AND \"script\" = ? AND \"checksum\" = ?")) {
-                    Sql.bind(ps, flywayChecksum("db/migration/" + script), e.getKey(), script, e.getValue());
-                    ps.executeUpdate();
-                }
+                Sql.update(c, "UPDATE \"flyway_schema_history\" SET \"checksum\" = ? WHERE \"version\" = ? AND \"script\" = ?"
+                        + " AND \"checksum\" = ?", flywayChecksum("db/migration/" + script), e.getKey(), script, e.getValue());
             }
             c.commit();
         } catch (SQLException e) {

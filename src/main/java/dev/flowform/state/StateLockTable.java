@@ -284,14 +284,11 @@ public final class StateLockTable {
         Objects.requireNonNull(lockId, "lockId");
         sessions.confirm(lockId);
         store.inTransaction("heartbeat", c -> {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "UPDATE state_lock SET heartbeat = ? WHERE environment = ? AND lock_id = ?")) {
-                Sql.bind(ps, store.now(), store.environmentName(), lockId);
-                if (ps.executeUpdate() == 0) {
-                    throw new IllegalStateException("the state lock " + lockId + " on environment \""
-                            + store.environmentName() + "\" is no longer held (released or force-unlocked); stop writing "
-                            + "to this state");
-                }
+            if (Sql.update(c, "UPDATE state_lock SET heartbeat = ? WHERE environment = ? AND lock_id = ?", store.now(),
+                    store.environmentName(), lockId) == 0) {
+                throw new IllegalStateException("the state lock " + lockId + " on environment \""
+                        + store.environmentName() + "\" is no longer held (released or force-unlocked); stop writing "
+                        + "to this state");
             }
             return null;
         });
@@ -394,19 +391,14 @@ public final class StateLockTable {
 
     /** @return true when the row still names {@code lockId} and now records {@code session} as its holder's */
     boolean setSession(Connection c, String lockId, int session) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "UPDATE state_lock SET holder_session = ? WHERE environment = ? AND lock_id = ?")) {
-            Sql.bind(ps, session, store.environmentName(), lockId);
-            return ps.executeUpdate() == 1;
-        }
+        return Sql.update(c, "UPDATE state_lock SET holder_session = ? WHERE environment = ? AND lock_id = ?", session,
+                store.environmentName(), lockId) == 1;
     }
 
     /** Deletes the row of {@code lockId}, in the caller's transaction. */
     boolean delete(Connection c, String lockId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM state_lock WHERE environment = ? AND lock_id = ?")) {
-            Sql.bind(ps, store.environmentName(), lockId);
-            return ps.executeUpdate() == 1;
-        }
+        return Sql.update(c, "DELETE FROM state_lock WHERE environment = ? AND lock_id = ?", store.environmentName(),
+                lockId) == 1;
     }
 
     /** @return the lock row, read in the caller's transaction */

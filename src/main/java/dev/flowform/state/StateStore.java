@@ -5,7 +5,6 @@ import dev.flowform.plan.StateRef;
 import dev.flowform.state.pg.PgConnection;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
@@ -290,11 +289,8 @@ public final class StateStore implements AutoCloseable {
     public void setKubeServer(String url, String namespace) {
         Sql.requireText(url, "url");
         inTransaction("setKubeServer", c -> {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "UPDATE environment SET kube_server = ?, kube_namespace = ? WHERE name = ?")) {
-                Sql.bind(ps, url, namespace, environment);
-                ps.executeUpdate();
-            }
+            Sql.update(c, "UPDATE environment SET kube_server = ?, kube_namespace = ? WHERE name = ?", url, namespace,
+                    environment);
             return bumpSerial(c);
         });
     }
@@ -420,11 +416,8 @@ public final class StateStore implements AutoCloseable {
 
     /** Adds 1 to the serial in the caller's transaction; the environment row lock orders concurrent writers. */
     long bumpSerial(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE environment SET serial = serial + 1 WHERE name = ?")) {
-            ps.setString(1, environment);
-            if (ps.executeUpdate() != 1) {
-                throw new IllegalStateException("the environment row of " + backend.location() + " is missing");
-            }
+        if (Sql.update(c, "UPDATE environment SET serial = serial + 1 WHERE name = ?", environment) != 1) {
+            throw new IllegalStateException("the environment row of " + backend.location() + " is missing");
         }
         return Sql.query(c, "SELECT serial FROM environment WHERE name = ?", rs -> rs.getLong(1), environment).get(0);
     }

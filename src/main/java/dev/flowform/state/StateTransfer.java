@@ -154,10 +154,7 @@ public final class StateTransfer {
             long newSerial = force && !empty && doc.serial() <= now.serial()
                     && !(doc.lineage().equals(now.lineage()) && doc.serial() == now.serial()) ? now.serial() + 1 : doc.serial();
             for (String table : List.of("run_step", "run", "resource_snapshot", "output_value")) {
-                try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE " + ownRows(table))) {
-                    ps.setString(1, name);
-                    ps.executeUpdate();
-                }
+                Sql.update(c, "DELETE FROM " + table + " WHERE " + ownRows(table), name);
             }
             replaceEnvironment(c, doc, newSerial, name);
             Map<String, Integer> written = new LinkedHashMap<>();
@@ -232,13 +229,10 @@ public final class StateTransfer {
 
     private static void replaceEnvironment(Connection c, Document doc, long serial, String environment) throws SQLException {
         Map<String, Object> env = doc.environment();
-        try (PreparedStatement ps = c.prepareStatement("UPDATE environment SET lineage = ?, serial = ?, "
-                + "secret_salt = ?, kube_server = ?, kube_namespace = ?, created_at = ? WHERE name = ?")) {
-            Sql.bind(ps, doc.lineage(), serial, String.valueOf(env.get("secret_salt")), env.get("kube_server"),
-                    env.get("kube_namespace"), OffsetDateTime.parse(String.valueOf(env.get("created_at"))),
-                    environment);
-            ps.executeUpdate();
-        }
+        Sql.update(c, "UPDATE environment SET lineage = ?, serial = ?, secret_salt = ?, kube_server = ?, kube_namespace = ?,"
+                + " created_at = ? WHERE name = ?", doc.lineage(), serial, String.valueOf(env.get("secret_salt")),
+                env.get("kube_server"), env.get("kube_namespace"), OffsetDateTime.parse(String.valueOf(env.get("created_at"))),
+                environment);
     }
 
     /**
