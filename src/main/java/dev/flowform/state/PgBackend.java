@@ -5,8 +5,6 @@ import dev.flowform.state.pg.PgAdvisoryLock;
 import dev.flowform.state.pg.PgConnection;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
@@ -150,12 +148,8 @@ final class PgBackend implements Backend {
     /** {@code pg_terminate_backend}: needs the holder's role or membership in {@code pg_signal_backend}. */
     @Override
     public boolean terminateSession(Connection c, int session) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT pg_terminate_backend(?)")) {
-            ps.setInt(1, session);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() && rs.getBoolean(1);
-            }
-        }
+        return Sql.query(c, "SELECT pg_terminate_backend(?)", rs -> rs.getBoolean(1), session).stream().findFirst()
+                .orElse(false);
     }
 
     /** The advisory lock as a {@link SessionLock}. */

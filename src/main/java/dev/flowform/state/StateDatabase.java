@@ -11,7 +11,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -291,18 +290,8 @@ final class StateDatabase {
      */
     private static byte[] environmentSalt(Connection c, String environment, String location, boolean shared)
             throws SQLException {
-        List<String[]> rows = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT name, secret_salt FROM environment"
-                + (shared ? " WHERE name = ?" : ""))) {
-            if (shared) {
-                ps.setString(1, environment);
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    rows.add(new String[] {rs.getString(1), rs.getString(2)});
-                }
-            }
-        }
+        List<String[]> rows = Sql.query(c, "SELECT name, secret_salt FROM environment" + (shared ? " WHERE name = ?" : ""),
+                rs -> new String[] {rs.getString(1), rs.getString(2)}, shared ? new Object[] {environment} : new Object[0]);
         if (rows.size() > 1) {
             throw new IllegalStateException("the state database " + location + " holds " + rows.size()
                     + " environments; a state database belongs to exactly one");

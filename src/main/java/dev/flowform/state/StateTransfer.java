@@ -105,30 +105,21 @@ public final class StateTransfer {
     }
 
     private static List<Map<String, Object>> rows(Connection c, String sql, String environment) throws SQLException {
-        List<Map<String, Object>> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, environment);
-            try (ResultSet rs = ps.executeQuery()) {
-                readRows(rs, out);
-            }
-        }
-        return out;
+        return Sql.query(c, sql, StateTransfer::row, environment);
     }
 
-    /** Reads every row; times (PostgreSQL's driver reports them as TIMESTAMP) become ISO-8601 UTC text. */
-    private static void readRows(ResultSet rs, List<Map<String, Object>> out) throws SQLException {
+    /** Reads one row by column name; times (PostgreSQL's driver reports them as TIMESTAMP) become ISO-8601 UTC text. */
+    private static Map<String, Object> row(ResultSet rs) throws SQLException {
         ResultSetMetaData md = rs.getMetaData();
-        while (rs.next()) {
-            Map<String, Object> row = new LinkedHashMap<>();
-            for (int i = 1; i <= md.getColumnCount(); i++) {
-                String name = md.getColumnLabel(i).toLowerCase(java.util.Locale.ROOT);
-                int type = md.getColumnType(i);
-                boolean time = type == Types.TIMESTAMP_WITH_TIMEZONE || type == Types.TIMESTAMP;
-                Object v = time ? rs.getObject(i, OffsetDateTime.class) : rs.getObject(i);
-                row.put(name, v == null ? null : v instanceof OffsetDateTime t ? t.toInstant().atOffset(ZoneOffset.UTC).toString() : v);
-            }
-            out.add(row);
+        Map<String, Object> row = new LinkedHashMap<>();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+            String name = md.getColumnLabel(i).toLowerCase(java.util.Locale.ROOT);
+            int type = md.getColumnType(i);
+            boolean time = type == Types.TIMESTAMP_WITH_TIMEZONE || type == Types.TIMESTAMP;
+            Object v = time ? rs.getObject(i, OffsetDateTime.class) : rs.getObject(i);
+            row.put(name, v == null ? null : v instanceof OffsetDateTime t ? t.toInstant().atOffset(ZoneOffset.UTC).toString() : v);
         }
+        return row;
     }
 
     /**
@@ -253,20 +244,11 @@ public final class StateTransfer {
             min = Math.min(min, id);
             max = Math.max(max, id);
         }
-        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM " + table
-                + " WHERE id BETWEEN ? AND ?")) {
-            Sql.bind(ps, min, max);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                if (rs.getLong(1) == 0) {
-                    return 0;
-                }
-            }
+        if (Sql.query(c, "SELECT COUNT(*) FROM " + table + " WHERE id BETWEEN ? AND ?", rs -> rs.getLong(1), min, max)
+                .get(0) == 0) {
+            return 0;
         }
-        try (PreparedStatement ps = c.prepareStatement("SELECT MAX(id) FROM " + table); ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getLong(1) - min + 1;
-        }
+        return Sql.query(c, "SELECT MAX(id) FROM " + table, rs -> rs.getLong(1)).get(0) - min + 1;
     }
 
     /** @return a copy of a document row filed under {@code environment}, its ids moved by the shifts */
@@ -289,13 +271,7 @@ public final class StateTransfer {
     /** Makes the next generated run and step ids follow the imported rows. */
     private static void restartIds(Connection c) throws SQLException {
         for (String table : List.of("run", "run_step")) {
-            long next = 1;
-            try (PreparedStatement ps = c.prepareStatement("SELECT COALESCE(MAX(id), 0) + 1 FROM " + table);
-                 ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                    next = rs.getLong(1);
-                }
-            }
+            long next = Sql.query(c, "SELECT COALESCE(MAX(id), 0) + 1 FROM " + table, rs -> rs.getLong(1)).get(0);
             try (Statement st = c.createStatement()) {
                 st.executeUpdate("ALTER TABLE " + table + " ALTER COLUMN id RESTART WITH " + next);
             }
@@ -326,12 +302,7 @@ public final class StateTransfer {
     }
 
     private static long count(Connection c, String table, String environment) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM " + table + " WHERE " + ownRows(table))) {
-            ps.setString(1, environment);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+        return Sql.query(c, "SELECT COUNT(*) FROM " + table + " WHERE " + ownRows(table), rs -> rs.getLong(1),
+                environment).get(0);
     }
 }
