@@ -11,6 +11,7 @@ import dev.flowform.model.strimzi.Strimzi;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -145,32 +146,20 @@ public final class Fabric8ClusterReader implements ClusterReader {
 
     /** Sends the namespace's five lists to the pool; the returned supplier waits for their answers. */
     private Supplier<Namespace> readNamespace(ExecutorService pool, StrimziApi api, StrimziApi podSetApi, String ns) {
-        Future<List<GenericKubernetesResource>> kcs = pool.submit(() -> client.genericKubernetesResources(
-                StrimziResources.kafkaConnect(api)).inNamespace(ns).list().getItems());
-        Future<List<GenericKubernetesResource>> kctrs = pool.submit(() -> client.genericKubernetesResources(
-                StrimziResources.kafkaConnector(api)).inNamespace(ns).list().getItems());
+        String kind = Strimzi.KAFKA_CONNECT_KIND;
+        Future<List<GenericKubernetesResource>> kcs = list(pool, StrimziResources.kafkaConnect(api), ns, null);
+        Future<List<GenericKubernetesResource>> kctrs = list(pool, StrimziResources.kafkaConnector(api), ns, null);
         Future<List<GenericKubernetesResource>> podSets = podSetApi == null ? CompletableFuture.completedFuture(List.of())
-                : pool.submit(() -> client.genericKubernetesResources(StrimziResources.podSet(podSetApi))
-                .inNamespace(ns).withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_CONNECT_KIND).list().getItems());
-        Future<List<GenericKubernetesResource>> pods = pool.submit(() -> client.genericKubernetesResources(CoreResources.PODS)
-                .inNamespace(ns).withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_CONNECT_KIND).list().getItems());
-        Future<List<GenericKubernetesResource>> configMaps = pool.submit(() -> client.genericKubernetesResources(
-                CoreResources.CONFIG_MAPS).inNamespace(ns).withLabel(Strimzi.KIND_LABEL, Strimzi.KAFKA_CONNECT_KIND).list().getItems());
+                : list(pool, StrimziResources.podSet(podSetApi), ns, kind);
+        Future<List<GenericKubernetesResource>> pods = list(pool, CoreResources.PODS, ns, kind);
+        Future<List<GenericKubernetesResource>> configMaps = list(pool, CoreResources.CONFIG_MAPS, ns, kind);
         return () -> {
-            Map<String, GenericKubernetesResource> podSetByName = new HashMap<>();
-            for (GenericKubernetesResource ps : await(podSets)) {
-                podSetByName.put(ps.getMetadata().getName(), ps);
-            }
             Map<String, List<GenericKubernetesResource>> podsByCluster = new HashMap<>();
             for (GenericKubernetesResource p : await(pods)) {
                 String cluster = p.getMetadata().getLabels().get(Strimzi.CLUSTER_LABEL);
                 podsByCluster.computeIfAbsent(cluster, k -> new ArrayList<>()).add(p);
             }
-            Map<String, GenericKubernetesResource> cmByName = new HashMap<>();
-            for (GenericKubernetesResource cm : await(configMaps)) {
-                cmByName.put(cm.getMetadata().getName(), cm);
-            }
-            return new Namespace(await(kcs), await(kctrs), podSetByName, podsByCluster, cmByName);
+            return new Namespace(await(kcs), await(kctrs), byName(await(podSets)), podsByCluster, byName(await(configMaps)));
         };
     }
 
@@ -195,26 +184,19 @@ public final class Fabric8ClusterReader implements ClusterReader {
     private Supplier<List<LiveMirrorMaker2>> readMirrorMakers(ExecutorService pool, StrimziApi api, StrimziApi podSetApi,
                                                               String ns, Map<String, String> fingerprints) {
         String kind = Strimzi.KAFKA_MIRROR_MAKER_2_KIND;
-        Future<List<GenericKubernetesResource>> mm2s = pool.submit(() -> client.genericKubernetesResources(
-                StrimziResources.kafkaMirrorMaker2(api)).inNamespace(ns).list().getItems());
+        Future<List<GenericKubernetesResource>> mm2s = list(pool, StrimziResources.kafkaMirrorMaker2(api), ns, null);
         Future<List<GenericKubernetesResource>> podSets = podSetApi == null ? CompletableFuture.completedFuture(List.of())
-                : pool.submit(() -> client.genericKubernetesResources(StrimziResources.podSet(podSetApi))
-                .inNamespace(ns).withLabel(Strimzi.KIND_LABEL, kind).list().getItems());
-        Future<List<GenericKubernetesResource>> pods = pool.submit(() -> client.genericKubernetesResources(CoreResources.PODS)
-                .inNamespace(ns).withLabel(Strimzi.KIND_LABEL, kind).list().getItems());
-        Future<List<GenericKubernetesResource>> configMaps = pool.submit(() -> client.genericKubernetesResources(
-                CoreResources.CONFIG_MAPS).inNamespace(ns).withLabel(Strimzi.KIND_LABEL, kind).list().getItems());
+                : list(pool, StrimziResources.podSet(podSetApi), ns, kind);
+        Future<List<GenericKubernetesResource>> pods = list(pool, CoreResources.PODS, ns, kind);
+        Future<List<GenericKubernetesResource>> configMaps = list(pool, CoreResources.CONFIG_MAPS, ns, kind);
         return () -> {
             List<LiveMirrorMaker2> out = new ArrayList<>();
             for (GenericKubernetesResource m : await(mm2s)) {
                 String name = m.getMetadata().getName();
-                GenericKubernetesResource ps = await(podSets).stream()
-                        .filter(p -> MirrorMaker2Names.podSetName(name).equals(p.getMetadata().getName())).findFirst().orElse(null);
-                List<GenericKubernetesResource> own = await(pods).stream().filter(p -> name.equals(p.getMetadata().getLabels().get(Strimzi.CLUSTER_LABEL)))
-                        .toList();
-                GenericKubernetesResource cm = await(configMaps).stream()
-                        .filter(c -> MirrorMaker2Names.configMapName(name).equals(c.getMetadata().getName())).findFirst().orElse(null);
-                out.add(LiveMapper.mirrorMaker(m, ps, own, cm));
+                List<GenericKubernetesResource> own = await(pods).stream()
+                        .filter(p -> name.equals(p.getMetadata().getLabels().get(Strimzi.CLUSTER_LABEL))).toList();
+                out.add(LiveMapper.mirrorMaker(m, byName(await(podSets)).get(MirrorMaker2Names.podSetName(name)), own,
+                        byName(await(configMaps)).get(MirrorMaker2Names.configMapName(name))));
                 fingerprints.put(LiveMapper.key(m), LiveMapper.fingerprint(m));
             }
             return out;
@@ -225,6 +207,20 @@ public final class Fabric8ClusterReader implements ClusterReader {
      * @return the future's value; what the task threw is rethrown as it was (a KubernetesClientException stays one)
      * @throws KubernetesClientException when the waiting thread is interrupted (the thread's flag is set again)
      */
+    /** @return the objects of {@code resource} in {@code ns}, only those labelled {@code strimzi.io/kind=kind} unless null */
+    private Future<List<GenericKubernetesResource>> list(ExecutorService pool, ResourceDefinitionContext resource, String ns,
+                                                         String kind) {
+        return pool.submit(() -> (kind == null ? client.genericKubernetesResources(resource).inNamespace(ns)
+                : client.genericKubernetesResources(resource).inNamespace(ns).withLabel(Strimzi.KIND_LABEL, kind))
+                .list().getItems());
+    }
+
+    private static Map<String, GenericKubernetesResource> byName(List<GenericKubernetesResource> objects) {
+        Map<String, GenericKubernetesResource> out = new HashMap<>();
+        objects.forEach(o -> out.put(o.getMetadata().getName(), o));
+        return out;
+    }
+
     private static <T> T await(Future<T> f) {
         try {
             return f.get();
