@@ -22,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -56,19 +57,11 @@ public final class Secrets {
     public void addDesired(DesiredState desired) {
         Set<String> out = new LinkedHashSet<>();
         for (DesiredConnectCluster c : desired.clusters()) {
-            c.config().forEach((k, v) -> {
-                if (c.isSensitive(k)) {
-                    collect(out, v);
-                }
-            });
+            sensitive(c.config(), c::isSensitive, out);
         }
         for (DesiredFlow f : desired.flows()) {
             for (DesiredConnector d : f.connectors()) {
-                d.config().forEach((k, v) -> {
-                    if (d.isSensitive(k)) {
-                        collect(out, v);
-                    }
-                });
+                sensitive(d.config(), d::isSensitive, out);
             }
         }
         for (DesiredMirrorMaker2 m : desired.mirrorMakers()) {
@@ -77,11 +70,7 @@ public final class Secrets {
                 maps.addAll(List.of(mirror.sourceClusterConfig(), mirror.sourceConnectorConfig(),
                         mirror.checkpointConnectorConfig()));
             }
-            maps.forEach(c -> c.forEach((k, v) -> {
-                if (m.isSensitive(k)) {
-                    collect(out, v);
-                }
-            }));
+            maps.forEach(c -> sensitive(c, m::isSensitive, out));
         }
         add(out);
     }
@@ -93,10 +82,10 @@ public final class Secrets {
     public void addLive(LiveState live) {
         Set<String> out = new LinkedHashSet<>();
         for (LiveConnectCluster c : live.clusters()) {
-            sensitive(c.config(), out);
+            sensitive(c.config(), SecretKeys::isSensitive, out);
         }
         for (LiveConnector c : live.connectors()) {
-            sensitive(c.config(), out);
+            sensitive(c.config(), SecretKeys::isSensitive, out);
         }
         for (LiveMirrorMaker2 m : live.mirrorMakers()) {
             SecretFields.encode(m.workers().raw(), k -> false, v -> {
@@ -142,9 +131,9 @@ public final class Secrets {
         return t;
     }
 
-    private static void sensitive(Map<String, String> config, Set<String> out) {
+    private static void sensitive(Map<String, String> config, Predicate<String> sensitiveKey, Set<String> out) {
         config.forEach((k, v) -> {
-            if (SecretKeys.isSensitive(k)) {
+            if (sensitiveKey.test(k)) {
                 collect(out, v);
             }
         });
