@@ -91,10 +91,6 @@ record ConnectionFailure(String summary, String detail) {
         return Diagnostic.error(summary, detail).withAddress("environment." + environment);
     }
 
-    private static int positive(Integer value, int otherwise) {
-        return value == null || value <= 0 ? otherwise : value;
-    }
-
     /**
      * Explains {@code error} from a request to {@code where}.
      *
