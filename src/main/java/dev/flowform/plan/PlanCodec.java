@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -57,12 +59,11 @@ public final class PlanCodec {
         }
         ObjectNode live = root.putObject("live_objects");
         plan.liveFingerprints().forEach(live::put);
-        root.set("changes", changes(plan.changes(), secrets));
-        root.set("steps", steps(plan.steps(), secrets));
-        ArrayNode diags = root.putArray("diagnostics");
-        plan.diagnostics().forEach(d -> diags.add(diagnostic(d)));
-        root.set("resource_drift", drift(plan.drift(), secrets));
-        root.set("transactional_ids", transactionalIds(plan.transactionalIds()));
+        root.set("changes", objects(plan.changes(), PlanCodec::change));
+        root.set("steps", objects(plan.steps(), (s, n) -> step(s, n, secrets)));
+        root.set("diagnostics", objects(plan.diagnostics(), PlanCodec::diagnostic));
+        root.set("resource_drift", objects(plan.drift(), PlanCodec::drift));
+        root.set("transactional_ids", objects(plan.transactionalIds(), PlanCodec::transactionalId));
         root.set("configuration", inputs(plan.inputs(), secrets));
         PlanSummary sum = plan.summary();
         ObjectNode summary = root.putObject("summary");
@@ -76,61 +77,78 @@ public final class PlanCodec {
         return root;
     }
 
-    private static ArrayNode changes(List<Change> list, UnaryOperator<String> secrets) {
-        ArrayNode changes = Json.MAPPER.createArrayNode();
-        for (Change c : list) {
-            ObjectNode n = changes.addObject();
-            n.put("address", c.address());
-            n.set("object", ref(c.object()));
-            n.put("action", c.action().jsonName());
-            n.put("reason", c.reason());
-            n.set("attributes", attributes(c.attributes(), secrets));
-        }
-        return changes;
+    /** @return an array of one object per item, each filled in by {@code write} */
+    private static <T> ArrayNode objects(List<T> items, BiConsumer<T, ObjectNode> write) {
+        ArrayNode array = Json.MAPPER.createArrayNode();
+        items.forEach(item -> write.accept(item, array.addObject()));
+        return array;
     }
 
-    private static ArrayNode steps(List<Step> list, UnaryOperator<String> secrets) {
-        ArrayNode steps = Json.MAPPER.createArrayNode();
-        for (Step s : list) {
-            ObjectNode n = steps.addObject();
-            n.put("id", s.id());
-            n.put("kind", s.kind().name());
-            n.put("address", s.address());
-            n.set("object", ref(s.object()));
-            ArrayNode deps = n.putArray("depends_on");
-            s.dependsOn().forEach(deps::add);
-            n.put("summary", s.summary());
-            n.set("payload", payload(s.payload(), secrets));
-        }
-        return steps;
+    /** @return one item per element of {@code array} (none for a missing node), each read by {@code read} */
+    private static <T> List<T> list(JsonNode array, Function<JsonNode, T> read) {
+        List<T> items = new ArrayList<>();
+        array.forEach(n -> items.add(read.apply(n)));
+        return items;
     }
 
-    private static ArrayNode drift(List<DriftEntry> list, UnaryOperator<String> secrets) {
-        ArrayNode drift = Json.MAPPER.createArrayNode();
-        for (DriftEntry e : list) {
-            ObjectNode n = drift.addObject();
-            n.put("address", e.address());
-            n.set("object", ref(e.object()));
-            n.put("deleted", e.deleted());
-            n.set("attributes", attributes(e.attributes(), secrets));
-            ArrayNode rev = n.putArray("reverted");
-            e.reverted().forEach(rev::add);
-            n.put("resolution", e.resolution());
-        }
-        return drift;
+    private static void change(Change c, ObjectNode n) {
+        n.put("address", c.address());
+        n.set("object", ref(c.object()));
+        n.put("action", c.action().jsonName());
+        n.put("reason", c.reason());
+        n.set("attributes", objects(c.attributes(), PlanCodec::attribute));
     }
 
-    private static ArrayNode transactionalIds(List<TransactionalId> list) {
-        ArrayNode tx = Json.MAPPER.createArrayNode();
-        for (TransactionalId t : list) {
-            ObjectNode n = tx.addObject();
-            n.put("connect_cluster", t.connectCluster());
-            n.put("transactional_id", t.transactionalId());
-            n.put("connector", t.connector());
-            n.put("task", t.task());
-            n.put("needed_from", t.neededFrom().value());
-        }
-        return tx;
+    private static Change change(JsonNode n) {
+        return new Change(n.get("address").asString(), ref(n.get("object")), Action.fromJson(n.get("action").asString()),
+                list(n.path("attributes"), PlanCodec::attribute), ChangeReason.read(text(n.get("reason"))));
+    }
+
+    private static void step(Step s, ObjectNode n, UnaryOperator<String> secrets) {
+        n.put("id", s.id());
+        n.put("kind", s.kind().name());
+        n.put("address", s.address());
+        n.set("object", ref(s.object()));
+        ArrayNode deps = n.putArray("depends_on");
+        s.dependsOn().forEach(deps::add);
+        n.put("summary", s.summary());
+        n.set("payload", payload(s.payload(), secrets));
+    }
+
+    private static Step step(JsonNode n, UnaryOperator<String> reveal) {
+        return new Step(n.get("id").asInt(), StepKind.valueOf(n.get("kind").asString()), n.get("address").asString(),
+                ref(n.get("object")), list(n.path("depends_on"), JsonNode::asInt), payload(n.get("payload"), reveal),
+                text(n.get("summary")));
+    }
+
+    private static void drift(DriftEntry e, ObjectNode n) {
+        n.put("address", e.address());
+        n.set("object", ref(e.object()));
+        n.put("deleted", e.deleted());
+        n.set("attributes", objects(e.attributes(), PlanCodec::attribute));
+        ArrayNode rev = n.putArray("reverted");
+        e.reverted().forEach(rev::add);
+        n.put("resolution", e.resolution());
+    }
+
+    private static DriftEntry drift(JsonNode n) {
+        return new DriftEntry(n.get("address").asString(), ref(n.get("object")), n.path("deleted").asBoolean(false),
+                list(n.path("attributes"), PlanCodec::attribute), list(n.path("reverted"), JsonNode::asString),
+                text(n.get("resolution")));
+    }
+
+    private static void transactionalId(TransactionalId t, ObjectNode n) {
+        n.put("connect_cluster", t.connectCluster());
+        n.put("transactional_id", t.transactionalId());
+        n.put("connector", t.connector());
+        n.put("task", t.task());
+        n.put("needed_from", t.neededFrom().value());
+    }
+
+    private static TransactionalId transactionalId(JsonNode n) {
+        return new TransactionalId(n.get("connect_cluster").asString(), n.get("transactional_id").asString(),
+                text(n.get("connector")), n.get("task") == null || n.get("task").isNull() ? null : n.get("task").asInt(),
+                EosMode.parse(n.get("needed_from").asString()).orElseThrow());
     }
 
     private static ObjectNode inputs(PlanInputs in, UnaryOperator<String> secrets) {
@@ -147,25 +165,16 @@ public final class PlanCodec {
     }
 
     /** Display attributes are never needed in clear, so sensitive ones are always masked. */
-    private static ArrayNode attributes(List<AttributeChange> list, UnaryOperator<String> secrets) {
-        ArrayNode attrs = Json.MAPPER.createArrayNode();
-        for (AttributeChange a : list) {
-            ObjectNode an = attrs.addObject();
-            an.put("path", a.path());
-            an.put("before", a.sensitive() && a.before() != null ? SecretKeys.MASK : a.before());
-            an.put("after", a.sensitive() && a.after() != null ? SecretKeys.MASK : a.after());
-            an.put("sensitive", a.sensitive());
-        }
-        return attrs;
+    private static void attribute(AttributeChange a, ObjectNode n) {
+        n.put("path", a.path());
+        n.put("before", a.sensitive() && a.before() != null ? SecretKeys.MASK : a.before());
+        n.put("after", a.sensitive() && a.after() != null ? SecretKeys.MASK : a.after());
+        n.put("sensitive", a.sensitive());
     }
 
-    private static List<AttributeChange> attributes(JsonNode a) {
-        List<AttributeChange> attrs = new ArrayList<>();
-        for (JsonNode n : a) {
-            attrs.add(new AttributeChange(n.get("path").asString(), text(n.get("before")), text(n.get("after")),
-                    n.path("sensitive").asBoolean(false)));
-        }
-        return attrs;
+    private static AttributeChange attribute(JsonNode n) {
+        return new AttributeChange(n.get("path").asString(), text(n.get("before")), text(n.get("after")),
+                n.path("sensitive").asBoolean(false));
     }
 
     /** @return {@link #encode} as pretty-printed text with a trailing newline */
@@ -198,26 +207,14 @@ public final class PlanCodec {
         StateRef basedOn = b.isObject() ? new StateRef(b.get("lineage").asString(), b.get("serial").asLong()) : null;
         Map<String, String> live = new LinkedHashMap<>();
         root.path("live_objects").properties().forEach(e -> live.put(e.getKey(), e.getValue().asString()));
-        List<Change> changes = new ArrayList<>();
-        for (JsonNode n : root.path("changes")) {
-            changes.add(new Change(n.get("address").asString(), ref(n.get("object")), Action.fromJson(n.get("action").asString()),
-                    attributes(n.path("attributes")), ChangeReason.read(text(n.get("reason")))));
-        }
-        List<Step> steps = new ArrayList<>();
-        for (JsonNode n : root.path("steps")) {
-            List<Integer> deps = new ArrayList<>();
-            n.path("depends_on").forEach(d -> deps.add(d.asInt()));
-            steps.add(new Step(n.get("id").asInt(), StepKind.valueOf(n.get("kind").asString()), n.get("address").asString(),
-                    ref(n.get("object")), deps, payload(n.get("payload"), reveal), text(n.get("summary"))));
-        }
-        List<Diagnostic> diags = new ArrayList<>();
-        root.path("diagnostics").forEach(d -> diags.add(diagnostic(d)));
-        List<String> targets = new ArrayList<>();
-        root.path("targets").forEach(t -> targets.add(t.asString()));
+        List<Change> changes = list(root.path("changes"), PlanCodec::change);
+        List<Step> steps = list(root.path("steps"), n -> step(n, reveal));
+        List<Diagnostic> diags = list(root.path("diagnostics"), PlanCodec::diagnostic);
+        List<String> targets = list(root.path("targets"), JsonNode::asString);
         return new Plan(version, root.get("environment").asString(), Instant.parse(root.get("created_at").asString()),
                 basedOn, live, changes, steps, diags, PlanMode.fromJson(text(root.get("mode"))), targets,
-                drift(root.path("resource_drift")), transactionalIds(root.path("transactional_ids")),
-                inputs(root.path("configuration"), reveal));
+                list(root.path("resource_drift"), PlanCodec::drift),
+                list(root.path("transactional_ids"), PlanCodec::transactionalId), inputs(root.path("configuration"), reveal));
     }
 
     /** @return the parsed document, checked to be a plan of a format version this flowform reads */
@@ -237,27 +234,6 @@ public final class PlanCodec {
                     + Plan.FORMAT_VERSION + ")");
         }
         return root;
-    }
-
-    private static List<DriftEntry> drift(JsonNode list) {
-        List<DriftEntry> drift = new ArrayList<>();
-        for (JsonNode n : list) {
-            List<String> reverted = new ArrayList<>();
-            n.path("reverted").forEach(r -> reverted.add(r.asString()));
-            drift.add(new DriftEntry(n.get("address").asString(), ref(n.get("object")), n.path("deleted").asBoolean(false),
-                    attributes(n.path("attributes")), reverted, text(n.get("resolution"))));
-        }
-        return drift;
-    }
-
-    private static List<TransactionalId> transactionalIds(JsonNode list) {
-        List<TransactionalId> tx = new ArrayList<>();
-        for (JsonNode n : list) {
-            tx.add(new TransactionalId(n.get("connect_cluster").asString(), n.get("transactional_id").asString(),
-                    text(n.get("connector")), n.get("task") == null || n.get("task").isNull() ? null : n.get("task").asInt(),
-                    EosMode.parse(n.get("needed_from").asString()).orElseThrow()));
-        }
-        return tx;
     }
 
     private static PlanInputs inputs(JsonNode configuration, UnaryOperator<String> reveal) {
@@ -294,16 +270,17 @@ public final class PlanCodec {
         ObjectNode n = Json.MAPPER.createObjectNode();
         if (p instanceof StepPayload.CreateObject c) {
             n.put("type", "create_object");
-            n.set("manifest", Json.MAPPER.valueToTree(manifest(c.manifest(), c.sensitiveConfigKeys(), secrets)));
+            n.set("manifest", Json.MAPPER.valueToTree(
+                    SecretFields.encode(c.manifest(), c.sensitiveConfigKeys()::contains, secrets)));
             ArrayNode keys = n.putArray("sensitive_config_keys");
             c.sensitiveConfigKeys().forEach(keys::add);
         } else if (p instanceof StepPayload.PatchObject po) {
             n.put("type", "patch_object");
-            n.set("edits", edits(po.edits(), secrets));
+            n.set("edits", objects(po.edits(), (e, en) -> edit(e, en, secrets)));
         } else if (p instanceof StepPayload.SetWorkerEos s) {
             n.put("type", "set_worker_eos");
             n.put("mode", s.mode().value());
-            n.set("edits", edits(s.edits(), secrets));
+            n.set("edits", objects(s.edits(), (e, en) -> edit(e, en, secrets)));
         } else if (p instanceof StepPayload.WaitForRoll w) {
             n.put("type", "wait_for_roll");
             n.put("expected_mode", w.expectedMode().value());
@@ -318,30 +295,16 @@ public final class PlanCodec {
         return n;
     }
 
-    /**
-     * Encodes (or reveals) the sensitive values of every configuration map and authentication block
-     * ({@link SecretFields}).
-     */
-    private static Map<String, Object> manifest(Map<String, Object> manifest, Set<String> sensitive,
-                                                UnaryOperator<String> secrets) {
-        return SecretFields.encode(manifest, sensitive::contains, secrets);
-    }
-
-    private static ArrayNode edits(List<FieldEdit> edits, UnaryOperator<String> secrets) {
-        ArrayNode a = Json.MAPPER.createArrayNode();
-        for (FieldEdit e : edits) {
-            ObjectNode n = a.addObject();
-            ArrayNode path = n.putArray("path");
-            e.path().forEach(path::add);
-            if (e.remove()) {
-                n.put("remove", true);
-            } else {
-                Object v = e.sensitive() && e.value() != null ? secrets.apply(String.valueOf(e.value())) : entry(e, secrets);
-                n.set("value", Json.MAPPER.valueToTree(v));
-            }
-            n.put("sensitive", e.sensitive());
+    private static void edit(FieldEdit e, ObjectNode n, UnaryOperator<String> secrets) {
+        ArrayNode path = n.putArray("path");
+        e.path().forEach(path::add);
+        if (e.remove()) {
+            n.put("remove", true);
+        } else {
+            Object v = e.sensitive() && e.value() != null ? secrets.apply(String.valueOf(e.value())) : entry(e, secrets);
+            n.set("value", Json.MAPPER.valueToTree(v));
         }
-        return a;
+        n.put("sensitive", e.sensitive());
     }
 
     /**
@@ -357,13 +320,13 @@ public final class PlanCodec {
         String type = n.get("type").asString();
         return switch (type) {
             case "create_object" -> {
-                Set<String> keys = new TreeSet<>();
-                n.path("sensitive_config_keys").forEach(k -> keys.add(k.asString()));
-                yield new StepPayload.CreateObject(manifest(toMap(n.get("manifest")), keys, reveal), keys);
+                Set<String> keys = new TreeSet<>(list(n.path("sensitive_config_keys"), JsonNode::asString));
+                Map<String, Object> manifest = SecretFields.encode(toMap(n.get("manifest")), keys::contains, reveal);
+                yield new StepPayload.CreateObject(manifest, keys);
             }
-            case "patch_object" -> new StepPayload.PatchObject(edits(n.get("edits"), reveal));
+            case "patch_object" -> new StepPayload.PatchObject(list(n.get("edits"), e -> edit(e, reveal)));
             case "set_worker_eos" -> new StepPayload.SetWorkerEos(
-                    EosMode.parse(n.get("mode").asString()).orElseThrow(), edits(n.get("edits"), reveal));
+                    EosMode.parse(n.get("mode").asString()).orElseThrow(), list(n.get("edits"), e -> edit(e, reveal)));
             case "wait_for_roll" -> new StepPayload.WaitForRoll(
                     EosMode.parse(n.get("expected_mode").asString()).orElseThrow(), longOrNull(n.get("generation")));
             case "wait_for_connector" -> new StepPayload.WaitForConnector(n.get("expected_state").asString(),
@@ -377,31 +340,23 @@ public final class PlanCodec {
         return n == null || n.isNull() ? null : n.asLong();
     }
 
-    private static List<FieldEdit> edits(JsonNode a, UnaryOperator<String> reveal) {
-        List<FieldEdit> out = new ArrayList<>();
-        for (JsonNode n : a) {
-            List<String> path = new ArrayList<>();
-            n.get("path").forEach(p -> path.add(p.asString()));
-            boolean sensitive = n.path("sensitive").asBoolean(false);
-            if (n.path("remove").asBoolean(false)) {
-                out.add(FieldEdit.remove(path, sensitive));
-            } else {
-                Object value = Json.MAPPER.convertValue(n.get("value"), Object.class);
-                out.add(FieldEdit.set(path, sensitive && value != null ? reveal.apply(String.valueOf(value))
-                        : entry(FieldEdit.set(path, value, false), reveal), sensitive));
-            }
+    private static FieldEdit edit(JsonNode n, UnaryOperator<String> reveal) {
+        List<String> path = list(n.get("path"), JsonNode::asString);
+        boolean sensitive = n.path("sensitive").asBoolean(false);
+        if (n.path("remove").asBoolean(false)) {
+            return FieldEdit.remove(path, sensitive);
         }
-        return out;
+        Object value = Json.MAPPER.convertValue(n.get("value"), Object.class);
+        return FieldEdit.set(path, sensitive && value != null ? reveal.apply(String.valueOf(value))
+                : entry(FieldEdit.set(path, value, false), reveal), sensitive);
     }
-
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> toMap(JsonNode n) {
         return Json.MAPPER.convertValue(n, LinkedHashMap.class);
     }
 
-    private static ObjectNode diagnostic(Diagnostic d) {
-        ObjectNode n = Json.MAPPER.createObjectNode();
+    private static void diagnostic(Diagnostic d, ObjectNode n) {
         n.put("severity", d.severity().jsonName());
         n.put("summary", d.summary());
         n.put("detail", d.detail());
@@ -416,7 +371,6 @@ public final class PlanCodec {
             e.put("line", d.range().end().line());
             e.put("column", d.range().end().column());
         }
-        return n;
     }
 
     private static Diagnostic diagnostic(JsonNode n) {
