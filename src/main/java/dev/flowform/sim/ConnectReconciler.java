@@ -8,12 +8,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
@@ -27,24 +23,21 @@ import java.util.logging.Logger;
  * not Ready in time ends it {@code NotReady}). With {@code strimzi.io/use-connector-resources} a successful reconcile
  * also reconciles the cluster's connectors. Runs on the operator thread.
  */
-final class ConnectReconciler {
+final class ConnectReconciler extends ConnectFamilyReconciler<ConnectReconciler.ConnectState> {
     private static final Logger LOG = Logger.getLogger(ConnectReconciler.class.getName());
     /** Strimzi's default {@code operationTimeoutMs}, which its timeout message names. */
     private static final long STRIMZI_OPERATION_TIMEOUT_MS = 300_000;
     /** Strimzi's default {@code spec.replicas} ({@code KafkaConnectCluster.fromSpec}). */
     private static final int DEFAULT_REPLICAS = 3;
 
-    private final SimContext ctx;
     private final PodSetController podSets;
-    private final Kubelet kubelet;
     private final ConnectorReconciler connectors;
-    private final Map<String, ConnectState> connects = new HashMap<>();
     private final AtomicLong reconciles = new AtomicLong();
 
     ConnectReconciler(SimContext ctx, PodSetController podSets, Kubelet kubelet, ConnectorReconciler connectors) {
-        this.ctx = ctx;
+        super(ctx, kubelet, Strimzi.KAFKA_CONNECT_KIND, ConnectState::new,
+                (ns, name) -> ctx.kc().inNamespace(ns).withName(name).get());
         this.podSets = podSets;
-        this.kubelet = kubelet;
         this.connectors = connectors;
     }
 
@@ -53,54 +46,17 @@ final class ConnectReconciler {
         return reconciles.get();
     }
 
-    /** An informer delivered a KafkaConnect ({@code old} is null for an add). */
-    void onEvent(GenericKubernetesResource old, GenericKubernetesResource kc) {
-        if (ctx.faults().operatorPaused()) {
-            return;
-        }
-        ConnectState st = state(kc.getMetadata().getNamespace(), kc.getMetadata().getName());
-        boolean changed = changed(old, kc);
-        if (st.running) {
-            if (changed) {
-                st.again = true;
-            }
-            return;
-        }
-        if (changed || !SimContext.settled(kc)) {
-            requestReconcile(st, ctx.settings().reconcileDelay());
-        }
-    }
-
-    /**
-     * @return true when {@code obj} is an update of {@code old} that changed its generation, annotations or labels
-     *         (not only its status)
-     */
-    static boolean changed(GenericKubernetesResource old, GenericKubernetesResource obj) {
-        return old != null && !Objects.equals(old.getMetadata().getResourceVersion(), obj.getMetadata().getResourceVersion())
-                && (!Objects.equals(old.getMetadata().getGeneration(), obj.getMetadata().getGeneration())
-                        || !Objects.equals(old.getMetadata().getAnnotations(), obj.getMetadata().getAnnotations())
-                        || !Objects.equals(old.getMetadata().getLabels(), obj.getMetadata().getLabels()));
-    }
-
     /** A KafkaConnect was deleted: stop its work, delete what it owned, forget its connectors. */
     void onDeleted(GenericKubernetesResource kc) {
         String ns = kc.getMetadata().getNamespace();
         String name = kc.getMetadata().getName();
-        ConnectState st = connects.remove(ns + "/" + name);
-        if (st != null) {
-            if (st.scheduled != null) {
-                st.scheduled.cancel();
-            }
-            if (st.roll != null) {
-                st.roll.stop();
-            }
+        ConnectState st = forget(ns, name);
+        if (st != null && st.roll != null) {
+            st.roll.stop();
         }
-        podSets.deleteAll(ns, name);
-        String cluster = ns + "/" + name;
-        for (String c : ctx.runtime().connectors(cluster)) {
-            ctx.runtime().deleteConnector(cluster, c);
-        }
-        ctx.memory().adoptions.remove(cluster);
+        deleteOwned(ns, name, Strimzi.podSetName(name), Strimzi.configMapName(name));
+        podSets.forget(ns, name);
+        ctx.memory().adoptions.remove(ns + "/" + name);
         connectors.scheduleAllOf(ns, name);
     }
 
@@ -110,7 +66,7 @@ final class ConnectReconciler {
         if (cluster == null || ctx.faults().operatorPaused()) {
             return;
         }
-        ConnectState st = connects.get(pod.getMetadata().getNamespace() + "/" + cluster);
+        ConnectState st = find(pod.getMetadata().getNamespace(), cluster);
         if (st != null && st.running) {
             return;
         }
@@ -119,7 +75,7 @@ final class ConnectReconciler {
 
     /** Reconciles {@code ns/name} after {@code delay} (or after the running reconcile). */
     void requestReconcile(String ns, String name, Duration delay) {
-        requestReconcile(state(ns, name), delay);
+        schedule(entry(ns, name), delay);
     }
 
     /**
@@ -129,7 +85,7 @@ final class ConnectReconciler {
      * @return true when deferred
      */
     boolean deferConnector(String ns, String cluster, String connector) {
-        ConnectState st = connects.get(ns + "/" + cluster);
+        ConnectState st = find(ns, cluster);
         if (st != null && st.running) {
             st.waitingConnectors.add(connector);
             return true;
@@ -139,7 +95,7 @@ final class ConnectReconciler {
 
     /** A worker pod became Ready: the roll waiting for it goes on. */
     void onPodReady(String ns, String cluster, String podName) {
-        ConnectState st = connects.get(ns + "/" + cluster);
+        ConnectState st = find(ns, cluster);
         if (st == null || st.roll == null || !podName.equals(st.roll.waitingPod)) {
             return;
         }
@@ -153,7 +109,7 @@ final class ConnectReconciler {
 
     /** The operator was paused: drop every scheduled and running reconcile. */
     void abandonAll() {
-        for (ConnectState st : connects.values()) {
+        for (ConnectState st : entries()) {
             if (st.scheduled != null) {
                 st.scheduled.cancel();
                 st.scheduled = null;
@@ -172,7 +128,7 @@ final class ConnectReconciler {
         }
         try {
             for (GenericKubernetesResource kc : ctx.kc().inAnyNamespace().list().getItems()) {
-                requestReconcile(state(kc.getMetadata().getNamespace(), kc.getMetadata().getName()), ctx.settings().reconcileDelay());
+                requestReconcile(kc.getMetadata().getNamespace(), kc.getMetadata().getName(), ctx.settings().reconcileDelay());
             }
             connectors.scheduleUnsettled();
         } catch (KubernetesClientException e) {
@@ -190,14 +146,14 @@ final class ConnectReconciler {
         }
         try {
             for (GenericKubernetesResource kc : ctx.kc().inAnyNamespace().list().getItems()) {
-                ConnectState st = state(kc.getMetadata().getNamespace(), kc.getMetadata().getName());
+                ConnectState st = entry(kc.getMetadata().getNamespace(), kc.getMetadata().getName());
                 if (st.running || st.scheduled != null) {
                     continue;
                 }
                 if (!SimContext.settled(kc) || !SimContext.paused(kc) && podsBehind(kc)) {
                     LOG.fine(() -> "KafkaConnect " + SimContext.key(kc) + " is not reconciled at generation "
                             + SimContext.generation(kc) + ", or its pods are behind, and nothing is scheduled: reconciling it");
-                    requestReconcile(st, ctx.settings().reconcileDelay());
+                    schedule(st, ctx.settings().reconcileDelay());
                 }
             }
             connectors.scheduleUnsettled();
@@ -209,43 +165,16 @@ final class ConnectReconciler {
     /** @return true when a worker pod of {@code kc} is missing or surplus, or does not run what its spec renders */
     private boolean podsBehind(GenericKubernetesResource kc) {
         PodSetController.Target target = podSets.targetFor(kc);
-        java.util.List<Pod> pods = ctx.workerPods(kc.getMetadata().getNamespace(), kc.getMetadata().getName());
+        java.util.List<Pod> pods = pods(kc.getMetadata().getNamespace(), kc.getMetadata().getName());
         return pods.size() != replicas(SimContext.spec(kc)) || !pods.stream().allMatch(target::runs);
     }
 
-    private void requestReconcile(ConnectState st, Duration delay) {
-        if (st.running) {
-            st.again = true;
-            return;
-        }
-        if (st.scheduled != null) {
-            return;
-        }
-        st.scheduled = ctx.loop().schedule(delay, () -> {
-            st.scheduled = null;
-            reconcile(st);
-        });
-    }
-
-    private void reconcile(ConnectState st) {
-        if (ctx.faults().operatorPaused() || ctx.loop().closed()) {
-            return;
-        }
-        if (st.running) {
-            st.again = true;
-            return;
-        }
-        GenericKubernetesResource kc;
-        try {
-            kc = ctx.kc().inNamespace(st.ns).withName(st.name).get();
-        } catch (KubernetesClientException e) {
-            retryLater(st, e);
-            return;
-        }
+    @Override
+    void reconcile(ConnectState st) {
+        GenericKubernetesResource kc = begin(st);
         if (kc == null) {
             return;
         }
-        st.running = true;
         long generation = SimContext.generation(kc);
         try {
             if (SimContext.paused(kc)) {
@@ -265,18 +194,9 @@ final class ConnectReconciler {
             st.roll = new Roll(st, kc, generation, target, replicas);
             rollNext(st.roll);
         } catch (KubernetesClientException e) {
-            st.running = false;
             st.roll = null;
-            retryLater(st, e);
+            retry(st, e);
         }
-    }
-
-    private void retryLater(ConnectState st, Exception e) {
-        if (ctx.loop().closed()) {
-            return;
-        }
-        LOG.log(Level.FINE, "reconcile of KafkaConnect " + st.ns + "/" + st.name + " failed, retrying", e);
-        requestReconcile(st, SimContext.max(ctx.settings().reconcileDelay(), SimContext.MIN_RETRY));
     }
 
     private void rollNext(Roll roll) {
@@ -289,18 +209,11 @@ final class ConnectReconciler {
             return;
         }
         try {
-            Map<Integer, Pod> byOrdinal = new TreeMap<>();
-            Map<Integer, RollOrder.Pod> seen = new TreeMap<>();
-            for (Pod p : ctx.workerPods(st.ns, st.name)) {
-                Integer ordinal = Strimzi.podOrdinal(st.name, p.getMetadata().getName());
-                if (ordinal != null) {
-                    byOrdinal.put(ordinal, p);
-                    seen.put(ordinal, new RollOrder.Pod(SimContext.ready(p), roll.target.runs(p)));
-                }
-            }
-            Optional<RollOrder.Step> next = RollOrder.next(roll.replicas, seen);
-            if (next.isEmpty()) {
-                GenericKubernetesResource fresh = ctx.kc().inNamespace(st.ns).withName(st.name).get();
+            // surplus pods went when the reconcile wrote the PodSet (PodSetController.apply)
+            String podName = rollStep(st.ns, Strimzi.podSetName(st.name), pods(st.ns, st.name), roll.replicas, p -> { },
+                    roll.target::runs, (existing, ordinal) -> podSets.replacePod(roll.kc, ordinal, existing, roll.target));
+            if (podName == null) {
+                GenericKubernetesResource fresh = read(st.ns, st.name);
                 if (fresh == null) {
                     abandon(st);
                 } else {
@@ -308,22 +221,12 @@ final class ConnectReconciler {
                 }
                 return;
             }
-            int ordinal = next.get().ordinal();
-            String podName = Strimzi.podName(st.name, ordinal);
-            Pod existing = byOrdinal.get(ordinal);
-            if (next.get().waitForReady()) {
-                if (!kubelet.starting(st.ns + "/" + podName)) {
-                    kubelet.start(st.ns, podName, existing.getMetadata().getUid());
-                }
-            } else {
-                podSets.replacePod(roll.kc, ordinal, existing, roll.target);
-            }
             roll.waitingPod = podName;
             Duration patience = ctx.settings().podReadyDelay().plus(ctx.faults().slowRollExtra()).plus(ctx.settings().stuckTimeout());
             roll.timeout = ctx.loop().schedule(patience, () -> rollTimedOut(roll, podName));
         } catch (KubernetesClientException e) {
             abandon(st);
-            retryLater(st, e);
+            retry(st, e);
         }
     }
 
@@ -333,7 +236,7 @@ final class ConnectReconciler {
         }
         ConnectState st = roll.st;
         try {
-            GenericKubernetesResource kc = ctx.kc().inNamespace(st.ns).withName(st.name).get();
+            GenericKubernetesResource kc = read(st.ns, st.name);
             if (kc != null) {
                 ctx.writeConnectStatus(kc, StatusDocuments.connectNotReady(kc, roll.generation, "TimeoutException",
                         "Exceeded timeout of " + STRIMZI_OPERATION_TIMEOUT_MS + "ms while waiting for Pods resource "
@@ -361,31 +264,15 @@ final class ConnectReconciler {
         finish(st, roll.generation, kc);
     }
 
-    private void finish(ConnectState st, long generation) {
-        GenericKubernetesResource kc;
-        try {
-            kc = ctx.kc().inNamespace(st.ns).withName(st.name).get();
-        } catch (KubernetesClientException e) {
-            kc = null;
-            st.again = true;
-        }
-        finish(st, generation, kc);
-    }
-
-    /** Ends a reconcile; {@code kc} is a read taken after the reconcile's last write (or null when gone). */
-    private void finish(ConnectState st, long generation, GenericKubernetesResource kc) {
+    /** Counts the reconcile and lets the connector reconciles that waited for it go on. */
+    @Override
+    void ended(ConnectState st) {
         reconciles.incrementAndGet();
-        st.running = false;
         st.roll = null;
         for (String c : st.waitingConnectors) {
             connectors.schedule(st.ns, c);
         }
         st.waitingConnectors.clear();
-        boolean again = st.again || (kc != null && SimContext.generation(kc) > generation && !SimContext.paused(kc));
-        st.again = false;
-        if (again && !ctx.loop().closed()) {
-            requestReconcile(st, ctx.settings().reconcileDelay());
-        }
     }
 
     private void abandon(ConnectState st) {
@@ -394,10 +281,6 @@ final class ConnectReconciler {
         }
         st.roll = null;
         st.running = false;
-    }
-
-    private ConnectState state(String ns, String name) {
-        return connects.computeIfAbsent(ns + "/" + name, k -> new ConnectState(ns, name));
     }
 
     /** @return {@code spec.replicas}, or Strimzi's default of 3 when absent, unparsable or negative */
@@ -417,18 +300,12 @@ final class ConnectReconciler {
     }
 
     /** Reconcile bookkeeping of one KafkaConnect. */
-    private static final class ConnectState {
-        final String ns;
-        final String name;
-        Task scheduled;
-        boolean running;
-        boolean again;
+    static final class ConnectState extends ConnectFamilyReconciler.Entry {
         Roll roll;
         final Set<String> waitingConnectors = new TreeSet<>();
 
         ConnectState(String ns, String name) {
-            this.ns = ns;
-            this.name = name;
+            super(ns, name);
         }
     }
 

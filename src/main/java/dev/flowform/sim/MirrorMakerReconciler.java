@@ -17,11 +17,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import java.util.function.Predicate;
 
 /**
  * Reconciles KafkaMirrorMaker2 resources as Strimzi's {@code KafkaMirrorMaker2AssemblyOperator} does: ConfigMap,
@@ -29,8 +27,7 @@ import java.util.logging.Logger;
  * the Connect REST API (a rejected PUT ends it {@code NotReady}), then the status. Only a FAILED connector, not a
  * FAILED task, makes the resource {@code NotReady} (Strimzi PR 5733). Runs on the operator thread.
  */
-final class MirrorMakerReconciler {
-    private static final Logger LOG = Logger.getLogger(MirrorMakerReconciler.class.getName());
+final class MirrorMakerReconciler extends ConnectFamilyReconciler<MirrorMakerReconciler.State> {
     /**
      * How many times a status whose connectors are still starting is read again, at most one
      * {@link #STATUS_REFRESH} apart: two minutes, Strimzi's periodic reconcile, which reads it again.
@@ -39,14 +36,11 @@ final class MirrorMakerReconciler {
     /** The longest pause between two reads of a status still moving (real Kafka Connect takes seconds). */
     private static final Duration STATUS_REFRESH = Duration.ofSeconds(1);
 
-    private final SimContext ctx;
-    private final Kubelet kubelet;
-    private final Map<String, State> states = new HashMap<>();
     private final AutoRestart autoRestart = new AutoRestart();
 
     MirrorMakerReconciler(SimContext ctx, Kubelet kubelet) {
-        this.ctx = ctx;
-        this.kubelet = kubelet;
+        super(ctx, kubelet, Strimzi.KAFKA_MIRROR_MAKER_2_KIND, State::new,
+                (ns, name) -> ctx.mm2().inNamespace(ns).withName(name).get());
     }
 
     /**
@@ -69,11 +63,11 @@ final class MirrorMakerReconciler {
             String text = texts.get(ns + "/" + MirrorMaker2Names.configMapName(name));
             List<Pod> pods = pods(ns, name);
             if (!rolls()) {
-                pods = MirrorMakerPodSet.replaceHashedPods(ctx, mm2, pods);
+                pods = replaceHashedPods(mm2, pods);
             }
             Set<String> revisions = new TreeSet<>();
             pods.forEach(p -> revisions.add(String.valueOf(SimContext.annotation(p, Strimzi.REVISION_ANNOTATION))));
-            State st = state(ns, name);
+            State st = entry(ns, name);
             if (SimContext.settled(mm2) && text != null && revisions.size() == 1) {
                 st.adopted = new Adopted(MirrorMakerModel.fingerprint(mm2, rolls()), revisions.iterator().next(), text);
             }
@@ -96,50 +90,20 @@ final class MirrorMakerReconciler {
         periodic(st);
     }
 
-    /** An informer delivered a KafkaMirrorMaker2 ({@code old} is null for an add). */
-    void onEvent(GenericKubernetesResource old, GenericKubernetesResource mm2) {
-        if (ctx.faults().operatorPaused()) {
-            return;
-        }
-        State st = state(mm2.getMetadata().getNamespace(), mm2.getMetadata().getName());
-        boolean changed = ConnectReconciler.changed(old, mm2);
-        if (st.running) {
-            st.again |= changed;
-            return;
-        }
-        if (changed || !SimContext.settled(mm2)) {
-            schedule(st, ctx.settings().reconcileDelay());
-        }
-    }
-
     /** A KafkaMirrorMaker2 was deleted: its pods, PodSet, ConfigMap and connectors go. */
     void onDeleted(GenericKubernetesResource mm2) {
         String ns = mm2.getMetadata().getNamespace();
         String name = mm2.getMetadata().getName();
-        State st = states.remove(ns + "/" + name);
-        if (st != null && st.scheduled != null) {
-            st.scheduled.cancel();
-        }
+        State st = forget(ns, name);
         if (st != null && st.periodic != null) {
             st.periodic.cancel();
         }
-        try {
-            for (Pod p : pods(ns, name)) {
-                kubelet.delete(p);
-            }
-            ctx.sps().inNamespace(ns).withName(MirrorMaker2Names.podSetName(name)).delete();
-            ctx.client().configMaps().inNamespace(ns).withName(MirrorMaker2Names.configMapName(name)).delete();
-        } catch (KubernetesClientException e) {
-            LOG.log(Level.WARNING, "could not clean up after KafkaMirrorMaker2 " + ns + "/" + name, e);
-        }
-        for (String c : ctx.runtime().connectors(ns + "/" + name)) {
-            ctx.runtime().deleteConnector(ns + "/" + name, c);
-        }
+        deleteOwned(ns, name, MirrorMaker2Names.podSetName(name), MirrorMaker2Names.configMapName(name));
     }
 
     /** A pod became Ready: the roll waiting for it goes on. */
     void onPodReady(String ns, String name, String podName) {
-        State st = states.get(ns + "/" + name);
+        State st = find(ns, name);
         if (st != null && st.running && podName.equals(st.waitingPod)) {
             st.waitingPod = null;
             ctx.loop().execute(() -> rollNext(st));
@@ -148,12 +112,12 @@ final class MirrorMakerReconciler {
 
     /** Reads the connectors' status of {@code ns/name} again and writes it, unless a reconcile is running. */
     void refreshStatus(String ns, String name) {
-        State st = state(ns, name);
+        State st = entry(ns, name);
         if (st.running) {
             return;
         }
         if (st.model == null) {
-            GenericKubernetesResource mm2 = ctx.mm2().inNamespace(ns).withName(name).get();
+            GenericKubernetesResource mm2 = read(ns, name);
             if (mm2 == null || !SimContext.settled(mm2) || SimContext.paused(mm2)) {
                 return;
             }
@@ -173,34 +137,17 @@ final class MirrorMakerReconciler {
         return ctx.mm2().inAnyNamespace().list().getItems().stream().allMatch(SimContext::settled);
     }
 
-    private void schedule(State st, Duration delay) {
-        if (st.running) {
-            st.again = true;
-            return;
-        }
-        if (st.scheduled == null) {
-            st.scheduled = ctx.loop().schedule(delay, () -> {
-                st.scheduled = null;
-                reconcile(st);
-            });
-        }
-    }
-
-    private void reconcile(State st) {
-        if (ctx.faults().operatorPaused() || ctx.loop().closed() || st.running) {
-            st.again |= st.running;
+    @Override
+    void reconcile(State st) {
+        GenericKubernetesResource mm2 = begin(st);
+        if (mm2 == null) {
             return;
         }
         try {
-            GenericKubernetesResource mm2 = ctx.mm2().inNamespace(st.ns).withName(st.name).get();
-            if (mm2 == null) {
-                return;
-            }
-            st.running = true;
             st.generation = SimContext.generation(mm2);
             if (SimContext.paused(mm2)) {
                 ctx.writeMirrorMakerStatus(mm2, StatusDocuments.paused(mm2, ctx.now()));
-                finish(st);
+                finish(st, st.generation);
                 return;
             }
             RestartConnectorTask.apply(ctx, mm2);
@@ -212,12 +159,10 @@ final class MirrorMakerReconciler {
                     rendered.fileText());
             st.manualRoll = ManualRollingUpdate.requested(ctx, st.ns, st.name)
                     ? ManualRollingUpdate.uids(pods(st.ns, st.name)) : Set.of();
-            MirrorMakerPodSet.write(ctx, mm2, st.model, !rolls());
+            writePodSet(mm2, st.model, !rolls());
             rollNext(st);
         } catch (KubernetesClientException e) {
-            st.running = false;
-            LOG.log(Level.FINE, "reconcile of KafkaMirrorMaker2 " + st.ns + "/" + st.name + " failed, retrying", e);
-            schedule(st, SimContext.max(ctx.settings().reconcileDelay(), SimContext.MIN_RETRY));
+            retry(st, e);
         }
     }
 
@@ -231,9 +176,8 @@ final class MirrorMakerReconciler {
     }
 
     /**
-     * Handles the next pod of the roll in {@link RollOrder} (Strimzi's {@code KafkaConnectRoller}, which rolls a
-     * KafkaMirrorMaker2's pods too): one at a time, missing or not Ready pods first, then pods that do not run the
-     * target or that a manual rolling update asked for; when none is left, finishes with the connectors.
+     * Handles the next pod of the roll ({@link #rollStep}), pods a manual rolling update asked for counting as not on the
+     * target; when none is left, finishes with the connectors.
      */
     private void rollNext(State st) {
         if (!st.running || ctx.loop().closed()) {
@@ -241,45 +185,31 @@ final class MirrorMakerReconciler {
         }
         try {
             MirrorMakerModel m = st.model;
-            Map<Integer, Pod> byOrdinal = new HashMap<>();
-            Map<Integer, RollOrder.Pod> seen = new HashMap<>();
-            for (Pod p : pods(st.ns, st.name)) {
-                Integer ordinal = ordinal(st.name, p.getMetadata().getName());
-                if (ordinal == null || ordinal >= m.replicas()) {
-                    kubelet.delete(p);
-                } else {
-                    byOrdinal.put(ordinal, p);
-                    seen.put(ordinal, new RollOrder.Pod(SimContext.ready(p), runs(p, m)
-                            && !st.manualRoll.contains(p.getMetadata().getUid())));
-                }
-            }
-            Optional<RollOrder.Step> next = RollOrder.next(m.replicas(), seen);
-            if (next.isPresent()) {
-                String podName = MirrorMaker2Names.podName(st.name, next.get().ordinal());
-                Pod existing = byOrdinal.get(next.get().ordinal());
-                if (!next.get().waitForReady()) {
-                    if (existing != null) {
-                        kubelet.delete(existing);
-                    }
-                    Pod created = PodSetController.createPod(ctx, kubelet, st.ns, m.podTemplate(next.get().ordinal(),
-                            image(st), !rolls()), MirrorMaker2Names.podSetName(m.name()));
-                    kubelet.start(st.ns, podName, created.getMetadata().getUid());
-                } else if (!kubelet.starting(st.ns + "/" + podName)) {
-                    kubelet.start(st.ns, podName, existing.getMetadata().getUid());
-                }
-                st.waitingPod = podName;
+            st.waitingPod = rollStep(st.ns, MirrorMaker2Names.podSetName(st.name), pods(st.ns, st.name), m.replicas(),
+                    kubelet::delete, p -> runs(p, m) && !st.manualRoll.contains(p.getMetadata().getUid()),
+                    (existing, ordinal) -> replace(st, existing, ordinal));
+            if (st.waitingPod != null) {
                 return;
             }
             if (!st.manualRoll.isEmpty()) {
                 st.manualRoll = Set.of();
                 ManualRollingUpdate.end(ctx, st.ns, st.name);
             }
-            MirrorMakerPodSet.writeStatus(ctx, st.ns, st.name, pods(st.ns, st.name), p -> runs(p, m));
+            writePodSetStatus(st.ns, st.name, pods(st.ns, st.name), p -> runs(p, m));
             connectors(st);
         } catch (KubernetesClientException e) {
-            st.running = false;
-            schedule(st, SimContext.max(ctx.settings().reconcileDelay(), SimContext.MIN_RETRY));
+            retry(st, e);
         }
+    }
+
+    /** Deletes pod {@code ordinal} of the roll of {@code st} (when {@code existing}), creates and starts its successor. */
+    private void replace(State st, Pod existing, int ordinal) {
+        if (existing != null) {
+            kubelet.delete(existing);
+        }
+        Pod created = PodSetController.createPod(ctx, kubelet, st.ns,
+                st.model.podTemplate(ordinal, image(read(st.ns, st.name)), !rolls()), MirrorMaker2Names.podSetName(st.name));
+        kubelet.start(st.ns, created.getMetadata().getName(), created.getMetadata().getUid());
     }
 
     /**
@@ -309,12 +239,12 @@ final class MirrorMakerReconciler {
         st.failure = failure;
         st.refreshes = 0;
         writeStatus(st);
-        finish(st);
+        finish(st, st.generation);
     }
 
     /** Writes the status from what Kafka Connect reports; reads it again while connectors are still starting. */
     private void writeStatus(State st) {
-        GenericKubernetesResource mm2 = ctx.mm2().inNamespace(st.ns).withName(st.name).get();
+        GenericKubernetesResource mm2 = read(st.ns, st.name);
         if (mm2 == null || st.model == null) {
             return;
         }
@@ -367,20 +297,9 @@ final class MirrorMakerReconciler {
         }
     }
 
-    private void finish(State st) {
-        st.running = false;
+    @Override
+    void ended(State st) {
         st.waitingPod = null;
-        boolean again = st.again;
-        st.again = false;
-        try {
-            GenericKubernetesResource mm2 = ctx.mm2().inNamespace(st.ns).withName(st.name).get();
-            again |= mm2 != null && SimContext.generation(mm2) > st.generation && !SimContext.paused(mm2);
-        } catch (KubernetesClientException e) {
-            again = true;
-        }
-        if (again && !ctx.loop().closed()) {
-            schedule(st, ctx.settings().reconcileDelay());
-        }
         periodic(st);
     }
 
@@ -395,8 +314,7 @@ final class MirrorMakerReconciler {
         }
         st.periodic = ctx.loop().background(ConnectorReconciler.PERIODIC_RECONCILE, () -> {
             st.periodic = null;
-            GenericKubernetesResource mm2 = states.get(st.ns + "/" + st.name) == st
-                    ? ctx.mm2().inNamespace(st.ns).withName(st.name).get() : null;
+            GenericKubernetesResource mm2 = find(st.ns, st.name) == st ? read(st.ns, st.name) : null;
             if (mm2 != null && AutoRestart.enabledIn(mm2)) {
                 refreshStatus(st.ns, st.name);
             }
@@ -428,32 +346,67 @@ final class MirrorMakerReconciler {
         String cluster = SimContext.label(ps, Strimzi.CLUSTER_LABEL);
         if (cluster != null && !ctx.faults().operatorPaused()
                 && "true".equals(SimContext.annotation(ps, Strimzi.MANUAL_ROLLING_UPDATE_ANNOTATION))) {
-            schedule(state(ps.getMetadata().getNamespace(), cluster), ctx.settings().reconcileDelay());
+            schedule(entry(ps.getMetadata().getNamespace(), cluster), ctx.settings().reconcileDelay());
         }
     }
 
-    private String image(State st) {
-        GenericKubernetesResource mm2 = ctx.mm2().inNamespace(st.ns).withName(st.name).get();
-        return mm2 == null ? "quay.io/strimzi/kafka:" + ctx.settings().strimziVersion() + "-kafka-3.9.0"
-                : MirrorMakerPodSet.image(ctx, mm2);
+    /** Creates the PodSet of {@code mm2}, or updates its templates; {@code noHash} for Strimzi 0.46-0.48. */
+    private void writePodSet(GenericKubernetesResource mm2, MirrorMakerModel m, boolean noHash) {
+        List<Object> templates = new ArrayList<>();
+        for (int i = 0; i < m.replicas(); i++) {
+            templates.add(m.podTemplate(i, image(mm2), noHash));
+        }
+        PodSetController.writePodSet(ctx, mm2.getMetadata().getNamespace(), MirrorMaker2Names.podSetName(m.name()),
+                m.selectorLabels(), templates);
     }
 
-    private List<Pod> pods(String ns, String name) {
-        return ctx.client().pods().inNamespace(ns).withLabels(Map.of(Strimzi.CLUSTER_LABEL, name,
-                Strimzi.KIND_LABEL, Strimzi.KAFKA_MIRROR_MAKER_2_KIND)).list().getItems();
-    }
-
-    private static Integer ordinal(String name, String podName) {
-        String prefix = MirrorMaker2Names.podSetName(name) + "-";
-        try {
-            return podName.startsWith(prefix) ? Integer.valueOf(podName.substring(prefix.length())) : null;
-        } catch (NumberFormatException e) {
-            return null;
+    /** Writes the PodSet's {@code status} when it changed; {@code current} tells a pod on the current template. */
+    private void writePodSetStatus(String ns, String name, List<Pod> pods, Predicate<Pod> current) {
+        GenericKubernetesResource ps = ctx.sps().inNamespace(ns).withName(MirrorMaker2Names.podSetName(name)).get();
+        if (ps != null) {
+            PodSetController.writeStatus(ctx, ps, pods.size(), (int) pods.stream().filter(SimContext::ready).count(),
+                    (int) pods.stream().filter(current).count());
         }
     }
 
-    private State state(String ns, String name) {
-        return states.computeIfAbsent(ns + "/" + name, k -> new State(ns, name));
+    /**
+     * A Strimzi 0.46-0.48 operator's start-up, before the cluster serves anyone: each pod carrying a configuration
+     * hash (its templates have none, so it is on another revision; Strimzi PR 11926) is replaced by that operator's pod
+     * (same name and status) and the templates rewritten to match (docs/domain-rules.md, 7a).
+     *
+     * @return the pods afterwards
+     */
+    private List<Pod> replaceHashedPods(GenericKubernetesResource mm2, List<Pod> pods) {
+        if (pods.stream().noneMatch(p -> SimContext.annotation(p, Strimzi.CONFIG_HASH_ANNOTATION) != null)) {
+            return pods;
+        }
+        String ns = mm2.getMetadata().getNamespace();
+        MirrorMakerModel m = MirrorMakerModel.of(mm2, false);
+        writePodSet(mm2, m, true);
+        String prefix = MirrorMaker2Names.podSetName(m.name()) + "-";
+        List<Pod> out = new ArrayList<>();
+        for (Pod p : pods) {
+            String name = p.getMetadata().getName();
+            if (SimContext.annotation(p, Strimzi.CONFIG_HASH_ANNOTATION) == null || !name.startsWith(prefix)
+                    || !name.substring(prefix.length()).matches("\\d+")) {
+                out.add(p);
+                continue;
+            }
+            Pod replaced = JsonMaps.convert(m.podTemplate(Integer.parseInt(name.substring(prefix.length())),
+                    image(mm2), true), Pod.class);
+            replaced.getMetadata().setNamespace(ns);
+            replaced.setStatus(p.getStatus());
+            ctx.client().pods().inNamespace(ns).withName(name).delete();
+            out.add(ctx.client().pods().inNamespace(ns).resource(replaced).create());
+        }
+        writePodSetStatus(ns, m.name(), out, p -> true);
+        return out;
+    }
+
+    /** @return the image the operator gives the pods of {@code mm2} (null when gone): Strimzi's Kafka image of its version */
+    private String image(GenericKubernetesResource mm2) {
+        Object v = mm2 == null ? null : SimContext.spec(mm2).get("version");
+        return "quay.io/strimzi/kafka:" + ctx.settings().strimziVersion() + "-kafka-" + (v == null ? "3.9.0" : v);
     }
 
     /** The pods of a seeded resource: what its spec looked like, and the revision and configuration they run. */
@@ -461,13 +414,8 @@ final class MirrorMakerReconciler {
     }
 
     /** Reconcile bookkeeping of one KafkaMirrorMaker2. */
-    private static final class State {
-        final String ns;
-        final String name;
-        Task scheduled;
+    static final class State extends ConnectFamilyReconciler.Entry {
         Task periodic;
-        boolean running;
-        boolean again;
         long generation;
         MirrorMakerModel model;
         /** The target state its spec asks of each connector ({@code sourceConnector.state}, Strimzi 0.38+). */
@@ -480,8 +428,7 @@ final class MirrorMakerReconciler {
         Set<String> manualRoll = Set.of();
 
         State(String ns, String name) {
-            this.ns = ns;
-            this.name = name;
+            super(ns, name);
         }
     }
 }

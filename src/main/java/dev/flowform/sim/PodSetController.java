@@ -167,17 +167,8 @@ final class PodSetController {
         }
     }
 
-    /** Deletes the pods, PodSet and ConfigMap of a deleted KafkaConnect (owner references do this in Kubernetes). */
-    void deleteAll(String ns, String name) {
-        try {
-            for (Pod p : ctx.workerPods(ns, name)) {
-                kubelet.delete(p);
-            }
-            ctx.sps().inNamespace(ns).withName(Strimzi.podSetName(name)).delete();
-            ctx.client().configMaps().inNamespace(ns).withName(Strimzi.configMapName(name)).delete();
-        } catch (KubernetesClientException e) {
-            LOG.log(Level.WARNING, "could not clean up after KafkaConnect " + ns + "/" + name, e);
-        }
+    /** Forgets the PodSet of a deleted KafkaConnect, which its reconciler deleted. */
+    void forget(String ns, String name) {
         podSets.remove(ns + "/" + name);
     }
 
