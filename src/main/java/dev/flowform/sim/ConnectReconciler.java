@@ -286,17 +286,13 @@ final class ConnectReconciler extends ConnectFamilyReconciler<ConnectReconciler.
     /** @return {@code spec.replicas}, or Strimzi's default of 3 when absent, unparsable or negative */
     private static int replicas(Map<String, Object> spec) {
         Object r = spec.get("replicas");
-        int value = DEFAULT_REPLICAS;
-        if (r instanceof Number n) {
-            value = n.intValue();
-        } else if (r != null) {
-            try {
-                value = Integer.parseInt(r.toString().trim());
-            } catch (NumberFormatException e) {
-                value = DEFAULT_REPLICAS;
-            }
+        try {
+            int value = r instanceof Number n ? n.intValue()
+                    : r == null ? DEFAULT_REPLICAS : Integer.parseInt(r.toString().trim());
+            return value >= 0 ? value : DEFAULT_REPLICAS;
+        } catch (NumberFormatException e) {
+            return DEFAULT_REPLICAS;
         }
-        return value >= 0 ? value : DEFAULT_REPLICAS;
     }
 
     /** Reconcile bookkeeping of one KafkaConnect. */

@@ -364,8 +364,7 @@ final class MirrorMakerReconciler extends ConnectFamilyReconciler<MirrorMakerRec
     private void writePodSetStatus(String ns, String name, List<Pod> pods, Predicate<Pod> current) {
         GenericKubernetesResource ps = ctx.sps().inNamespace(ns).withName(MirrorMaker2Names.podSetName(name)).get();
         if (ps != null) {
-            PodSetController.writeStatus(ctx, ps, pods.size(), (int) pods.stream().filter(SimContext::ready).count(),
-                    (int) pods.stream().filter(current).count());
+            PodSetController.writeStatus(ctx, ps, pods, current);
         }
     }
 

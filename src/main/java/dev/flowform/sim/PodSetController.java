@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -189,22 +190,11 @@ final class PodSetController {
                 wanted.put(JsonMaps.str(template, "metadata", "name"),
                         JsonMaps.str(template, "metadata", "annotations", Strimzi.REVISION_ANNOTATION));
             }
-            int count = 0;
-            int readyCount = 0;
-            int current = 0;
-            for (Pod p : ctx.workerPods(ns, cluster)) {
-                if (!wanted.containsKey(p.getMetadata().getName())) {
-                    continue;
-                }
-                count++;
-                if (SimContext.ready(p)) {
-                    readyCount++;
-                }
-                if (Objects.equals(wanted.get(p.getMetadata().getName()), SimContext.annotation(p, Strimzi.REVISION_ANNOTATION))) {
-                    current++;
-                }
-            }
-            podSets.put(ns + "/" + cluster, writeStatus(ctx, ps, count, readyCount, current));
+            List<Pod> pods = ctx.workerPods(ns, cluster).stream()
+                    .filter(p -> wanted.containsKey(p.getMetadata().getName())).toList();
+            Predicate<Pod> current = p -> Objects.equals(wanted.get(p.getMetadata().getName()),
+                    SimContext.annotation(p, Strimzi.REVISION_ANNOTATION));
+            podSets.put(ns + "/" + cluster, writeStatus(ctx, ps, pods, current));
         } catch (KubernetesClientException e) {
             podSets.remove(ns + "/" + cluster);
             LOG.log(Level.FINE, "could not update the status of StrimziPodSet " + ns + "/" + Strimzi.podSetName(cluster), e);
@@ -214,15 +204,17 @@ final class PodSetController {
     /**
      * Writes the {@code status} of PodSet {@code ps} (observed generation, pods, readyPods, currentPods) when it changed.
      *
+     * @param pods    the pods of the PodSet
+     * @param current tells a pod on its current template
      * @return the PodSet as the API server holds it afterwards
      */
-    static GenericKubernetesResource writeStatus(SimContext ctx, GenericKubernetesResource ps, int pods, int ready,
-                                                 int current) {
+    static GenericKubernetesResource writeStatus(SimContext ctx, GenericKubernetesResource ps, List<Pod> pods,
+                                                 Predicate<Pod> current) {
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("observedGeneration", SimContext.generation(ps));
-        status.put("pods", pods);
-        status.put("readyPods", ready);
-        status.put("currentPods", current);
+        status.put("pods", pods.size());
+        status.put("readyPods", (int) pods.stream().filter(SimContext::ready).count());
+        status.put("currentPods", (int) pods.stream().filter(current).count());
         if (JsonMaps.canonicalJson(status).equals(JsonMaps.canonicalJson(ps.getAdditionalProperties().get("status")))) {
             return ps;
         }
