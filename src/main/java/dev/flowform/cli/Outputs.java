@@ -1,6 +1,5 @@
 package dev.flowform.cli;
 
-import dev.flowform.config.OutputValue;
 import dev.flowform.state.OutputRecord;
 import dev.flowform.state.OutputTable;
 import java.util.List;

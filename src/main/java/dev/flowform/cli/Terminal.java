@@ -7,7 +7,6 @@ import dev.flowform.render.DiagnosticRenderer;
 import dev.flowform.render.Style;
 import dev.flowform.run.Secrets;
 import java.io.PrintWriter;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

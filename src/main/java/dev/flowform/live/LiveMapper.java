@@ -31,7 +31,6 @@ import java.util.TreeMap;
  */
 public final class LiveMapper {
 
-
     private LiveMapper() {
     }
 

@@ -71,23 +71,23 @@ public record LiveMirrorMaker2(LiveConnectCluster workers, boolean v1Layout, Str
         String target;
         Map<String, Object> workerConfig;
         if (v1) {
-            Map<String, Object> t = map(spec.get("target"));
+            Map<String, Object> t = Maps.object(spec.get("target"));
             target = str(t.get("alias"));
-            workerConfig = map(t.get("config"));
+            workerConfig = Maps.object(t.get("config"));
         } else {
             target = str(spec.get("connectCluster"));
-            workerConfig = map(cluster(spec, target).get("config"));
+            workerConfig = Maps.object(cluster(spec, target).get("config"));
         }
         LiveConnectCluster workers = new LiveConnectCluster(object.ref(), object.resourceVersion(), object.generation(),
                 object.labels(), object.annotations(), spec, strings(workerConfig), object.observedGeneration(),
                 object.conditions(), object.podSet(), object.pods(), object.configMap(), object.raw());
         List<Mirror> mirrors = new ArrayList<>();
         for (Object o : list(spec.get("mirrors"))) {
-            Map<String, Object> m = map(o);
-            String source = v1 ? str(map(m.get("source")).get("alias")) : str(m.get("sourceCluster"));
+            Map<String, Object> m = Maps.object(o);
+            String source = v1 ? str(Maps.object(m.get("source")).get("alias")) : str(m.get("sourceCluster"));
             Object checkpoint = m.get("checkpointConnector");
-            mirrors.add(new Mirror(source, strings(map(map(m.get("sourceConnector")).get("config"))),
-                    checkpoint instanceof Map<?, ?>, strings(map(map(checkpoint).get("config"))), m));
+            mirrors.add(new Mirror(source, strings(Maps.object(Maps.object(m.get("sourceConnector")).get("config"))),
+                    checkpoint instanceof Map<?, ?>, strings(Maps.object(Maps.object(checkpoint).get("config"))), m));
         }
         return new LiveMirrorMaker2(workers, v1, target, mirrors, connectorStates(object.raw()));
     }
@@ -110,7 +110,7 @@ public record LiveMirrorMaker2(LiveConnectCluster workers, boolean v1Layout, Str
     /** @return the entry of {@code spec.clusters[]} with alias {@code alias}, or an empty map */
     public static Map<String, Object> cluster(Map<String, Object> spec, String alias) {
         for (Object o : list(spec.get("clusters"))) {
-            Map<String, Object> c = map(o);
+            Map<String, Object> c = Maps.object(o);
             if (alias != null && alias.equals(str(c.get("alias")))) {
                 return c;
             }
@@ -120,12 +120,12 @@ public record LiveMirrorMaker2(LiveConnectCluster workers, boolean v1Layout, Str
 
     private static List<ConnectorState> connectorStates(Map<String, Object> raw) {
         List<ConnectorState> out = new ArrayList<>();
-        for (Object o : list(map(raw.get("status")).get("connectors"))) {
-            Map<String, Object> c = map(o);
-            Map<String, Object> connector = map(c.get("connector"));
+        for (Object o : list(Maps.object(raw.get("status")).get("connectors"))) {
+            Map<String, Object> c = Maps.object(o);
+            Map<String, Object> connector = Maps.object(c.get("connector"));
             List<TaskStatus> tasks = new ArrayList<>();
             for (Object t : list(c.get("tasks"))) {
-                Map<String, Object> task = map(t);
+                Map<String, Object> task = Maps.object(t);
                 Object id = task.get("id");
                 tasks.add(new TaskStatus(id instanceof Number n ? n.intValue() : tasks.size(), str(task.get("state")),
                         str(task.get("trace"))));
@@ -133,11 +133,6 @@ public record LiveMirrorMaker2(LiveConnectCluster workers, boolean v1Layout, Str
             out.add(new ConnectorState(str(c.get("name")), str(connector.get("state")), str(connector.get("trace")), tasks));
         }
         return out;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> map(Object o) {
-        return o instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
     }
 
     private static List<?> list(Object o) {

@@ -1,6 +1,5 @@
 package dev.flowform.render;
 
-import dev.flowform.diag.Diagnostic;
 import dev.flowform.model.SecretKeys;
 import dev.flowform.plan.Action;
 import dev.flowform.plan.AttributeChange;
@@ -13,7 +12,6 @@ import dev.flowform.plan.StepGraph;
 import dev.flowform.plan.TransactionalId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Renders a {@link Plan} for people, following Terraform's layout: drift first ("Note: Objects have

@@ -1,5 +1,6 @@
 package dev.flowform.run;
 
+import dev.flowform.model.Maps;
 import dev.flowform.model.strimzi.MirrorMaker2Names;
 import dev.flowform.sim.EmbeddedCluster;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -35,24 +36,24 @@ final class MirrorMakerFlows {
      * @return true when it runs
      */
     static boolean running(GenericKubernetesResource mm2) {
-        Map<String, Object> status = map(mm2.getAdditionalProperties().get("status"));
+        Map<String, Object> status = Maps.object(mm2.getAdditionalProperties().get("status"));
         Long generation = mm2.getMetadata().getGeneration();
         if (!(status.get("observedGeneration") instanceof Number observed)
                 || (generation != null && observed.longValue() < generation)) {
             return false;
         }
-        boolean ready = list(status.get("conditions")).stream().map(MirrorMakerFlows::map)
+        boolean ready = list(status.get("conditions")).stream().map(Maps::object)
                 .anyMatch(c -> "Ready".equals(c.get("type")) && "True".equals(c.get("status")));
         List<Object> connectors = list(status.get("connectors"));
         if (!ready || connectors.isEmpty()) {
             return false;
         }
         for (Object o : connectors) {
-            Map<String, Object> c = map(o);
+            Map<String, Object> c = Maps.object(o);
             List<Object> tasks = list(c.get("tasks"));
             boolean source = String.valueOf(c.get("name")).endsWith(MirrorMaker2Names.SOURCE_CONNECTOR);
-            if (!"RUNNING".equals(map(c.get("connector")).get("state")) || (source && tasks.isEmpty())
-                    || tasks.stream().anyMatch(t -> !"RUNNING".equals(map(t).get("state")))) {
+            if (!"RUNNING".equals(Maps.object(c.get("connector")).get("state")) || (source && tasks.isEmpty())
+                    || tasks.stream().anyMatch(t -> !"RUNNING".equals(Maps.object(t).get("state")))) {
                 return false;
             }
         }
@@ -65,15 +66,15 @@ final class MirrorMakerFlows {
      *         and each connector's state with its tasks' states
      */
     static String describe(GenericKubernetesResource mm2) {
-        Map<String, Object> status = map(mm2.getAdditionalProperties().get("status"));
+        Map<String, Object> status = Maps.object(mm2.getAdditionalProperties().get("status"));
         StringBuilder b = new StringBuilder(mm2.getMetadata().getName()).append(':');
-        list(status.get("conditions")).stream().map(MirrorMakerFlows::map)
+        list(status.get("conditions")).stream().map(Maps::object)
                 .filter(c -> "Ready".equals(c.get("type")) && !"True".equals(c.get("status")))
                 .forEach(c -> b.append(" not Ready (").append(c.get("message")).append(')'));
         for (Object o : list(status.get("connectors"))) {
-            Map<String, Object> c = map(o);
-            b.append(' ').append(c.get("name")).append(' ').append(map(c.get("connector")).get("state")).append(" tasks [");
-            b.append(String.join(" ", list(c.get("tasks")).stream().map(t -> String.valueOf(map(t).get("state"))).toList()));
+            Map<String, Object> c = Maps.object(o);
+            b.append(' ').append(c.get("name")).append(' ').append(Maps.object(c.get("connector")).get("state")).append(" tasks [");
+            b.append(String.join(" ", list(c.get("tasks")).stream().map(t -> String.valueOf(Maps.object(t).get("state"))).toList()));
             b.append(']');
         }
         return b.toString();
@@ -87,12 +88,12 @@ final class MirrorMakerFlows {
      */
     static Optional<ExactlyOnceProof.Flow> flowOf(String ns, List<GenericKubernetesResource> mm2s) {
         for (GenericKubernetesResource mm2 : mm2s) {
-            Map<String, Object> spec = map(mm2.getAdditionalProperties().get("spec"));
+            Map<String, Object> spec = Maps.object(mm2.getAdditionalProperties().get("spec"));
             boolean v1 = spec.get("target") instanceof Map<?, ?>;
-            String target = v1 ? str(map(spec.get("target")).get("alias")) : str(spec.get("connectCluster"));
+            String target = v1 ? str(Maps.object(spec.get("target")).get("alias")) : str(spec.get("connectCluster"));
             for (Object o : list(spec.get("mirrors"))) {
-                Map<String, Object> m = map(o);
-                String source = v1 ? str(map(m.get("source")).get("alias")) : str(m.get("sourceCluster"));
+                Map<String, Object> m = Maps.object(o);
+                String source = v1 ? str(Maps.object(m.get("source")).get("alias")) : str(m.get("sourceCluster"));
                 String topic = str(m.get("topicsPattern"));
                 if (target != null && source != null && topic != null && topic.matches("[A-Za-z0-9_-]+")) {
                     return Optional.of(new ExactlyOnceProof.Flow(ns + "/" + mm2.getMetadata().getName(),
@@ -105,11 +106,6 @@ final class MirrorMakerFlows {
 
     private static String str(Object o) {
         return o == null ? null : o.toString();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> map(Object o) {
-        return o instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
     }
 
     @SuppressWarnings("unchecked")

@@ -81,7 +81,6 @@ final class PriorRunReader {
         };
     }
 
-
     /**
      * Records what resuming found; call while holding the lock (then no other process runs that run).
      *

@@ -3,6 +3,7 @@ package dev.flowform.config.imports;
 import dev.flowform.config.syntax.Formatter;
 import dev.flowform.model.EosMode;
 import dev.flowform.model.LiveMirrorMaker2;
+import dev.flowform.model.Maps;
 import dev.flowform.model.strimzi.KafkaMirrorMaker2Manifest;
 import dev.flowform.plan.rules.ConnectorRules;
 import java.util.ArrayList;
@@ -67,7 +68,7 @@ final class MirrorMakerAdoption {
     /** @return the target block: alias, bootstrap servers, the worker configuration without the exactly-once mode */
     private static Node target(LiveMirrorMaker2 m, String who, List<Adoption.LeftOut> leftOut) {
         Map<String, Object> spec = m.workers().spec();
-        Map<String, Object> entry = m.v1Layout() ? map(spec.get("target")) : LiveMirrorMaker2.cluster(spec, m.target());
+        Map<String, Object> entry = m.v1Layout() ? Maps.object(spec.get("target")) : LiveMirrorMaker2.cluster(spec, m.target());
         String where = who + (m.v1Layout() ? " spec.target" : " spec.clusters[alias=" + m.target() + "]");
         Node target = cluster(entry);
         Set<String> modelled = new TreeSet<>(CLUSTER_FIELDS);
@@ -80,7 +81,7 @@ final class MirrorMakerAdoption {
                 }
             });
         }
-        Map<String, Object> worker = map(entry.get("config"));
+        Map<String, Object> worker = Maps.object(entry.get("config"));
         clusterConfig(worker, where + ".config", config, leftOut);
         if (!config.isEmpty()) {
             target.put("config", config);
@@ -120,13 +121,13 @@ final class MirrorMakerAdoption {
                                List<Adoption.LeftOut> leftOut) {
         Map<String, Object> raw = mirror.raw();
         String where = who + " spec.mirrors" + (m.v1Layout() ? "[source.alias=" : "[sourceCluster=") + mirror.source() + "]";
-        Map<String, Object> sourceEntry = m.v1Layout() ? map(raw.get("source"))
+        Map<String, Object> sourceEntry = m.v1Layout() ? Maps.object(raw.get("source"))
                 : LiveMirrorMaker2.cluster(m.workers().spec(), mirror.source());
         String sourceWhere = m.v1Layout() ? where + ".source" : who + " spec.clusters[alias=" + mirror.source() + "]";
         Node source = sourceEntry.isEmpty() ? new Node().put("alias", AdoptionWriter.escape(mirror.source()))
                 : cluster(sourceEntry);
         Node sourceConfig = new Node();
-        clusterConfig(map(sourceEntry.get("config")), sourceWhere + ".config", sourceConfig, leftOut);
+        clusterConfig(Maps.object(sourceEntry.get("config")), sourceWhere + ".config", sourceConfig, leftOut);
         if (!sourceConfig.isEmpty()) {
             source.put("config", sourceConfig);
         }
@@ -138,7 +139,7 @@ final class MirrorMakerAdoption {
         if (raw.get("groupsPattern") != null) {
             n.put("groups", AdoptionWriter.escape(raw.get("groupsPattern").toString()));
         }
-        Map<String, Object> sc = map(raw.get("sourceConnector"));
+        Map<String, Object> sc = Maps.object(raw.get("sourceConnector"));
         if (sc.get("tasksMax") instanceof Number t) {
             n.put("tasks_max", t.longValue());
         }
@@ -149,7 +150,7 @@ final class MirrorMakerAdoption {
         n.put("exactly_once", eos);
         unmodelled(raw, MIRROR_FIELDS, where, leftOut);
         unmodelled(sc, Set.of("config", "tasksMax"), where + ".sourceConnector", leftOut);
-        unmodelled(map(raw.get("checkpointConnector")), Set.of("config"), where + ".checkpointConnector", leftOut);
+        unmodelled(Maps.object(raw.get("checkpointConnector")), Set.of("config"), where + ".checkpointConnector", leftOut);
         return n;
     }
 
@@ -199,10 +200,5 @@ final class MirrorMakerAdoption {
         } else if (v instanceof List<?> l) {
             l.forEach(x -> secretNames(x, out));
         }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> map(Object o) {
-        return o instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
     }
 }

@@ -3,9 +3,6 @@ package dev.flowform.plan.cluster;
 import dev.flowform.model.DesiredConnector;
 import dev.flowform.model.ObjectRef;
 import dev.flowform.plan.Action;
-import dev.flowform.plan.AttributeChange;
-import dev.flowform.plan.FieldEdit;
-import java.util.List;
 import java.util.Map;
 
 /**

@@ -4,6 +4,7 @@ import dev.flowform.model.DesiredMirror;
 import dev.flowform.model.DesiredMirrorMaker2;
 import dev.flowform.model.LiveMirrorMaker2;
 import dev.flowform.model.ManageMode;
+import dev.flowform.model.Maps;
 import dev.flowform.model.strimzi.MirrorMaker2Names;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -55,7 +56,7 @@ final class MirrorConnectors {
             return declared;
         }
         if (live != null) {
-            Object g = live.v1Layout() ? map(live.workers().spec().get("target")).get("groupId")
+            Object g = live.v1Layout() ? Maps.object(live.workers().spec().get("target")).get("groupId")
                     : live.workers().config().get("group.id");
             if (g != null) {
                 return g.toString();
@@ -67,12 +68,12 @@ final class MirrorConnectors {
     /** Adds the connectors of one mirror with their task counts; {@code entry} (live) is null for a new mirror. */
     private static void connectors(String source, String target, Map<String, Object> entry, Integer declaredTasks,
                                    Map<String, Integer> tasks) {
-        Map<String, Object> sourceBlock = entry == null ? Map.of() : map(entry.get("sourceConnector"));
+        Map<String, Object> sourceBlock = entry == null ? Map.of() : Maps.object(entry.get("sourceConnector"));
         tasks.put(MirrorMaker2Names.sourceConnector(source, target),
                 declaredTasks != null ? declaredTasks : tasksMax(sourceBlock));
         if (entry == null || entry.get("checkpointConnector") instanceof Map<?, ?>) {
             tasks.put(MirrorMaker2Names.checkpointConnector(source, target),
-                    tasksMax(entry == null ? Map.of() : map(entry.get("checkpointConnector"))));
+                    tasksMax(entry == null ? Map.of() : Maps.object(entry.get("checkpointConnector"))));
         }
         if (entry != null && entry.get("heartbeatConnector") instanceof Map<?, ?>) {
             tasks.put(MirrorMaker2Names.heartbeatConnector(source, target), 1);
@@ -82,10 +83,5 @@ final class MirrorConnectors {
     /** @return the block's {@code tasksMax} when it is a positive whole number, else Connect's default 1 */
     private static int tasksMax(Map<String, Object> block) {
         return block.get("tasksMax") instanceof Number n && n.intValue() > 0 ? n.intValue() : 1;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> map(Object o) {
-        return o instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
     }
 }

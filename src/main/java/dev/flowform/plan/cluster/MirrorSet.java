@@ -306,7 +306,6 @@ record MirrorSet(List<FieldEdit> edits, List<AttributeChange> attrs, List<Change
             return out;
         }
 
-
         @SuppressWarnings("unchecked")
         private static Map<String, Object> cast(Map<?, ?> m) {
             return (Map<String, Object>) m;
