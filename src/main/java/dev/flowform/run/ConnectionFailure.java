@@ -59,6 +59,7 @@ record ConnectionFailure(String summary, String detail) {
         int limit = (int) PROBE_DEADLINE.toMillis();
         RequestConfig once = new RequestConfigBuilder(client.getConfiguration().getRequestConfig())
                 .withRequestRetryBackoffLimit(0).withRequestTimeout(limit).build();
+        // a view of client, never closed here: closing it would close the connections client reads with
         KubernetesClient probing = client.newClient(once).adapt(KubernetesClient.class);
         CompletableFuture<Void> call = CompletableFuture.runAsync(probing::getKubernetesVersion, task -> {
             Thread t = new Thread(task, "flowform-probe");
