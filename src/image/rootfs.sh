@@ -2,12 +2,13 @@
 # Assembles the file tree of flowform's container image, which Jib then packs on top of an empty ("scratch") base:
 # no container registry is needed (see docs/packaging.md). Run by the package phase on Linux:
 #
-#   rootfs.sh JAVA_HOME DIST OUT QUICKSTART
+#   rootfs.sh JAVA_HOME DIST OUT QUICKSTART TRAINING_JAR
 #
 #   JAVA_HOME   the build's JDK 17+, with jmods/ (jlink makes the image's Java runtime from it unless a JDK 25+ is found)
 #   DIST        the distribution folder (target/flowform: bin/flowform, lib/flowform.jar, completion/)
 #   OUT         the tree to create (emptied first)
-#   QUICKSTART  examples/quickstart, planned once to train the AOT cache
+#   QUICKSTART  examples/quickstart: served by "flowform cluster serve" and planned against, to train the AOT cache
+#   TRAINING_JAR  the training runs' driver (target/aot-training.jar, src/build/java)
 #
 # The runtime is made from a JDK 25 or newer when one is installed (found as src/build/find-jdk.sh finds it, or
 # $FLOWFORM_AOT_JAVA_HOME) and its jlink works: with the AOT cache trained here at the image's own layout, a remote
@@ -19,8 +20,8 @@
 # unprivileged user 65532 "flowform", its home folder and /tmp.
 set -eu
 
-[ $# -eq 4 ] || { echo "usage: rootfs.sh JAVA_HOME DIST OUT QUICKSTART" >&2; exit 2; }
-jdk=$1 dist=$2 out=$3 quickstart=$4
+[ $# -eq 5 ] || { echo "usage: rootfs.sh JAVA_HOME DIST OUT QUICKSTART TRAINING_JAR" >&2; exit 2; }
+jdk=$1 dist=$2 out=$3 quickstart=$4 training=$5
 
 # Uncompressed modules (no --compress): the layer is gzipped anyway, and classes load without inflating them.
 # The modules of flowform.jar (jdeps --multi-release 17 --ignore-missing-deps --print-module-deps), plus
@@ -88,12 +89,15 @@ printf 'root:x:0:\nflowform:x:65532:\n' > "$out/etc/group"
 
 # Jib gives every file of the image the time 1970-01-01T00:00:01Z; the AOT cache remembers the jar's time and size,
 # so the files get that time before the training run. The cache is trained with the tree's own runtime and jar: the
-# JVM accepts them at /opt/java and /opt/flowform, the same layout under another prefix. Java 17 gets no archive
-# (its dynamic archive would need the jar at the very path it was made at).
+# JVM accepts them at /opt/java and /opt/flowform, the same layout under another prefix. The image runs against the
+# cluster it is in, so the training is a remote plan only ("remote"): the cache then holds none of the embedded
+# cluster's classes, which every start would load. Java 17 gets no archive (its dynamic archive would need the jar
+# at the very path it was made at).
 find "$out" -exec touch -h -d @1 {} +
 if [ -n "$(feature_version "$out/opt/java")" ] && [ "$(feature_version "$out/opt/java")" -ge 25 ]; then
-  FLOWFORM_AOT_JAVA_HOME="$out/opt/java" sh "$(dirname "$0")/../build/aot-cache.sh" "$out/opt/flowform/lib/flowform.jar" \
-    "$out/opt/flowform/lib/flowform.aot" "$quickstart" "$out.aot-training"
+  FLOWFORM_AOT_JAVA_HOME="$out/opt/java" sh "$(dirname "$0")/../build/aot-cache.sh" remote \
+    "$out/opt/flowform/lib/flowform.jar" "$training" "$out/opt/flowform/lib/flowform.aot" "$quickstart" \
+    "$out.aot-training"
   rm -rf "$out.aot-training"
 fi
 

@@ -104,6 +104,27 @@ class LauncherIT {
     }
 
     @Test
+    void usesTheSerialCollectorOnASmallInitialHeapUnlessTheOptionsChooseOthers() throws Exception {
+        Map<String, String> env = userEnv();
+        env.put("FLOWFORM_JAVA_OPTS", "-XX:+PrintCommandLineFlags");
+        Run plain = run(env, LAUNCHER.toString(), "--version");
+        assertThat(plain.code()).as(plain.err()).isZero();
+        assertThat(plain.out()).contains("-XX:+UseSerialGC", "-XX:InitialHeapSize=16777216");
+
+        // a second collector would stop the JVM ("Conflicting collector combinations"), so the launcher adds none
+        env.put("JAVA_OPTS", "-XX:+UseParallelGC -Xms64m");
+        Run chosen = run(env, LAUNCHER.toString(), "--version");
+        assertThat(chosen.code()).as(chosen.err()).isZero();
+        assertThat(chosen.out()).contains("-XX:+UseParallelGC", "-XX:InitialHeapSize=67108864").doesNotContain("UseSerialGC");
+
+        env.remove("JAVA_OPTS");
+        env.put("JAVA_TOOL_OPTIONS", "-XX:+UseG1GC");
+        Run tool = run(env, LAUNCHER.toString(), "--version");
+        assertThat(tool.code()).as(tool.err()).isZero();
+        assertThat(tool.out()).contains("-XX:+UseG1GC", "-XX:InitialHeapSize=16777216").doesNotContain("UseSerialGC");
+    }
+
+    @Test
     void passesJvmOptionsFromTheEnvironment() throws Exception {
         Map<String, String> env = userEnv();
         env.put("JAVA_HOME", System.getProperty("java.home"));
