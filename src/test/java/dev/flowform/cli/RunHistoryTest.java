@@ -77,11 +77,11 @@ class RunHistoryTest {
         assertThat(json.out()).contains("\"number\" : 1", "\"status\" : \"FAILED\"");
     }
 
-    /** Makes each worker take 20 s to become Ready, so the apply is still rolling when it is killed or stopped. */
+    /** Makes each worker take 4 s to become Ready, so the apply is still rolling when it is killed or stopped. */
     private static String slowRolls(Path dir) throws Exception {
         Path main = dir.resolve("main.flow.json");
         String original = Files.readString(main);
-        Files.writeString(main, original.replace("\"seed\": \"./seed\"", "\"seed\": \"./seed\", \"pod_ready_delay_ms\": 20000"));
+        Files.writeString(main, original.replace("\"seed\": \"./seed\"", "\"seed\": \"./seed\", \"pod_ready_delay_ms\": 4000"));
         return original;
     }
 
