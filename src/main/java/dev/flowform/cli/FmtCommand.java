@@ -73,7 +73,7 @@ public final class FmtCommand implements Callable<Integer> {
         Terminal term = FlowformCommand.terminal(spec, noColor);
         List<Path> files;
         try {
-            files = files(target);
+            files = files(target, recursive ? Integer.MAX_VALUE : 1);
         } catch (IOException | InvalidPathException e) {
             term.error("Cannot read " + target, String.valueOf(e.getMessage()));
             return 1;
@@ -81,6 +81,9 @@ public final class FmtCommand implements Callable<Integer> {
         if (files == null) {
             term.error("No file or folder at " + target, "fmt takes a *" + ConfigLoader.SUFFIX + " file or a folder of them.");
             return 1;
+        }
+        if (files.isEmpty()) {
+            warnNoFiles(term);
         }
         Outcome outcome = new Outcome();
         for (Path file : files) {
@@ -133,6 +136,25 @@ public final class FmtCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Warns that a folder holds no configuration file, naming {@code --recursive} when its subfolders hold some: a
+     * {@code fmt --check} in CI that finds nothing to check would otherwise pass silently forever. The exit code stays
+     * 0, as Terraform's {@code fmt} on a folder without files.
+     */
+    private void warnNoFiles(Terminal term) {
+        long below = 0;
+        if (!recursive) {
+            try {
+                below = files(target, Integer.MAX_VALUE).size();
+            } catch (IOException | RuntimeException e) {
+                below = 0; // only a hint: an unreadable subfolder just leaves it out
+            }
+        }
+        term.diagnostics(List.of(Diagnostic.warning("No configuration files in " + target, "The folder holds no *"
+                + ConfigLoader.SUFFIX + " file" + (below > 0 ? "; its subfolders hold " + below + ": add --recursive to "
+                + "check them." : ", so there was nothing to " + (check ? "check." : "format.")))));
+    }
+
     /** @return the file's bytes, or null after reporting why they cannot be read */
     private static byte[] read(Path file, String name, Terminal term) {
         try {
@@ -147,8 +169,11 @@ public final class FmtCommand implements Callable<Integer> {
         }
     }
 
-    /** @return the files to format, in path order, or null when {@code target} does not exist */
-    private List<Path> files(Path path) throws IOException {
+    /**
+     * @param depth how deep to look into a folder (1: the folder itself)
+     * @return the files to format, in path order, or null when {@code target} does not exist
+     */
+    private static List<Path> files(Path path, int depth) throws IOException {
         if (Files.isRegularFile(path)) {
             return List.of(path);
         }
@@ -156,7 +181,7 @@ public final class FmtCommand implements Callable<Integer> {
             return null;
         }
         List<Path> out = new ArrayList<>();
-        try (Stream<Path> walk = Files.walk(path, recursive ? Integer.MAX_VALUE : 1)) {
+        try (Stream<Path> walk = Files.walk(path, depth)) {
             for (Path p : walk.sorted().toList()) {
                 if (Files.isRegularFile(p) && p.getFileName().toString().endsWith(ConfigLoader.SUFFIX) && !hidden(path, p)) {
                     out.add(p);

@@ -171,6 +171,25 @@ class FmtCommandTest {
     }
 
     @Test
+    void a_folder_without_files_is_a_warning_that_names_recursive_when_its_subfolders_hold_some() throws IOException {
+        Path parent = tmp.resolve("parent");
+        Files.createDirectories(parent.resolve("sub"));
+        Files.writeString(parent.resolve("sub").resolve("main.flow.json"), "{\"a\":[]}");
+
+        CliRunner.Result flat = CliRunner.fast().run("fmt", "--check", "--no-color", parent.toString());
+        Files.createDirectories(tmp.resolve("nothing"));
+        CliRunner.Result nothing = CliRunner.fast().run("fmt", "--no-color", tmp.resolve("nothing").toString());
+
+        assertThat(flat.exitCode()).as("as Terraform's fmt: nothing to check is no failure").isZero();
+        assertThat(FaultSuiteTest.flat(flat.out())).contains("Warning: No configuration files in " + parent,
+                "its subfolders hold 1: add --recursive to check them.");
+        assertThat(CliRunner.fast().run("fmt", "--check", "--recursive", parent.toString()).exitCode())
+                .isEqualTo(FmtCommand.EXIT_WOULD_CHANGE);
+        assertThat(nothing.exitCode()).isZero();
+        assertThat(FaultSuiteTest.flat(nothing.out())).contains("No configuration files in", "nothing to format.");
+    }
+
+    @Test
     void hidden_folders_are_skipped_and_long_arrays_break_into_lines() throws IOException {
         Path dir = tmp.resolve("conf");
         Files.createDirectories(dir.resolve(".terraform"));

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * The README stays a page a user scans: at most {@value #MAX_LINES} lines, exactly two set-up commands (plan then
  * apply of an example on the embedded demo cluster; the test command, which {@code .ci/run} runs too), and a map
  * that links every page of {@code docs/}. Every relative link of the README and the docs pages reaches a file, and
- * a heading when it names one; no sentence of a {@code package-info.java} Javadoc repeats one of the pages.
+ * a heading when it names one; every {@code flowform} command of their shell blocks (and of the examples' READMEs)
+ * parses; no sentence of a {@code package-info.java} Javadoc repeats one of the pages.
  */
 @DisplayNameGeneration(DisplayNameGenerator.ReplaceUnderscores.class)
 class ReadmeTest {
@@ -63,6 +64,78 @@ class ReadmeTest {
         List<String> ci = Files.readAllLines(Path.of(".ci", "run")).stream().map(String::strip)
                 .filter(l -> l.startsWith("mvn ") && !l.startsWith("mvn -version")).toList();
         assertThat(ci).as(".ci/run runs the README's test command").containsExactly(commands.get(1));
+    }
+
+    @Test
+    void every_flowform_command_of_the_readme_and_the_docs_parses() throws IOException {
+        List<Path> files = new ArrayList<>(pages());
+        files.add(README);
+        try (Stream<Path> examples = Files.walk(Path.of("examples"))) {
+            files.addAll(examples.filter(p -> p.getFileName().toString().equals("README.md")).sorted().toList());
+        }
+        List<String> refused = new ArrayList<>();
+        int parsed = 0;
+        for (Path f : files) {
+            Matcher block = SH_BLOCK.matcher(Files.readString(f));
+            while (block.find()) {
+                for (String line : block.group(1).split("\n")) {
+                    for (String command : line.split("&&|\\|")) {
+                        List<String> words = words(command);
+                        if (words.size() < 2 || !words.get(0).endsWith("flowform")
+                                || words.stream().anyMatch(w -> w.startsWith("["))) {
+                            continue; // not flowform, or a synopsis ("flowform plan [--out FILE] ...")
+                        }
+                        String[] args = words.subList(1, words.size()).toArray(String[]::new);
+                        try {
+                            Main.commandLine(CliContext.system(), args).parseArgs(args);
+                            parsed++;
+                        } catch (picocli.CommandLine.ParameterException e) {
+                            refused.add(f + ": " + command.strip() + " -> " + e.getMessage());
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(refused).as("commands a user would copy").isEmpty();
+        assertThat(parsed).as("flowform commands found").isGreaterThan(30);
+    }
+
+    /**
+     * @return the words of one shell command as the shell splits them: quotes kept together and removed, a trailing
+     *         {@code # comment} and redirections ({@code > file}) dropped; {@code $VAR} and {@code "$(...)"} stay words
+     */
+    private static List<String> words(String command) {
+        List<String> out = new ArrayList<>();
+        StringBuilder word = null;
+        char quote = 0;
+        for (int i = 0; i < command.length(); i++) {
+            char c = command.charAt(i);
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                } else {
+                    word.append(c);
+                }
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+                word = word == null ? new StringBuilder() : word;
+            } else if (Character.isWhitespace(c)) {
+                if (word != null) {
+                    out.add(word.toString());
+                    word = null;
+                }
+            } else if (c == '#' && word == null) {
+                break;
+            } else {
+                word = word == null ? new StringBuilder() : word;
+                word.append(c);
+            }
+        }
+        if (word != null) {
+            out.add(word.toString());
+        }
+        int redirect = out.indexOf(">");
+        return redirect < 0 ? out : out.subList(0, redirect);
     }
 
     @Test
