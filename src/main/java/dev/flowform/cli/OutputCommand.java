@@ -105,7 +105,9 @@ public final class OutputCommand implements Callable<Integer> {
         }
         if (outputs.isEmpty()) {
             term.diagnostics(List.of(dev.flowform.diag.Diagnostic.warning("No outputs found", env == null
-                    ? "No environment " + home.shown() + " has state yet: run flowform apply first."
+                    ? (environment == null ? "No environment " + home.shown() + " has state yet: run flowform apply first."
+                    : "Environment \"" + environment + "\" has no state " + home.shown() + " yet: run flowform apply -e "
+                    + environment + " first.")
                     : "The state of environment \"" + env + "\" has no outputs. Declare output blocks in the configuration's "
                     + "root folder; a successful flowform apply records them.")));
             return 0;
@@ -118,7 +120,8 @@ public final class OutputCommand implements Callable<Integer> {
         Optional<OutputRecord> found = outputs.stream().filter(o -> o.name().equals(name)).findFirst();
         if (found.isEmpty()) {
             List<String> names = outputs.stream().map(OutputRecord::name).toList();
-            term.error("Output \"" + name + "\" not found", (env == null ? "No environment has state yet."
+            term.error("Output \"" + name + "\" not found", (env == null ? (environment == null
+                    ? "No environment has state yet." : "Environment \"" + environment + "\" has no state yet.")
                     : names.isEmpty() ? "The state of environment \"" + env + "\" has no outputs."
                     : "The outputs of environment \"" + env + "\" are " + String.join(", ", names) + "."));
             return 1;
@@ -173,6 +176,25 @@ public final class OutputCommand implements Callable<Integer> {
         return opened == null ? null : env;
     }
 
+    /**
+     * Fails with "Unknown environment" when {@code -e} names an environment the configuration does not declare; a
+     * configuration that does not load (missing variables, no files) is not checked, since output reads only the state.
+     */
+    private void requireDeclared(Terminal term) {
+        LoadResult loaded;
+        try {
+            loaded = new ConfigLoader().load(dir, environment, Map.of());
+        } catch (RuntimeException e) {
+            return;
+        }
+        Optional<dev.flowform.diag.Diagnostic> unknown = loaded.diagnostics().list().stream()
+                .filter(d -> d.summary().equals("Unknown environment")).findFirst();
+        if (unknown.isPresent()) {
+            term.diagnostics(List.of(unknown.get()));
+            throw new CommandFailed(1);
+        }
+    }
+
     /** @return the environment to read, or null when no environment has state; fails when it is ambiguous */
     private String environment(Terminal term) {
         if (environment != null) {
@@ -182,7 +204,11 @@ public final class OutputCommand implements Callable<Integer> {
                 term.error("Invalid environment name", e.getMessage());
                 throw new CommandFailed(1);
             }
-            return Files.exists(StateStore.databaseFile(stateDir, environment)) ? environment : null;
+            if (Files.exists(StateStore.databaseFile(stateDir, environment))) {
+                return environment;
+            }
+            requireDeclared(term);
+            return null;
         }
         List<String> found = new ArrayList<>();
         if (Files.isDirectory(stateDir)) {

@@ -93,4 +93,23 @@ class OutputCommandTest {
         assertThat(r.err()).contains("The state is in PostgreSQL schema team_state, which holds every environment")
                 .doesNotContain("PostgreSQL PostgreSQL");
     }
+
+    @Test
+    void an_environment_without_state_is_named_and_an_undeclared_one_is_an_error() throws IOException {
+        Path dir = tmp.resolve("two");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("main.flow.json"), """
+                {"environment": {"a": {"kubernetes": {"embedded": {}}}, "b": {"kubernetes": {"embedded": {}}}}}
+                """);
+
+        CliRunner.Result none = CliRunner.fast().run("output", "--dir", dir.toString(), "-e", "b", "--no-color");
+        CliRunner.Result unknown = CliRunner.fast().run("output", "--dir", dir.toString(), "-e", "prod", "--no-color");
+
+        assertThat(none.exitCode()).as("%s", none).isZero();
+        assertThat(FaultSuiteTest.flat(none.out())).contains("No outputs found", "Environment \"b\" has no state under "
+                + "the folder " + dir.resolve("state") + " yet: run flowform apply -e b first.");
+        assertThat(unknown.exitCode()).as("%s", unknown).isEqualTo(1);
+        assertThat(FaultSuiteTest.flat(unknown.err())).contains("Unknown environment",
+                "No environment named \"prod\" is declared; declared: a, b.");
+    }
 }
