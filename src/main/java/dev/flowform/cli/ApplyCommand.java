@@ -71,7 +71,8 @@ public final class ApplyCommand extends FlowformSubcommand implements Callable<I
              Environment env = CommandEnvironment.open(common, ctx, term, view, lock)) {
             stop.addProbe(lock::lost);
             ApplyOperation op = new ApplyOperation(env, ctx.run(), new ApplyOperation.Request(planning.toOptions(), planFile,
-                    autoApprove, timeout, lockTimeout, parallelism, Version.get(), planning.dryRun()),
+                    autoApprove, timeout, lockTimeout, parallelism, Version.get(), planning.dryRun(),
+                    CommandHint.command("plan", replanArguments())),
                     new ApplyOperation.LockHold(lock.held().id(), lock.releasedGone(), lock::lost), stop,
                     ctx.journalDecorator(), view);
             interrupts.running(op);
@@ -104,6 +105,20 @@ public final class ApplyCommand extends FlowformSubcommand implements Callable<I
             return false;
         }
         return planFile == null || SavedPlanFile.checkArguments(planFile, common, planning, term);
+    }
+
+    /**
+     * @return the arguments of the {@code plan} a stale saved plan's error suggests: the options that select this
+     *         configuration, environment and state, the variable files, and {@code --out FILE} (unquoted)
+     */
+    private java.util.List<String> replanArguments() {
+        java.util.List<String> args = new java.util.ArrayList<>(CommandHint.selecting(common, null));
+        for (Path f : common.varFiles) {
+            args.add("--var-file");
+            args.add(f.toString());
+        }
+        args.addAll(java.util.List.of("--out", "FILE"));
+        return args;
     }
 
     /** The options that select this environment, for the force-unlock hint. */

@@ -176,7 +176,8 @@ final class CommandLock {
         if (e.isProbablyStale()) {
             detail += "\n\nThe lock is probably stale (no heartbeat for " + Text.duration(e.sinceHeartbeat())
                     + "). To release it:\n  " + CommandHint.program() + " force-unlock " + e.holder().id() + releaseHint;
-        } else if (e.waited().isZero()) {
+        } else if (e.waited().isZero() && !SERVE.equals(e.holder().operation())) {
+            // a server holds the lock until it is stopped: waiting would only time out
             detail += "\nTo wait for it, add --lock-timeout (e.g. --lock-timeout 10m).";
         }
         term.error("Error acquiring the state lock", detail);

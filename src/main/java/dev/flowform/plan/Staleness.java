@@ -27,12 +27,24 @@ public final class Staleness {
     private Staleness() {
     }
 
+    /** The command a stale plan's error suggests when the caller knows no better one. */
+    public static final String REPLAN = "flowform plan --out FILE";
+
     /**
      * @param liveNow fingerprints of the live objects now ({@code Kind ns/name} to fingerprint)
      * @return errors about applying the decoded {@code saved} plan to {@code environment} at state version
      *         {@code current}; empty when it may be applied
      */
     public static List<Diagnostic> check(Plan saved, String environment, StateRef current, Map<String, String> liveNow) {
+        return check(saved, environment, current, liveNow, REPLAN);
+    }
+
+    /**
+     * As {@link #check(Plan, String, StateRef, Map)}, suggesting {@code replan} (the plan command that selects the same
+     * configuration, environment and state, as the user would paste it) for a new plan.
+     */
+    public static List<Diagnostic> check(Plan saved, String environment, StateRef current, Map<String, String> liveNow,
+                                         String replan) {
         List<Diagnostic> out = new ArrayList<>();
         if (!saved.environment().equals(environment)) {
             out.add(Diagnostic.error("Saved plan is for another environment",
@@ -52,7 +64,7 @@ public final class Staleness {
             out.add(Diagnostic.error("Saved plan is stale",
                     "The given plan file can no longer be applied because the state was changed by another operation "
                             + "after the plan was created (serial " + saved.basedOn().serial() + " then, " + current.serial()
-                            + " now). Create a new plan with \"flowform plan --out FILE\"."));
+                            + " now). Create a new plan with: " + replan));
             return out;
         }
         List<String> changed = new ArrayList<>();
@@ -72,7 +84,7 @@ public final class Staleness {
         if (!changed.isEmpty()) {
             out.add(Diagnostic.error("Saved plan is stale",
                     "The given plan file can no longer be applied because live objects it was made from changed: "
-                            + String.join(", ", changed) + ". Create a new plan with \"flowform plan --out FILE\"."));
+                            + String.join(", ", changed) + ". Create a new plan with: " + replan));
         }
         return out;
     }

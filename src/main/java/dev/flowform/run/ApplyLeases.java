@@ -38,16 +38,21 @@ final class ApplyLeases {
     private final ApplyOperation.LockHold lock;
     private final Duration lockTimeout;
     private final RunHooks hooks;
+    private final String replan;
     private final AtomicReference<HeldLeases> held = new AtomicReference<>();
 
-    /** @param lockTimeout how long to wait for a held lease ({@code --lock-timeout}; zero: one attempt) */
+    /**
+     * @param lockTimeout how long to wait for a held lease ({@code --lock-timeout}; zero: one attempt)
+     * @param replan      the plan command a stale saved plan's error suggests
+     */
     ApplyLeases(Environment env, RunContext ctx, StopSignal stop, ApplyOperation.LockHold lock, Duration lockTimeout,
-           RunHooks hooks) {
+           String replan, RunHooks hooks) {
         this.env = env;
         this.ctx = ctx;
         this.stop = stop;
         this.lock = lock;
         this.lockTimeout = lockTimeout;
+        this.replan = replan;
         this.hooks = hooks;
     }
 
@@ -99,10 +104,10 @@ final class ApplyLeases {
     private boolean mayPlanAgain(Plan plan, LiveState now, boolean saved, int round) {
         if (saved) {
             List<Diagnostic> stale = Staleness.check(plan, env.workspace().environment(), env.state().stateRef(),
-                    now.fingerprints());
+                    now.fingerprints(), replan);
             hooks.diagnostics(stale.isEmpty() ? List.of(Diagnostic.error("Saved plan is stale", "Live objects the plan "
-                    + "was made from changed while this apply took the cluster lease. Create a new plan with "
-                    + "\"flowform plan --out FILE\".")) : stale);
+                    + "was made from changed while this apply took the cluster lease. Create a new plan with: " + replan))
+                    : stale);
             return false;
         }
         if (round >= MAX_REPLANS) {

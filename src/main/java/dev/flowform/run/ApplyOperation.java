@@ -50,9 +50,11 @@ public final class ApplyOperation {
      * @param version      flowform's version, recorded with the run
      * @param dryRun       dry-run the plan's writes on the API server before applying (ignored with a saved plan, which
      *                     was dry-run when it was made)
+     * @param replan       the plan command a stale saved plan's error suggests, as the user would paste it
+     *                     ({@code flowform plan --dir ... -e ... --out FILE})
      */
     public record Request(PlanOptions options, Path planFile, boolean autoApprove, Duration stepTimeout,
-                          Duration lockTimeout, int parallelism, String version, boolean dryRun) {
+                          Duration lockTimeout, int parallelism, String version, boolean dryRun, String replan) {
     }
 
     /**
@@ -97,7 +99,7 @@ public final class ApplyOperation {
         this.journal = journal;
         this.hooks = hooks;
         this.planner = new PlanOperation(env, ctx.clock(), request.dryRun());
-        this.leases = new ApplyLeases(env, ctx, stop, lock, request.lockTimeout(), hooks);
+        this.leases = new ApplyLeases(env, ctx, stop, lock, request.lockTimeout(), request.replan(), hooks);
         stop.addProbe(leases::lost);
     }
 
@@ -172,7 +174,7 @@ public final class ApplyOperation {
 
     /** @return the saved plan, or null after reporting why it cannot be applied */
     private Plan saved(LiveState live) {
-        return SavedPlan.forApply(request.planFile(), env.workspace().environment(), state, live, hooks);
+        return SavedPlan.forApply(request.planFile(), env.workspace().environment(), state, live, request.replan(), hooks);
     }
 
     /** @return the plan made again from the cluster {@code now}, or null after reporting that it cannot be applied */

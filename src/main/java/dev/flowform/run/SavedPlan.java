@@ -63,10 +63,12 @@ public final class SavedPlan {
      *
      * @param environment the environment being applied
      * @param state       its state (lineage, serial, the key that decrypts the plan's secrets)
+     * @param replan      the plan command a stale plan's error suggests
      * @param hooks       where problems go
      * @return the plan, or null after reporting why it cannot be applied
      */
-    static Plan forApply(Path file, String environment, StateStore state, LiveState live, RunHooks hooks) {
+    static Plan forApply(Path file, String environment, StateStore state, LiveState live, String replan,
+                         RunHooks hooks) {
         String text = read(file, hooks::diagnostics);
         if (text == null) {
             return null;
@@ -75,7 +77,7 @@ public final class SavedPlan {
         if (header == null) {
             return null;
         }
-        List<Diagnostic> stale = Staleness.check(header, environment, state.stateRef(), live.fingerprints());
+        List<Diagnostic> stale = Staleness.check(header, environment, state.stateRef(), live.fingerprints(), replan);
         if (!stale.isEmpty()) {
             hooks.diagnostics(stale);
             return null;

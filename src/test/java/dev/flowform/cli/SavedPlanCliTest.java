@@ -66,7 +66,8 @@ class SavedPlanCliTest {
 
         CliRunner.Result replay = cli.run(args("apply", file.toString()));
         assertThat(replay.exitCode()).isEqualTo(1);
-        assertThat(replay.err()).contains("Saved plan is stale", "serial 0 then");
+        assertThat(FaultSuiteTest.flat(replay.err())).contains("Saved plan is stale", "serial 0 then",
+                "Create a new plan with: flowform plan --dir " + dir + " -e demo --state-dir " + stateDir + " --out FILE");
     }
 
     @Test

@@ -200,12 +200,13 @@ record ConnectorFacts(List<ConnectorWork> work, List<Diagnostic> findings, List<
         String restart = task == null ? Strimzi.RESTART_ANNOTATION + "=true"
                 : Strimzi.RESTART_TASK_ANNOTATION + "=" + task.id();
         return Optional.of(Rule.CONNECTOR_FAILED.warning("Connector " + l.name() + " has failed",
-                "KafkaConnector " + l.namespace() + "/" + l.name() + " reports " + trace + ". "
+                "KafkaConnector " + l.namespace() + "/" + l.name() + " reports " + trace + (trace.endsWith(".") ? " " : ". ")
                         + (updated ? "This plan changes its configuration, which makes Kafka Connect restart it."
                                 : restarted ? "This plan does not change it, so it asks the operator to restart the task ("
                                         + restart + "); check the task's trace if it fails again."
-                                : "This plan does not change it. If it is still FAILED afterwards, restart it with "
-                                        + "kubectl annotate kafkaconnector " + l.name() + " " + restart + ".")
+                                : "This plan does not change it. If it is still FAILED afterwards, restart it (kubectl "
+                                        + "annotate kafkaconnector -n " + l.namespace() + " " + l.name() + " " + restart
+                                        + ").")
                         + (stops && "FAILED".equals(l.connectorState()) ? " The plan stops it first; Strimzi before 1.1.0 "
                                 + "does not stop a FAILED connector, whose tasks may still run: on such an operator, restart "
                                 + "it (strimzi.io/restart=true) before apply." : ""),
