@@ -46,13 +46,17 @@ public final class FlowformCommand implements Runnable {
 
     /**
      * Adds the subcommands to the root command line: only the one {@code args} runs when its name comes first, else
-     * all of them. picocli builds each subcommand's model by reflection when it is added, which is most of the
-     * command line's start-up; {@code help} and {@code completion} describe the others, so they get all.
+     * all of them, and none for a lone {@code --version}/{@code -V}. picocli builds each subcommand's model by reflection
+     * when it is added, which is most of the command line's start-up; {@code help} and {@code completion} describe the
+     * others, so they get all.
      *
      * @param root the command line of a {@link FlowformCommand}
      * @param args the process's arguments
      */
     static void register(CommandLine root, String... args) {
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            return;
+        }
         Class<?> only = args.length == 0 ? null : SUBCOMMANDS.get(args[0]);
         if (only != null && only != CommandLine.HelpCommand.class && only != CompletionCommand.class) {
             root.addSubcommand(args[0], only);
