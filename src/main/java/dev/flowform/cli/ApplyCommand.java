@@ -112,11 +112,7 @@ public final class ApplyCommand extends FlowformSubcommand implements Callable<I
      *         configuration, environment and state, the variable files, and {@code --out FILE} (unquoted)
      */
     private java.util.List<String> replanArguments() {
-        java.util.List<String> args = new java.util.ArrayList<>(CommandHint.selecting(common, null));
-        for (Path f : common.varFiles) {
-            args.add("--var-file");
-            args.add(f.toString());
-        }
+        java.util.List<String> args = CommandHint.selectingWithVarFiles(common, null);
         args.addAll(java.util.List.of("--out", "FILE"));
         return args;
     }

@@ -82,6 +82,19 @@ final class CommandHint {
         return out;
     }
 
+    /**
+     * @return {@link #selecting} and the variable files ({@code --var-file}, which a saved plan does not record; its
+     *         {@code --var} values it does), unquoted: what a printed {@code plan} or {@code apply} needs to run alike
+     */
+    static List<String> selectingWithVarFiles(CommonOptions common, String environment) {
+        List<String> out = selecting(common, environment);
+        for (Path f : common.varFiles) {
+            out.add("--var-file");
+            out.add(f.toString());
+        }
+        return out;
+    }
+
     /** @return {@code s} as one word of a POSIX shell: unchanged when safe, else in single quotes */
     static String quote(String s) {
         if (!s.isEmpty() && SAFE.matcher(s).matches()) {

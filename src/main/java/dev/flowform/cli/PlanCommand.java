@@ -103,11 +103,7 @@ public final class PlanCommand extends FlowformSubcommand implements Callable<In
     private String applyCommand(String environment) {
         java.util.List<String> args = new java.util.ArrayList<>();
         args.add(out.toString());
-        args.addAll(CommandHint.selecting(common, environment));
-        for (Path f : common.varFiles) {
-            args.add("--var-file");
-            args.add(f.toString());
-        }
+        args.addAll(CommandHint.selectingWithVarFiles(common, environment));
         return CommandHint.command("apply", args);
     }
 

@@ -27,21 +27,12 @@ public final class Staleness {
     private Staleness() {
     }
 
-    /** The command a stale plan's error suggests when the caller knows no better one. */
-    public static final String REPLAN = "flowform plan --out FILE";
-
     /**
      * @param liveNow fingerprints of the live objects now ({@code Kind ns/name} to fingerprint)
+     * @param replan  the plan command a stale plan's error suggests, selecting the same configuration, environment and
+     *                state as the user would paste it
      * @return errors about applying the decoded {@code saved} plan to {@code environment} at state version
      *         {@code current}; empty when it may be applied
-     */
-    public static List<Diagnostic> check(Plan saved, String environment, StateRef current, Map<String, String> liveNow) {
-        return check(saved, environment, current, liveNow, REPLAN);
-    }
-
-    /**
-     * As {@link #check(Plan, String, StateRef, Map)}, suggesting {@code replan} (the plan command that selects the same
-     * configuration, environment and state, as the user would paste it) for a new plan.
      */
     public static List<Diagnostic> check(Plan saved, String environment, StateRef current, Map<String, String> liveNow,
                                          String replan) {

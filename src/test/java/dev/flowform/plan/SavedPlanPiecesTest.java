@@ -39,25 +39,28 @@ class SavedPlanPiecesTest {
         return new Plan(Plan.FORMAT_VERSION, env, NOW, ref, live, List.of(), List.of(), List.of());
     }
 
+    private static final String REPLAN = "flowform plan --dir conf -e prod --out FILE";
+
     @Test
     void staleness_checks_environment_lineage_serial_and_every_live_fingerprint() {
         StateRef ref = new StateRef("L1", 4);
         Map<String, String> live = Map.of("KafkaConnect ns/a", "f1", "KafkaConnector ns/b", "f2");
 
-        assertThat(Staleness.check(saved("prod", ref, live), "prod", ref, live)).isEmpty();
-        assertThat(Staleness.check(saved("prod", ref, live), "staging", ref, live)).extracting(Diagnostic::summary)
+        assertThat(Staleness.check(saved("prod", ref, live), "prod", ref, live, REPLAN)).isEmpty();
+        assertThat(Staleness.check(saved("prod", ref, live), "staging", ref, live, REPLAN)).extracting(Diagnostic::summary)
                 .containsExactly("Saved plan is for another environment");
-        assertThat(Staleness.check(saved("prod", ref, live), "prod", new StateRef("L2", 4), live))
+        assertThat(Staleness.check(saved("prod", ref, live), "prod", new StateRef("L2", 4), live, REPLAN))
                 .singleElement().satisfies(d -> assertThat(d.summary()).isEqualTo("Saved plan does not match the given state"))
                 .satisfies(d -> assertThat(d.detail()).doesNotContain("holds nothing yet"));
-        assertThat(Staleness.check(saved("prod", ref, live), "prod", new StateRef("L3", 0), live)).singleElement()
+        assertThat(Staleness.check(saved("prod", ref, live), "prod", new StateRef("L3", 0), live, REPLAN)).singleElement()
                 .satisfies(d -> assertThat(d.detail()).contains("holds nothing yet (serial 0)", "a pg backend block"));
-        assertThat(Staleness.check(saved("prod", ref, live), "prod", new StateRef("L1", 5), live))
+        assertThat(Staleness.check(saved("prod", ref, live), "prod", new StateRef("L1", 5), live, REPLAN))
                 .extracting(Diagnostic::summary).containsExactly("Saved plan is stale");
         List<Diagnostic> changed = Staleness.check(saved("prod", ref, live), "prod", ref,
-                Map.of("KafkaConnect ns/a", "f1-new", "KafkaConnector ns/c", "f3"));
+                Map.of("KafkaConnect ns/a", "f1-new", "KafkaConnector ns/c", "f3"), REPLAN);
         assertThat(changed).singleElement().satisfies(d -> assertThat(d.detail()).contains(
-                "KafkaConnect ns/a (changed since)", "KafkaConnector ns/b (deleted since)", "KafkaConnector ns/c (created since)"));
+                "KafkaConnect ns/a (changed since)", "KafkaConnector ns/b (deleted since)", "KafkaConnector ns/c (created since)",
+                "Create a new plan with: " + REPLAN));
     }
 
     @Test
