@@ -89,8 +89,8 @@ class TaskRestartPlanTest {
             Plan plan = Planner.plan(desired(true, Map.of()), w.toLive(), REQUEST);
 
             assertThat(plan.steps()).as("%s", roll).noneMatch(s -> s.kind() == StepKind.ANNOTATE);
-            assertThat(warning(plan)).as("%s", roll).contains("kubectl annotate kafkaconnector " + SOURCE
-                    + " strimzi.io/restart-task=0.");
+            assertThat(warning(plan)).as("%s", roll).contains("(kubectl annotate kafkaconnector -n " + World.NS
+                    + " " + SOURCE + " strimzi.io/restart-task=0).");
         }
     }
 
