@@ -88,6 +88,11 @@ public record Plan(
         return !drift.isEmpty();
     }
 
+    /** @return true when the state it was made against records nothing yet (none, or serial 0: no apply recorded) */
+    public boolean stateRecordsNothing() {
+        return basedOn == null || basedOn.serial() == 0;
+    }
+
     /** @return true for a refresh-only plan */
     public boolean isRefreshOnly() {
         return mode == PlanMode.REFRESH_ONLY;

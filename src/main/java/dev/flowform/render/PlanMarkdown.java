@@ -119,6 +119,8 @@ public final class PlanMarkdown {
                     ? "**Refresh-only plan:** " + plan.drift().size() + (plan.drift().size() == 1 ? " object" : " objects")
                             + " changed outside flowform; applying it records the "
                             + "live values in the state without changing any live object."
+                    : plan.stateRecordsNothing() ? "**No changes.** The state of environment `" + code(plan.environment())
+                            + "` records no objects yet, so there is nothing to compare the live objects with."
                     : "**No changes.** The live objects match the state of environment `" + code(plan.environment()) + "`.";
         }
         if (!plan.hasChanges()) {

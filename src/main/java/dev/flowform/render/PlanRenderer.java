@@ -34,7 +34,11 @@ public final class PlanRenderer {
             renderDrift(sb, plan, style);
         }
         if (plan.isRefreshOnly()) {
-            if (!plan.hasDrift()) {
+            if (!plan.hasDrift() && plan.stateRecordsNothing()) {
+                sb.append(style.green(style.bold("No changes."))).append(" The state of environment \"")
+                        .append(plan.environment()).append("\" records no objects yet, so there is nothing to compare the "
+                                + "live objects with; a plan without --refresh-only shows what apply would change.\n");
+            } else if (!plan.hasDrift()) {
                 sb.append(style.green(style.bold("No changes."))).append(" The live objects match the state of environment \"")
                         .append(plan.environment()).append("\".\n");
             } else {

@@ -184,6 +184,10 @@ class SavedPlanCliTest {
 
     @Test
     void drift_is_listed_first_exits_2_and_refresh_only_accepts_it_into_state() throws IOException {
+        CliRunner.Result empty = cli.run(args("plan", "--refresh-only", "--detailed-exitcode"));
+        assertThat(empty.exitCode()).as("%s", empty).isZero();
+        assertThat(FaultSuiteTest.flat(empty.out())).contains("No changes.", "records no objects yet, so there is "
+                + "nothing to compare the live objects with").doesNotContain("match the state");
         assertThat(cli.run(args("apply", "--auto-approve")).exitCode()).isZero();
         Path cluster = persisted("demo");
         Files.writeString(cluster, read(cluster).replace("\"topics\" : \"orders\\\\..*|payments\\\\..*\"",
@@ -206,6 +210,8 @@ class SavedPlanCliTest {
         CliRunner.Result after = cli.run(args("plan", "--detailed-exitcode"));
         assertThat(after.exitCode()).as("%s", after).isZero();
         assertThat(after.out()).doesNotContain("changed outside");
+        assertThat(cli.run(args("plan", "--refresh-only")).out())
+                .contains("The live objects match the state of environment \"demo\"");
     }
 
     @Test
