@@ -40,7 +40,7 @@ class MirrorMakerStopBeforeChangeTest {
             assertThat(on.exitCode()).as("%s", on).isZero();
             assertThat(on.out()).containsSubsequence("STOP_CONNECTOR", "sourceConnector.state: stopped",
                     "WAIT_FOR_CONNECTOR_READY", "is STOPPED and none of its tasks runs",
-                    "UPDATE_CONNECTOR", "dc1: then start its source connector (state running)",
+                    "UPDATE_CONNECTOR", "then start its source connector (state running)",
                     "WAIT_FOR_CONNECTOR_READY", "Apply complete!");
             assertThat(mirror(cluster)).satisfies(m -> {
                 assertThat(m.get("sourceConnector")).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)

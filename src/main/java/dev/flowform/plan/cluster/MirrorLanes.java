@@ -9,7 +9,9 @@ import dev.flowform.plan.StepPayload;
 import dev.flowform.plan.rules.MirrorCheck;
 import dev.flowform.plan.rules.StopBeforeChange;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The mirrors of a KafkaMirrorMaker2 whose source connector change is applied as stop, reconfigure, start
@@ -91,10 +93,11 @@ record MirrorLanes(List<String> stopFirst, List<String> marked, List<MirrorWork>
         return out;
     }
 
-    /** @return how the mirrors patch's summary names each start */
-    List<String> startParts() {
-        return work.stream().map(w -> w.source() + ": then start its source connector (state " + w.targetState() + ")")
-                .toList();
+    /** @return how the mirrors patch's summary names each start, by the mirror's source alias, in mirror order */
+    Map<String, String> startParts() {
+        Map<String, String> out = new LinkedHashMap<>();
+        work.forEach(w -> out.put(w.source(), "then start its source connector (state " + w.targetState() + ")"));
+        return out;
     }
 
     private static List<String> statePath(boolean v1, String alias) {

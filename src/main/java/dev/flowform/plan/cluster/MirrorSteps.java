@@ -9,7 +9,9 @@ import dev.flowform.plan.FieldEdit;
 import dev.flowform.plan.StepKind;
 import dev.flowform.plan.StepPayload;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The steps of a KafkaMirrorMaker2's mirrors, which are part of the resource: the mirror edits as one patch (mirrors
@@ -55,17 +57,19 @@ final class MirrorSteps {
         set.removed().stream().filter(r -> !set.renamed().containsKey(r)).forEach(r -> parts.add("remove " + r));
         MirrorLanes lanes = MirrorLanes.of(s.facts(), k, mode);
         lanes.stopSteps(s, k);
+        Map<String, List<String>> bySource = new LinkedHashMap<>();
         for (MirrorWork w : k.mirrors()) {
             edits.addAll(w.edits());
             for (FieldEdit e : w.edits()) {
-                parts.add(w.source() + ": " + (e.remove() ? "remove " + e.key()
-                        : e.key() + "=" + (e.sensitive() ? SecretKeys.MASK : String.valueOf(e.value()))));
+                bySource.computeIfAbsent(w.source(), a -> new ArrayList<>()).add(e.remove() ? "remove " + e.key()
+                        : e.key() + "=" + (e.sensitive() ? SecretKeys.MASK : String.valueOf(e.value())));
             }
         }
         edits.addAll(lanes.startEdits(k.v1()));
-        parts.addAll(lanes.startParts());
+        lanes.startParts().forEach((source, start) -> bySource.computeIfAbsent(source, a -> new ArrayList<>()).add(start));
+        bySource.forEach((source, changes) -> parts.add(source + ": " + String.join(", ", changes)));
         s.add(new Draft(set.rolls() ? StepKind.UPDATE_CONNECT_CLUSTER : StepKind.UPDATE_CONNECTOR, k.address(), k.ref(),
-                new StepPayload.PatchObject(edits), "mirrors " + String.join(", ", parts)));
+                new StepPayload.PatchObject(edits), "mirrors " + String.join("; ", parts)));
         if (set.rolls()) {
             s.rollWait(mode, null, aliasesRolled(k));
         }
