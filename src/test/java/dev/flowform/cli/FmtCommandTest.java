@@ -152,7 +152,8 @@ class FmtCommandTest {
         CliRunner.Result r = CliRunner.fast().run("fmt", "--no-color", dir.toString());
 
         assertThat(r.exitCode()).isEqualTo(FmtCommand.EXIT_PARSE_ERROR);
-        assertThat(r.err()).contains("Error: Invalid JSON syntax", "a.flow.json:1:13", "1 | {\"x\": [1, 2,]}");
+        assertThat(r.err()).contains("Error: Invalid JSON syntax", "a.flow.json:1:12", "1 | {\"x\": [1, 2,]}",
+                "Trailing comma before \"]\"");
         assertThat(Files.readString(dir.resolve("b.flow.json"))).isEqualTo("{\n  \"y\": 1\n}\n");
     }
 

@@ -94,7 +94,14 @@ class JsonSourceParserTest {
                 Arguments.of("bad keyword", "{\"a\":\n  tru }",
                         "main.flow.json:2:3: Invalid JSON syntax: Unrecognized token 'tru': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')."),
                 Arguments.of("trailing comma", "{\"a\": 1,}",
-                        "main.flow.json:1:9: Invalid JSON syntax: Unexpected character ('}'): was expecting double-quote to start property name."),
+                        "main.flow.json:1:8: Invalid JSON syntax: Trailing comma before \"}\": JSON allows no comma after the last "
+                                + "property of an object; remove it."),
+                Arguments.of("trailing comma in a list", "{\"a\": [1,\n]}",
+                        "main.flow.json:1:9: Invalid JSON syntax: Trailing comma before \"]\": JSON allows no comma after the last "
+                                + "element of a list; remove it."),
+                Arguments.of("missing comma in a list", "{\"a\": [1 2]}",
+                        "main.flow.json:1:9: Invalid JSON syntax: Missing comma after this value: the elements of a list are "
+                                + "separated by \",\"."),
                 Arguments.of("single quotes", "{'a': 1}",
                         "main.flow.json:1:2: Invalid JSON syntax: Unexpected character ('''): was expecting double-quote to start property name."),
                 Arguments.of("NaN", "{\"a\": NaN}",

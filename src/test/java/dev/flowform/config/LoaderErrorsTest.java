@@ -443,7 +443,8 @@ class LoaderErrorsTest {
                 c("syntax errors in two files, both reported")
                         .file("a.flow.json", "{\n  \"environment\": {\"demo\": {}}\n  \"x\": 1\n}")
                         .file("b.flow.json", "{\"connect_cluster\": tru}")
-                        .expect("a.flow.json:3:3", "Invalid JSON syntax", "was expecting comma to separate Object entries")
+                        .expect("a.flow.json:2:30", "Invalid JSON syntax", "Missing comma after this value: the properties of an "
+                                + "object are separated by \",\".")
                         .expect("b.flow.json:1:21", "Invalid JSON syntax", "Unrecognized token 'tru'"),
                 c("several independent errors in one run").main("""
                         {

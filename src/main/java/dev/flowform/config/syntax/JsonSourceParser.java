@@ -122,9 +122,38 @@ public final class JsonSourceParser {
         } catch (Stop stop) {
             diags.add(stop.diagnostic);
         } catch (JacksonException e) {
-            diags.add(Diagnostic.error(SYNTAX_ERROR, cleanMessage(e.getOriginalMessage()), locate(e, source)));
+            diags.add(syntaxError(e, source));
         }
         return null;
+    }
+
+    /**
+     * Jackson's syntax error as a diagnostic. The two commonest slips of hand-edited JSON get their own message at the
+     * place to edit: a trailing comma (Jackson reports the {@code "}"} or {@code "]"} after it, "was expecting
+     * double-quote") points at the comma, and a missing comma (Jackson reports the next value's first character) points
+     * just after the value that needs it.
+     */
+    private static Diagnostic syntaxError(JacksonException e, SourceText source) {
+        String text = source.text();
+        TokenStreamLocation loc = e.getLocation();
+        int offset = loc != null && loc.getCharOffset() >= 0 ? (int) Math.min(loc.getCharOffset(), text.length())
+                : text.length();
+        int before = offset - 1;
+        while (before >= 0 && Character.isWhitespace(text.charAt(before))) {
+            before--;
+        }
+        char here = offset < text.length() ? text.charAt(offset) : 0;
+        if ((here == '}' || here == ']') && before >= 0 && text.charAt(before) == ',') {
+            return Diagnostic.error(SYNTAX_ERROR, "Trailing comma before \"" + here + "\": JSON allows no comma after the "
+                    + (here == '}' ? "last property of an object" : "last element of a list") + "; remove it.",
+                    source.point(before));
+        }
+        String original = String.valueOf(e.getOriginalMessage());
+        if (original.contains("was expecting comma to separate") && before >= 0) {
+            return Diagnostic.error(SYNTAX_ERROR, "Missing comma after this value: the " + (original.contains("Object")
+                    ? "properties of an object" : "elements of a list") + " are separated by \",\".", source.point(before + 1));
+        }
+        return Diagnostic.error(SYNTAX_ERROR, cleanMessage(e.getOriginalMessage()), locate(e, source));
     }
 
     private static String decodeUtf8(String filename, byte[] content, Diagnostics diags) {
