@@ -188,7 +188,7 @@ public final class OutputCommand implements Callable<Integer> {
             return;
         }
         Optional<dev.flowform.diag.Diagnostic> unknown = loaded.diagnostics().list().stream()
-                .filter(d -> d.summary().equals("Unknown environment")).findFirst();
+                .filter(d -> d.summary().equals(ConfigLoader.UNKNOWN_ENVIRONMENT)).findFirst();
         if (unknown.isPresent()) {
             term.diagnostics(List.of(unknown.get()));
             throw new CommandFailed(1);

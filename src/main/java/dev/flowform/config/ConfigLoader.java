@@ -35,6 +35,8 @@ public final class ConfigLoader {
 
     /** Largest configuration or variable file accepted, in bytes. */
     public static final long MAX_FILE_BYTES = 8L * 1024 * 1024;
+    /** The summary of the error for {@code -e NAME} naming an environment no file declares. */
+    public static final String UNKNOWN_ENVIRONMENT = "Unknown environment";
 
     /** Creates a loader; it holds no state, so one instance may be reused. */
     public ConfigLoader() {

@@ -190,7 +190,7 @@ final class EnvironmentDecoder {
         }
         Decoded found = environments.get(name);
         if (found == null) {
-            sink.error("Unknown environment", "No environment named \"" + name + "\" is declared; declared: " + declared + "."
+            sink.error(ConfigLoader.UNKNOWN_ENVIRONMENT, "No environment named \"" + name + "\" is declared; declared: " + declared + "."
                     + Suggestions.didYouMean(name, environments.keySet()), null);
         }
         return found;

@@ -153,7 +153,7 @@ public final class JsonSourceParser {
             return Diagnostic.error(SYNTAX_ERROR, "Missing comma after this value: the " + (original.contains("Object")
                     ? "properties of an object" : "elements of a list") + " are separated by \",\".", source.point(before + 1));
         }
-        return Diagnostic.error(SYNTAX_ERROR, cleanMessage(e.getOriginalMessage()), locate(e, source));
+        return Diagnostic.error(SYNTAX_ERROR, cleanMessage(e.getOriginalMessage()), source.point(offset));
     }
 
     private static String decodeUtf8(String filename, byte[] content, Diagnostics diags) {
@@ -185,14 +185,6 @@ public final class JsonSourceParser {
 
     private static String stripBom(String text) {
         return text.startsWith("\uFEFF") ? text.substring(1) : text;
-    }
-
-    private static SourceRange locate(JacksonException e, SourceText source) {
-        TokenStreamLocation loc = e.getLocation();
-        if (loc != null && loc.getCharOffset() >= 0) {
-            return source.point(loc.getCharOffset());
-        }
-        return source.point(source.text().length());
     }
 
     /** Drops Jackson's implementation hints so the message reads as plain JSON advice. */
