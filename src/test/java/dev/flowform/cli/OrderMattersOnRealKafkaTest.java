@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,7 +37,7 @@ class OrderMattersOnRealKafkaTest {
     void a_connector_patched_before_the_second_roll_is_rejected_by_kafka_and_flowform_never_does_that() {
         try (RealKafkaExample ex = RealKafkaExample.start(work)) {
             // by hand, as with kubectl: the first half of the rollout
-            GenericKubernetesResource kc = ex.connect().edit(r -> {
+            GenericKubernetesResource kc = edit(ex.connect(), r -> {
                 config(r).put("exactly.once.source.support", "preparing");
                 return r;
             });
@@ -44,7 +46,7 @@ class OrderMattersOnRealKafkaTest {
                     .until(() -> readyAt(ex.connect().get(), g));
 
             // ... then the connector, too early
-            GenericKubernetesResource c = ex.connector("dc1-to-dc2-source").edit(r -> {
+            GenericKubernetesResource c = edit(ex.connector("dc1-to-dc2-source"), r -> {
                 config(r).put("exactly.once.support", "required");
                 config(r).put("source.consumer.isolation.level", "read_committed");
                 return r;
@@ -112,5 +114,23 @@ class OrderMattersOnRealKafkaTest {
         }
         return l.stream().filter(x -> x instanceof Map<?, ?> m && "NotReady".equals(m.get("type")))
                 .map(x -> String.valueOf(((Map<?, ?>) x).get("message"))).findFirst().orElse(null);
+    }
+
+    /**
+     * Edits as {@code kubectl edit} does (read, change, write with the read resourceVersion), again when the write meets
+     * 409 Conflict: the operator writes the object's status while it reconciles, which moves the resourceVersion
+     * between the read and the write, and a person would simply edit again.
+     */
+    private static GenericKubernetesResource edit(Resource<GenericKubernetesResource> resource,
+                                                  java.util.function.UnaryOperator<GenericKubernetesResource> change) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return resource.edit(change);
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt >= 5) {
+                    throw e;
+                }
+            }
+        }
     }
 }
